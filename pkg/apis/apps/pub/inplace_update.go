@@ -1,0 +1,40 @@
+package pub
+
+import (
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// InPlaceUpdateStrategy tunes in-place updates of pods.
+type InPlaceUpdateStrategy struct {
+	// GracePeriodSeconds is the time between marking a pod not ready (through the
+	// InPlaceUpdateReady condition) and patching its images.
+	// +optional
+	GracePeriodSeconds int32 `json:"gracePeriodSeconds,omitempty"`
+	// ImagePreDownloadParallelism is how many nodes pull the new images at once before
+	// the rollout reaches them.
+	// +optional
+	ImagePreDownloadParallelism *intstr.IntOrString `json:"imagePreDownloadParallelism,omitempty"`
+	// ImagePreDownloadTimeoutSeconds bounds each image pre-download.
+	// +optional
+	ImagePreDownloadTimeoutSeconds *int32 `json:"imagePreDownloadTimeoutSeconds,omitempty"`
+	// ImagePreDownloadMinUpdatedReadyPods is how many pods must be updated and ready
+	// before images are pre-downloaded to the remaining nodes.
+	// +optional
+	ImagePreDownloadMinUpdatedReadyPods *int32 `json:"imagePreDownloadMinUpdatedReadyPods,omitempty"`
+}
+
+const (
+	// InPlaceUpdateReady is the pod condition (and readiness gate) that is False while
+	// a pod is being updated in place.
+	InPlaceUpdateReady = "InPlaceUpdateReady"
+	// InPlaceUpdateStateKey is the pod annotation recording an in-place update in progress.
+	InPlaceUpdateStateKey = "apps.kruise.io/inplace-update-state"
+	// InPlaceUpdateGraceKey is the pod annotation holding a spec patch waiting out its grace period.
+	InPlaceUpdateGraceKey = "apps.kruise.io/inplace-update-grace"
+
+	// ImagePreDownloadParallelismKey and the keys below configure image pre-download on
+	// v1alpha1 workloads by annotation.
+	ImagePreDownloadParallelismKey        = "apps.kruise.io/image-predownload-parallelism"
+	ImagePreDownloadTimeoutSecondsKey     = "apps.kruise.io/image-predownload-timeout-seconds"
+	ImagePreDownloadMinUpdatedReadyPodsKey = "apps.kruise.io/image-predownload-min-updated-ready-pods"
+)

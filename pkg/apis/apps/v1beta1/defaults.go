@@ -1,0 +1,96 @@
+package v1beta1
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/defaulting"
+)
+
+func addDefaultingFuncs(scheme *runtime.Scheme) error {
+	return RegisterDefaults(scheme)
+}
+
+// SetDefaults_CloneSet fills in what OpenKruise defaults for a v1beta1 CloneSet.
+func SetDefaults_CloneSet(obj *CloneSet) {
+	if obj.Spec.Replicas == nil {
+		obj.Spec.Replicas = ptr.To[int32](1)
+	}
+	if obj.Spec.RevisionHistoryLimit == nil {
+		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+	defaulting.PodTemplate(&obj.Spec.Template)
+	defaulting.ClaimTemplates(obj.Spec.VolumeClaimTemplates)
+
+	s := &obj.Spec.UpdateStrategy
+	if s.Type == "" {
+		s.Type = RollingUpdateCloneSetUpdateStrategyType
+	}
+	if s.Type == RollingUpdateCloneSetUpdateStrategyType {
+		if s.RollingUpdate == nil {
+			s.RollingUpdate = &RollingUpdateCloneSetStrategy{}
+		}
+		ru := s.RollingUpdate
+		if ru.PodUpdatePolicy == "" {
+			ru.PodUpdatePolicy = RecreateCloneSetPodUpdateStrategyType
+		}
+		if ru.Partition == nil {
+			ru.Partition = ptr.To(intstr.FromInt32(0))
+		}
+		if ru.MaxUnavailable == nil {
+			ru.MaxUnavailable = ptr.To(intstr.FromString("20%"))
+		}
+		if ru.MaxSurge == nil {
+			ru.MaxSurge = ptr.To(intstr.FromInt32(0))
+		}
+	}
+}
+
+// SetDefaults_StatefulSet fills in what OpenKruise defaults for an Advanced StatefulSet.
+func SetDefaults_StatefulSet(obj *StatefulSet) {
+	if obj.Spec.PodManagementPolicy == "" {
+		obj.Spec.PodManagementPolicy = appsv1.OrderedReadyPodManagement
+	}
+	s := &obj.Spec.UpdateStrategy
+	if s.Type == "" {
+		s.Type = appsv1.RollingUpdateStatefulSetStrategyType
+	}
+	if s.Type == appsv1.RollingUpdateStatefulSetStrategyType {
+		if s.RollingUpdate == nil {
+			s.RollingUpdate = &RollingUpdateStatefulSetStrategy{}
+		}
+		ru := s.RollingUpdate
+		if ru.Partition == nil {
+			ru.Partition = ptr.To[int32](0)
+		}
+		if ru.MaxUnavailable == nil {
+			ru.MaxUnavailable = ptr.To(intstr.FromInt32(1))
+		}
+		if ru.PodUpdatePolicy == "" {
+			ru.PodUpdatePolicy = RecreatePodUpdateStrategyType
+		}
+		if ru.MinReadySeconds == nil {
+			ru.MinReadySeconds = ptr.To[int32](0)
+		}
+	}
+	if obj.Spec.Replicas == nil {
+		obj.Spec.Replicas = ptr.To[int32](1)
+	}
+	if obj.Spec.RevisionHistoryLimit == nil {
+		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+	if obj.Spec.PersistentVolumeClaimRetentionPolicy == nil {
+		obj.Spec.PersistentVolumeClaimRetentionPolicy = &StatefulSetPersistentVolumeClaimRetentionPolicy{}
+	}
+	p := obj.Spec.PersistentVolumeClaimRetentionPolicy
+	if p.WhenDeleted == "" {
+		p.WhenDeleted = RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	if p.WhenScaled == "" {
+		p.WhenScaled = RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	defaulting.PodTemplate(&obj.Spec.Template)
+	defaulting.ClaimTemplates(obj.Spec.VolumeClaimTemplates)
+}

@@ -1,0 +1,11 @@
+// Package v1beta1 is the v1beta1 version of apps.kruise.io: the storage version.
+//
+// +k8s:deepcopy-gen=package
+// +k8s:conversion-gen=github.com/kruise-native/kruise-native/pkg/apis/apps
+// +k8s:conversion-gen-external-types=github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1
+// +k8s:defaulter-gen=TypeMeta
+// +k8s:defaulter-gen-input=github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1
+// +k8s:openapi-gen=true
+// +k8s:protobuf-gen=package
+// +groupName=apps.kruise.io
+package v1beta1
