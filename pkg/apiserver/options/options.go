@@ -1,0 +1,135 @@
+// Package options holds kruise-apiserver's command-line options and turns them into
+// a server Config.
+package options
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apiserver/pkg/endpoints/openapi"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	genericoptions "k8s.io/apiserver/pkg/server/options"
+	"k8s.io/apiserver/pkg/util/compatibility"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	netutils "k8s.io/utils/net"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/apiserver"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
+	generatedopenapi "github.com/kruise-native/kruise-native/pkg/generated/openapi"
+)
+
+// etcdPathPrefix is where the Kruise API lives in etcd.
+const etcdPathPrefix = "/registry/kruise.io"
+
+// Options are kruise-apiserver's flags.
+type Options struct {
+	Recommended  *genericoptions.RecommendedOptions
+	EmbeddedEtcd etcd.Options
+	// AlternateDNS are extra names for a self-signed serving certificate.
+	AlternateDNS []string
+
+	embedded bool
+}
+
+// NewOptions returns the defaults: embedded etcd, storage in v1beta1.
+func NewOptions() *Options {
+	o := &Options{
+		Recommended: genericoptions.NewRecommendedOptions(etcdPathPrefix,
+			apiserver.Codecs.LegacyCodec(v1beta1.SchemeGroupVersion)),
+		EmbeddedEtcd: etcd.Options{ClientPort: 2479, PeerPort: 2480},
+	}
+	o.Recommended.Etcd.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(
+		v1beta1.SchemeGroupVersion, schema.GroupKind{Group: apps.GroupName})
+	// Aggregated servers have no CoreAPI flags of their own to spare; keep kube's defaults.
+	return o
+}
+
+// AddFlags registers every flag.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	o.Recommended.AddFlags(fs)
+	fs.StringVar(&o.EmbeddedEtcd.DataDir, "embedded-etcd-data-dir", o.EmbeddedEtcd.DataDir,
+		"Directory of the embedded etcd member, used when --etcd-servers is not set.")
+	fs.IntVar(&o.EmbeddedEtcd.ClientPort, "embedded-etcd-client-port", o.EmbeddedEtcd.ClientPort,
+		"Port on 127.0.0.1 where the embedded etcd serves clients.")
+	fs.IntVar(&o.EmbeddedEtcd.PeerPort, "embedded-etcd-peer-port", o.EmbeddedEtcd.PeerPort,
+		"Port on 127.0.0.1 for the embedded etcd's peer traffic.")
+	utilfeature.DefaultMutableFeatureGate.AddFlag(fs)
+}
+
+// UsesEmbeddedEtcd is true when no external etcd was given.
+func (o *Options) UsesEmbeddedEtcd() bool {
+	return len(o.Recommended.Etcd.StorageConfig.Transport.ServerList) == 0
+}
+
+// Complete points storage at the embedded member when no external etcd was given.
+func (o *Options) Complete() error {
+	if o.UsesEmbeddedEtcd() {
+		o.Recommended.Etcd.StorageConfig.Transport.ServerList = []string{o.EmbeddedEtcd.ClientURL()}
+		o.embedded = true
+	}
+	return nil
+}
+
+// Validate reports every invalid flag at once.
+func (o *Options) Validate() error {
+	errs := o.Recommended.Validate()
+	if o.embedded {
+		errs = append(errs, o.EmbeddedEtcd.Validate()...)
+	}
+	return utilerrors.NewAggregate(errs)
+}
+
+// Config builds the server configuration. Call it after Complete and Validate.
+func (o *Options) Config() (*apiserver.Config, error) {
+	if err := o.Recommended.SecureServing.MaybeDefaultWithSelfSignedCerts("localhost", o.AlternateDNS,
+		[]net.IP{netutils.ParseIPSloppy("127.0.0.1")}); err != nil {
+		return nil, fmt.Errorf("creating self-signed certificates: %w", err)
+	}
+	cfg := genericapiserver.NewRecommendedConfig(apiserver.Codecs)
+	namer := openapi.NewDefinitionNamer(apiserver.Scheme)
+	cfg.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(generatedopenapi.GetOpenAPIDefinitions, namer)
+	cfg.OpenAPIConfig.Info.Title = "Kruise Native"
+	cfg.OpenAPIConfig.Info.Version = "v1beta1"
+	cfg.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(generatedopenapi.GetOpenAPIDefinitions, namer)
+	cfg.OpenAPIV3Config.Info.Title = "Kruise Native"
+	cfg.OpenAPIV3Config.Info.Version = "v1beta1"
+	cfg.FeatureGate = utilfeature.DefaultFeatureGate
+	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
+
+	if err := o.Recommended.ApplyTo(cfg); err != nil {
+		return nil, fmt.Errorf("applying options: %w", err)
+	}
+	return &apiserver.Config{GenericConfig: cfg}, nil
+}
+
+// Run starts the embedded etcd (if used) and serves until ctx ends.
+func (o *Options) Run(ctx context.Context) error {
+	var etcdStopped <-chan struct{}
+	if o.embedded {
+		etcdCtx, stopEtcd := context.WithCancel(context.WithoutCancel(ctx))
+		defer func() {
+			stopEtcd()
+			<-etcdStopped
+		}()
+		var err error
+		if etcdStopped, err = etcd.Start(etcdCtx, o.EmbeddedEtcd); err != nil {
+			return err
+		}
+	}
+	cfg, err := o.Config()
+	if err != nil {
+		return err
+	}
+	server, err := cfg.Complete().New()
+	if err != nil {
+		return err
+	}
+	return server.GenericAPIServer.PrepareRun().RunWithContext(ctx)
+}

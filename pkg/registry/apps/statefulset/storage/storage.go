@@ -1,0 +1,83 @@
+// Package storage wires StatefulSets to etcd: the main resource and its status and
+// scale subresources share one generic Store.
+package storage
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/registry/generic"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/scale"
+	"github.com/kruise-native/kruise-native/pkg/registry/workload"
+)
+
+// Storage is every endpoint of the statefulsets resource.
+type Storage struct {
+	StatefulSet *REST
+	Status   *workload.StatusREST
+	Scale    *scale.REST
+}
+
+// NewStorage builds the statefulsets endpoints on optsGetter's storage.
+func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter) (Storage, error) {
+	store := &genericregistry.Store{
+		NewFunc:                   func() runtime.Object { return &apps.StatefulSet{} },
+		NewListFunc:               func() runtime.Object { return &apps.StatefulSetList{} },
+		DefaultQualifiedResource:  apps.Resource("statefulsets"),
+		SingularQualifiedResource: apps.Resource("statefulset"),
+
+		CreateStrategy:      statefulset.NewStrategy(typer),
+		UpdateStrategy:      statefulset.NewStrategy(typer),
+		DeleteStrategy:      statefulset.NewStrategy(typer),
+		ResetFieldsStrategy: statefulset.NewStrategy(typer),
+
+		TableConvertor: statefulset.TableConvertor,
+	}
+	if err := store.CompleteWithOptions(&generic.StoreOptions{RESTOptions: optsGetter}); err != nil {
+		return Storage{}, err
+	}
+	return Storage{
+		StatefulSet: &REST{store},
+		Status:   workload.NewStatusREST(store, statefulset.NewStatusStrategy(typer)),
+		Scale:    scale.NewREST(store, scaleAccessor),
+	}, nil
+}
+
+// REST is the main statefulsets endpoint.
+type REST struct {
+	*genericregistry.Store
+}
+
+var (
+	_ rest.ShortNamesProvider = &REST{}
+	_ rest.CategoriesProvider = &REST{}
+)
+
+// ShortNames lets users type `kubectl get asts`.
+func (r *REST) ShortNames() []string { return []string{"sts", "asts"} }
+
+// Categories puts StatefulSets in `kubectl get all` and `kubectl get kruise`.
+func (r *REST) Categories() []string { return []string{"all", "kruise"} }
+
+var scaleAccessor = scale.Accessor{
+	Resource: apps.Resource("statefulsets/scale"),
+	Versions: []schema.GroupVersion{
+		{Group: apps.GroupName, Version: "v1beta1"},
+		{Group: apps.GroupName, Version: "v1alpha1"},
+	},
+	SpecReplicas: func(obj runtime.Object) (*int32, error) {
+		ss := obj.(*apps.StatefulSet)
+		if ss.Spec.Replicas == nil {
+			ss.Spec.Replicas = new(int32)
+		}
+		return ss.Spec.Replicas, nil
+	},
+	StatusReplicas: func(obj runtime.Object) int32 { return obj.(*apps.StatefulSet).Status.Replicas },
+	Selector: func(obj runtime.Object) (string, error) {
+		return workload.SelectorString(obj.(*apps.StatefulSet).Spec.Selector)
+	},
+}

@@ -1,0 +1,101 @@
+// Package workload holds the strategy rules every Kruise workload resource shares:
+// generation bookkeeping, which fields each endpoint may write, and kube's warnings
+// for embedded pod and claim templates.
+package workload
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/api/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/api/pod"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// servedVersions are the apps.kruise.io versions whose managed fields the reset sets cover.
+var servedVersions = []fieldpath.APIVersion{"apps.kruise.io/v1alpha1", "apps.kruise.io/v1beta1"}
+
+func resetSet(path string) map[fieldpath.APIVersion]*fieldpath.Set {
+	m := make(map[fieldpath.APIVersion]*fieldpath.Set, len(servedVersions))
+	for _, v := range servedVersions {
+		m[v] = fieldpath.NewSet(fieldpath.MakePathOrDie(path))
+	}
+	return m
+}
+
+// ResetStatus is what the main endpoint resets: status belongs to the controller.
+func ResetStatus() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("status") }
+
+// ResetSpec is what the status endpoint resets: spec belongs to the user.
+func ResetSpec() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("spec") }
+
+// BumpGenerationOnSpecChange increments metadata.generation when the spec changed, so
+// controllers and `kubectl rollout status` can tell whether they saw the latest spec.
+func BumpGenerationOnSpecChange(obj, old *metav1.ObjectMeta, specChanged bool) {
+	obj.Generation = old.Generation
+	if specChanged {
+		obj.Generation = old.Generation + 1
+	}
+}
+
+// KeepMetadataForStatusUpdate restores the metadata a status write may not change.
+func KeepMetadataForStatusUpdate(obj, old *metav1.ObjectMeta) {
+	metav1.ResetObjectMetaForStatus(obj, old)
+}
+
+// TemplateWarnings returns the warnings kube gives for the same pod template in a
+// Deployment (deprecated fields, odd values) and for each volume claim template.
+func TemplateWarnings(ctx context.Context, tmpl, oldTmpl *corev1.PodTemplateSpec, claims []corev1.PersistentVolumeClaim) []string {
+	var internal, oldInternal *api.PodTemplateSpec
+	if tmpl != nil {
+		internal = &api.PodTemplateSpec{}
+		if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(tmpl, internal, nil); err != nil {
+			return nil
+		}
+	}
+	if oldTmpl != nil {
+		oldInternal = &api.PodTemplateSpec{}
+		if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(oldTmpl, oldInternal, nil); err != nil {
+			oldInternal = nil
+		}
+	}
+	warnings := pod.GetWarningsForPodTemplate(ctx, field.NewPath("spec", "template"), internal, oldInternal)
+	for i := range claims {
+		var spec api.PersistentVolumeClaimSpec
+		if err := k8scorev1.Convert_v1_PersistentVolumeClaimSpec_To_core_PersistentVolumeClaimSpec(&claims[i].Spec, &spec, nil); err != nil {
+			continue
+		}
+		warnings = append(warnings, persistentvolumeclaim.GetWarningsForPersistentVolumeClaimSpec(
+			field.NewPath("spec", "volumeClaimTemplates").Index(i).Child("spec"), spec)...)
+	}
+	return warnings
+}
+
+// Strategy is what a workload's main endpoint needs from its strategy.
+type Strategy interface {
+	rest.RESTCreateUpdateStrategy
+	rest.RESTDeleteStrategy
+	rest.ResetFieldsStrategy
+	rest.GarbageCollectionDeleteStrategy
+}
+
+// StatusStrategy is what a workload's status endpoint needs from its strategy.
+type StatusStrategy interface {
+	rest.RESTUpdateStrategy
+	rest.ResetFieldsStrategy
+}
+
+// SelectorString is a workload's selector as the scale subresource and
+// status.labelSelector report it.
+func SelectorString(selector *metav1.LabelSelector) (string, error) {
+	sel, err := metav1.LabelSelectorAsSelector(selector)
+	if err != nil {
+		return "", err
+	}
+	return sel.String(), nil
+}
