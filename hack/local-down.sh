@@ -78,6 +78,7 @@ fi
 shopt -s nullglob
 for pattern in "${ORDER[@]}"; do
   for f in "${PIDS}"/${pattern}.pid; do
+    [[ -e "${f}" ]] || continue
     c="$(basename "${f}" .pid)"
     stop "${c}"
   done

@@ -687,6 +687,11 @@ cmd_up() {
     return 0
   fi
 
+  # every port of every component still to start, before starting any of them
+  for c in $(wanted_components); do
+    running_pid "${c}" >/dev/null || check_ports_free "${c}"
+  done
+
   local start=${SECONDS}
   ensure_pki
   ensure_kubeconfigs
