@@ -26,15 +26,15 @@ type StatefulSet struct {
 
 // StatefulSetSpec is the desired state of an Advanced StatefulSet.
 type StatefulSetSpec struct {
-	Replicas                             *int32
-	Selector                             *metav1.LabelSelector
-	Template                             corev1.PodTemplateSpec
-	VolumeClaimTemplates                 []corev1.PersistentVolumeClaim
-	VolumeClaimUpdateStrategy            VolumeClaimUpdateStrategy
-	ServiceName                          string
-	PodManagementPolicy                  appsv1.PodManagementPolicyType
-	UpdateStrategy                       StatefulSetUpdateStrategy
-	RevisionHistoryLimit                 *int32
+	Replicas                  *int32
+	Selector                  *metav1.LabelSelector
+	Template                  corev1.PodTemplateSpec
+	VolumeClaimTemplates      []corev1.PersistentVolumeClaim
+	VolumeClaimUpdateStrategy VolumeClaimUpdateStrategy
+	ServiceName               string
+	PodManagementPolicy       appsv1.PodManagementPolicyType
+	UpdateStrategy            StatefulSetUpdateStrategy
+	RevisionHistoryLimit      *int32
 	// ReserveOrdinals are skipped: each entry is an ordinal or a range "a-b".
 	ReserveOrdinals                      []intstr.IntOrString
 	Lifecycle                            *pub.Lifecycle

@@ -43,9 +43,9 @@ type REST struct {
 }
 
 var (
-	_ rest.Patcher                 = &REST{}
+	_ rest.Patcher                  = &REST{}
 	_ rest.GroupVersionKindProvider = &REST{}
-	_ rest.TableConvertor          = &REST{}
+	_ rest.TableConvertor           = &REST{}
 )
 
 // NewREST serves scale for the workloads in store.

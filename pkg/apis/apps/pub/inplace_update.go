@@ -9,18 +9,18 @@ type InPlaceUpdateStrategy struct {
 	// GracePeriodSeconds is the time between marking a pod not ready (through the
 	// InPlaceUpdateReady condition) and patching its images.
 	// +optional
-	GracePeriodSeconds int32 `json:"gracePeriodSeconds,omitempty"`
+	GracePeriodSeconds int32 `json:"gracePeriodSeconds,omitempty" protobuf:"varint,1,opt,name=gracePeriodSeconds"`
 	// ImagePreDownloadParallelism is how many nodes pull the new images at once before
 	// the rollout reaches them.
 	// +optional
-	ImagePreDownloadParallelism *intstr.IntOrString `json:"imagePreDownloadParallelism,omitempty"`
+	ImagePreDownloadParallelism *intstr.IntOrString `json:"imagePreDownloadParallelism,omitempty" protobuf:"bytes,2,opt,name=imagePreDownloadParallelism"`
 	// ImagePreDownloadTimeoutSeconds bounds each image pre-download.
 	// +optional
-	ImagePreDownloadTimeoutSeconds *int32 `json:"imagePreDownloadTimeoutSeconds,omitempty"`
+	ImagePreDownloadTimeoutSeconds *int32 `json:"imagePreDownloadTimeoutSeconds,omitempty" protobuf:"varint,3,opt,name=imagePreDownloadTimeoutSeconds"`
 	// ImagePreDownloadMinUpdatedReadyPods is how many pods must be updated and ready
 	// before images are pre-downloaded to the remaining nodes.
 	// +optional
-	ImagePreDownloadMinUpdatedReadyPods *int32 `json:"imagePreDownloadMinUpdatedReadyPods,omitempty"`
+	ImagePreDownloadMinUpdatedReadyPods *int32 `json:"imagePreDownloadMinUpdatedReadyPods,omitempty" protobuf:"varint,4,opt,name=imagePreDownloadMinUpdatedReadyPods"`
 }
 
 const (
@@ -34,7 +34,7 @@ const (
 
 	// ImagePreDownloadParallelismKey and the keys below configure image pre-download on
 	// v1alpha1 workloads by annotation.
-	ImagePreDownloadParallelismKey        = "apps.kruise.io/image-predownload-parallelism"
-	ImagePreDownloadTimeoutSecondsKey     = "apps.kruise.io/image-predownload-timeout-seconds"
+	ImagePreDownloadParallelismKey         = "apps.kruise.io/image-predownload-parallelism"
+	ImagePreDownloadTimeoutSecondsKey      = "apps.kruise.io/image-predownload-timeout-seconds"
 	ImagePreDownloadMinUpdatedReadyPodsKey = "apps.kruise.io/image-predownload-min-updated-ready-pods"
 )

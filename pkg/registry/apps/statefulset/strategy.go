@@ -28,8 +28,8 @@ func NewStrategy(typer runtime.ObjectTyper) workload.Strategy {
 }
 
 var (
-	_ rest.RESTCreateUpdateStrategy = strategy{}
-	_ rest.ResetFieldsStrategy      = strategy{}
+	_ rest.RESTCreateUpdateStrategy        = strategy{}
+	_ rest.ResetFieldsStrategy             = strategy{}
 	_ rest.GarbageCollectionDeleteStrategy = strategy{}
 )
 

@@ -18,8 +18,8 @@ import (
 // Storage is every endpoint of the statefulsets resource.
 type Storage struct {
 	StatefulSet *REST
-	Status   *workload.StatusREST
-	Scale    *scale.REST
+	Status      *workload.StatusREST
+	Scale       *scale.REST
 }
 
 // NewStorage builds the statefulsets endpoints on optsGetter's storage.
@@ -42,8 +42,8 @@ func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter)
 	}
 	return Storage{
 		StatefulSet: &REST{store},
-		Status:   workload.NewStatusREST(store, statefulset.NewStatusStrategy(typer)),
-		Scale:    scale.NewREST(store, scaleAccessor),
+		Status:      workload.NewStatusREST(store, statefulset.NewStatusStrategy(typer)),
+		Scale:       scale.NewREST(store, scaleAccessor),
 	}, nil
 }
 
