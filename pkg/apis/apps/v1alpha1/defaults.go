@@ -28,6 +28,11 @@ func SetDefaults_CloneSet(obj *CloneSet) {
 	if s.Type == "" {
 		s.Type = RecreateCloneSetUpdateStrategyType
 	}
+	// OnDelete has no rollout to parameterise; v1beta1 leaves rollingUpdate unset for
+	// it, and both versions must default to the same stored object.
+	if s.Type == OnDeleteCloneSetUpdateStrategyType {
+		return
+	}
 	if s.Partition == nil {
 		s.Partition = ptr.To(intstr.FromInt32(0))
 	}

@@ -1,0 +1,64 @@
+// Package fuzzer holds the fuzz functions that keep random apps.kruise.io objects
+// within what the hub can represent, for round-trip tests of every version.
+package fuzzer
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	runtimeserializer "k8s.io/apimachinery/pkg/runtime/serializer"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"sigs.k8s.io/randfill"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+)
+
+// Funcs returns the fuzz functions for apps.kruise.io.
+var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
+	defaulter := newDefaulter()
+	return []interface{}{
+		func(cs *apps.CloneSet, c randfill.Continue) {
+			c.FillNoCustom(cs)
+			// "RollingUpdate" is v1beta1's rollout type; the hub never holds it.
+			if cs.Spec.UpdateStrategy.Type == "RollingUpdate" {
+				cs.Spec.UpdateStrategy.Type = apps.RecreateCloneSetUpdateStrategyType
+			}
+			// v1alpha1 carries excludePreparingDelete as a label, so the hub field and the
+			// label must agree for an object to survive a trip through v1alpha1.
+			exclude := c.Bool()
+			cs.Spec.ScaleStrategy.ExcludePreparingDelete = exclude
+			if exclude {
+				if cs.Labels == nil {
+					cs.Labels = map[string]string{}
+				}
+				cs.Labels[v1alpha1.ScalingExcludePreparingDeleteKey] = "true"
+			} else {
+				delete(cs.Labels, v1alpha1.ScalingExcludePreparingDeleteKey)
+			}
+			defaulter.apply(cs, &v1beta1.CloneSet{})
+		},
+		func(ss *apps.StatefulSet, c randfill.Continue) {
+			c.FillNoCustom(ss)
+			defaulter.apply(ss, &v1beta1.StatefulSet{})
+		},
+	}
+}
+
+// defaulter applies the versioned defaults to a hub object. Decoding always defaults,
+// so round-trip tests compare defaulted objects, as every stored object is.
+type defaulter struct {
+	scheme *runtime.Scheme
+}
+
+func newDefaulter() defaulter {
+	s := runtime.NewScheme()
+	utilruntime.Must(apps.AddToScheme(s))
+	utilruntime.Must(v1beta1.AddToScheme(s))
+	return defaulter{scheme: s}
+}
+
+func (d defaulter) apply(hub runtime.Object, versioned runtime.Object) {
+	utilruntime.Must(d.scheme.Convert(hub, versioned, nil))
+	d.scheme.Default(versioned)
+	utilruntime.Must(d.scheme.Convert(versioned, hub, nil))
+}
