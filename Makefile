@@ -9,10 +9,11 @@ BIN := $(OUT)/bin
 
 all: build
 
-## build: our three binaries into _output/bin
+## build: our binaries (kruise-apiserver, kruise-controller, kruise-node-daemon) into _output/bin
 build:
 	@mkdir -p $(BIN)
-	go build -o $(BIN)/ ./cmd/...
+	@for d in cmd/*/; do n=$$(basename $$d); echo "go build kruise-$$n"; \
+	  go build -o $(BIN)/kruise-$$n ./$$d || exit 1; done
 
 ## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
 tools:

@@ -1,0 +1,79 @@
+package install
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"sigs.k8s.io/yaml"
+)
+
+var updateGoldens = flag.Bool("update", false, "rewrite testdata/defaults from the current defaulting")
+
+// examplesDir holds the manifests users copy from the documentation.
+const examplesDir = "../../../../../shared/examples"
+
+// Each documented CloneSet and Advanced StatefulSet manifest, decoded as the server
+// decodes it, defaults to the object in testdata/defaults (reviewed against the
+// defaults OpenKruise documents: replicas 1, revisionHistoryLimit 10, ReCreate,
+// partition 0, maxUnavailable 20%, maxSurge 0; OrderedReady, RollingUpdate with
+// maxUnavailable 1, Retain/Retain; and kube's pod template defaults).
+func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
+	scheme := runtime.NewScheme()
+	Install(scheme)
+	codecs := serializer.NewCodecFactory(scheme)
+
+	var files []string
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml"} {
+		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no examples under %s: the shared/ folder must sit beside the repository", examplesDir)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, gvk, err := codecs.UniversalDeserializer().Decode(data, nil, nil)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			// A decoder for the manifest's own version applies defaults, as the API server does.
+			obj, _, err := codecs.UniversalDecoder(gvk.GroupVersion()).Decode(data, nil, nil)
+			if err != nil {
+				t.Fatalf("decode as %s: %v", gvk, err)
+			}
+			obj.GetObjectKind().SetGroupVersionKind(*gvk)
+			got, err := yaml.Marshal(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "defaults", name+".yaml")
+			if *updateGoldens {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("defaulted %s differs from %s (-want +got):\n%s", file, golden, diff)
+			}
+		})
+	}
+}
