@@ -49,4 +49,3 @@ type OptionsGetter generic.RESTOptions
 func (o OptionsGetter) GetRESTOptions(_ schema.GroupResource, _ runtime.Object) (generic.RESTOptions, error) {
 	return generic.RESTOptions(o), nil
 }
-
