@@ -123,6 +123,14 @@ running_pid() {
   echo "${pid}"
 }
 
+# started_alive <component>: the process we just started is still there. Only kill -0:
+# right after the fork its argv[0] can still be bash (before exec), so running_pid's
+# argv check would report it dead.
+started_alive() {
+  local pid
+  pid="$(cat "${PIDS}/$1.pid" 2>/dev/null)" && [[ -n "${pid}" ]] && kill -0 "${pid}" 2>/dev/null
+}
+
 # port_holder <port>: prints who listens on 127.0.0.1/any:<port>, nothing when free
 port_holder() {
   local p="$1" line
@@ -185,7 +193,7 @@ wait_ready() {
       log "${name} is ready (${what})"
       return 0
     fi
-    if ! running_pid "${name}" >/dev/null; then
+    if ! started_alive "${name}"; then
       fail_component "${name}" "exited before it was ready"
     fi
     if ((SECONDS >= deadline)); then
@@ -200,7 +208,7 @@ wait_ready() {
 wait_alive() {
   local name="$1" deadline=$((SECONDS + 3))
   while ((SECONDS < deadline)); do
-    running_pid "${name}" >/dev/null || fail_component "${name}" "exited right after start"
+    started_alive "${name}" || fail_component "${name}" "exited right after start"
     sleep 0.25
   done
   log "${name} is running (no health endpoint known; check ${LOGS}/${name}.log)"
@@ -468,7 +476,7 @@ EOF
       kubectl_ get nodes -o wide >&2 || true
       fail_component kwok "only ${got}/${want} kwok nodes Ready and untainted after ${WAIT_TIMEOUT}s"
     fi
-    running_pid kwok >/dev/null || fail_component kwok "exited"
+    started_alive kwok || fail_component kwok "exited"
     sleep 0.5
   done
   log "${NODES} kwok nodes Ready"
@@ -489,12 +497,36 @@ EOF
   kubectl_ apply -k "${ROOT}/artifacts/deploy/rbac" >/dev/null || die "cannot apply artifacts/deploy/rbac"
 }
 
+# the expected APIServices whose group/version kruise-apiserver serves (from its /apis)
+served_apiservices() {
+  local gvs v
+  gvs="$(curl_ok "https://127.0.0.1:$(port kruise-apiserver)/apis" --cacert "${PKI}/kruise-ca.crt" \
+    --cert "${PKI}/admin.crt" --key "${PKI}/admin.key" |
+    grep -o '"groupVersion": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')" ||
+    fail_component kruise-apiserver "cannot read its /apis"
+  for v in "${APISERVICES[@]}"; do
+    if grep -qx "${v#*.}/${v%%.*}" <<<"${gvs}"; then echo "${v}"; fi
+  done
+}
+
 # kruise-apiserver runs on this host: an ExternalName Service makes the aggregator dial
-# localhost:<port> and verify the certificate for kruise-apiserver.kruise-system.svc
+# localhost:<port> and verify the certificate for kruise-apiserver.kruise-system.svc.
+# Only group/versions the server serves are registered: an APIService without a server
+# breaks discovery, and with it namespace deletion and garbage collection cluster-wide.
 ensure_apiservices() {
-  local p ca v group prio
+  local p ca v group prio served registered=()
   p="$(port kruise-apiserver)"
   ca="$(base64 -w0 < "${PKI}/kruise-ca.crt")"
+  served="$(served_apiservices)"
+  for v in "${APISERVICES[@]}"; do
+    if grep -qx "${v}" <<<"${served}"; then
+      registered+=("${v}")
+    else
+      log "WARNING: kruise-apiserver does not serve ${v#*.}/${v%%.*}; APIService ${v} not registered"
+      kubectl_ delete apiservice "${v}" --ignore-not-found >/dev/null 2>&1 || true
+    fi
+  done
+  ((${#registered[@]} > 0)) || fail_component kruise-apiserver "serves none of ${APISERVICES[*]}"
   {
     cat <<EOF
 apiVersion: v1
@@ -511,7 +543,7 @@ spec:
     targetPort: ${p}
     protocol: TCP
 EOF
-    for v in "${APISERVICES[@]}"; do
+    for v in "${registered[@]}"; do
       # within a group the highest versionPriority is the preferred version: v1beta1
       # (kubectl still finds kinds that exist only in v1alpha1). groupPriorityMinimum
       # 1000 stays below the built-in groups, so `kubectl get statefulsets` keeps meaning
@@ -545,19 +577,24 @@ remove_apiservices() {
   kubectl_ delete apiservice "${APISERVICES[@]}" --ignore-not-found >/dev/null 2>&1 || true
 }
 
+# wait until every registered Kruise APIService is Available
 wait_apiservices() {
-  local deadline=$((SECONDS + WAIT_TIMEOUT)) v status all
-  log "waiting for APIServices ${APISERVICES[*]} to be Available"
+  local deadline=$((SECONDS + WAIT_TIMEOUT)) v status all registered=()
+  for v in "${APISERVICES[@]}"; do
+    kubectl_ get apiservice "${v}" >/dev/null 2>&1 && registered+=("${v}")
+  done
+  ((${#registered[@]} > 0)) || return 0
+  log "waiting for APIServices ${registered[*]} to be Available"
   while true; do
     all=1
-    for v in "${APISERVICES[@]}"; do
+    for v in "${registered[@]}"; do
       status="$(kubectl_ get apiservice "${v}" -o jsonpath='{.status.conditions[?(@.type=="Available")].status}' 2>/dev/null || true)"
       [[ "${status}" == "True" ]] || { all=0; break; }
     done
     ((all)) && { log "APIServices Available"; return 0; }
-    running_pid kruise-apiserver >/dev/null || fail_component kruise-apiserver "exited"
+    started_alive kruise-apiserver || fail_component kruise-apiserver "exited"
     if ((SECONDS >= deadline)); then
-      kubectl_ get apiservice "${APISERVICES[@]}" -o wide >&2 || true
+      kubectl_ get apiservice "${registered[@]}" -o wide >&2 || true
       kubectl_ get apiservice "${v}" -o jsonpath='{.status.conditions[?(@.type=="Available")].message}{"\n"}' >&2 || true
       fail_component kruise-apiserver "APIService ${v} not Available after ${WAIT_TIMEOUT}s"
     fi
@@ -731,8 +768,9 @@ cmd_start() {
   check_tools
   [[ -f "${ADMIN_KUBECONFIG}" && -d "${PKI}" ]] || die "no stack in ${LOCAL_DIR}; run $0 first"
   start_one "${c}"
-  if [[ "${c}" == kruise-apiserver ]] &&
-    kubectl_ get apiservice "${APISERVICES[0]}" >/dev/null 2>&1; then
+  if [[ "${c}" == kruise-apiserver ]]; then
+    # a rebuilt server may serve other group/versions than before
+    ensure_apiservices
     wait_apiservices
   fi
 }

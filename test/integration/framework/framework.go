@@ -324,9 +324,33 @@ func (c *Cluster) APIServiceAvailable(ctx context.Context, name string) (bool, s
 	return false, "no Available condition yet", nil
 }
 
-func (c *Cluster) waitAPIServicesAvailable(ctx context.Context, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
+// RegisteredKruiseAPIServices returns the KruiseAPIServices that exist: hack/local-up.sh
+// registers only the group/versions kruise-apiserver serves.
+func (c *Cluster) RegisteredKruiseAPIServices(ctx context.Context) ([]string, error) {
+	var names []string
 	for _, name := range KruiseAPIServices {
+		_, err := c.Dynamic.Resource(apiServiceGVR).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case err == nil:
+			names = append(names, name)
+		case !apierrors.IsNotFound(err):
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// waitAPIServicesAvailable waits for every registered Kruise APIService (at least one).
+func (c *Cluster) waitAPIServicesAvailable(ctx context.Context, timeout time.Duration) error {
+	names, err := c.RegisteredKruiseAPIServices(ctx)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("kruise-apiserver runs but none of %v is registered", KruiseAPIServices)
+	}
+	deadline := time.Now().Add(timeout)
+	for _, name := range names {
 		for {
 			ok, msg, err := c.APIServiceAvailable(ctx, name)
 			if ok {
