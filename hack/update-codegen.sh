@@ -38,6 +38,7 @@ mkdir -p "${GEN}/openapi"
 go tool openapi-gen --go-header-file "${HDR}" --output-file zz_generated.openapi.go \
   --output-dir "${GEN}/openapi" --output-pkg "${MOD}/${GEN}/openapi" \
   --report-filename "${GEN}/openapi/api_violations.report" \
+  --output-model-name-file zz_generated.model_name.go \
   k8s.io/apimachinery/pkg/apis/meta/v1 k8s.io/apimachinery/pkg/runtime \
   k8s.io/apimachinery/pkg/version k8s.io/apimachinery/pkg/util/intstr \
   k8s.io/apimachinery/pkg/api/resource \

@@ -7,5 +7,6 @@
 //
 // +k8s:deepcopy-gen=package
 // +k8s:openapi-gen=true
+// +k8s:openapi-model-package=io.kruise.apps.pub
 // +groupName=apps.kruise.io
 package pub

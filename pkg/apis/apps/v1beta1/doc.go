@@ -6,6 +6,7 @@
 // +k8s:defaulter-gen=TypeMeta
 // +k8s:defaulter-gen-input=github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1
 // +k8s:openapi-gen=true
+// +k8s:openapi-model-package=io.kruise.apps.v1beta1
 // +k8s:protobuf-gen=package
 // +groupName=apps.kruise.io
 package v1beta1
