@@ -497,15 +497,19 @@ EOF
   kubectl_ apply -k "${ROOT}/artifacts/deploy/rbac" >/dev/null || die "cannot apply artifacts/deploy/rbac"
 }
 
-# the expected APIServices whose group/version kruise-apiserver serves (from its /apis)
+# the expected APIServices whose group/version kruise-apiserver serves (from its /apis).
+# Polled: just after /readyz the server may not know the client CA yet and answer 401/403.
 served_apiservices() {
-  local gvs v
-  gvs="$(curl_ok "https://127.0.0.1:$(port kruise-apiserver)/apis" --cacert "${PKI}/kruise-ca.crt" \
-    --cert "${PKI}/admin.crt" --key "${PKI}/admin.key" |
-    grep -o '"groupVersion": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')" ||
-    fail_component kruise-apiserver "cannot read its /apis"
+  local apis="" v deadline=$((SECONDS + WAIT_TIMEOUT))
+  until apis="$(curl_ok "https://127.0.0.1:$(port kruise-apiserver)/apis" --cacert "${PKI}/kruise-ca.crt" \
+    --cert "${PKI}/admin.crt" --key "${PKI}/admin.key" 2>&1)"; do
+    started_alive kruise-apiserver || fail_component kruise-apiserver "exited"
+    ((SECONDS < deadline)) || fail_component kruise-apiserver "cannot read its /apis: ${apis}"
+    sleep 0.25
+  done
+  apis="$(grep -o '"groupVersion": *"[^"]*"' <<<"${apis}" | sed 's/.*"\([^"]*\)"$/\1/')"
   for v in "${APISERVICES[@]}"; do
-    if grep -qx "${v#*.}/${v%%.*}" <<<"${gvs}"; then echo "${v}"; fi
+    if grep -qx "${v#*.}/${v%%.*}" <<<"${apis}"; then echo "${v}"; fi
   done
 }
 

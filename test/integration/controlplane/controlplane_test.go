@@ -179,3 +179,23 @@ func TestKruiseAPIServicesAvailable(t *testing.T) {
 		}
 	}
 }
+
+// The framework can restart kruise-apiserver (tests of Kruise storage and availability
+// use it); afterwards its APIServices are Available again.
+func TestKruiseAPIServerRestart(t *testing.T) {
+	c := framework.Get(t)
+	if !c.HasKruiseAPIServer() {
+		t.Skipf("%s/kruise-apiserver is not built (make build)", c.BinDir)
+	}
+	c.RestartKruiseAPIServer(t)
+	registered, err := c.RegisteredKruiseAPIServices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range registered {
+		ok, msg, err := c.APIServiceAvailable(context.Background(), name)
+		if err != nil || !ok {
+			t.Errorf("after restart, APIService %s not Available: %s %v", name, msg, err)
+		}
+	}
+}
