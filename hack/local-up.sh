@@ -203,15 +203,19 @@ wait_ready() {
   done
 }
 
-# wait_alive <component>: for programs without a known health endpoint; catches a
+# wait_alive <component>...: for programs without a known health endpoint; catches a
 # process that exits at once (bad flag, bad kubeconfig) but cannot tell that it works
 wait_alive() {
-  local name="$1" deadline=$((SECONDS + 3))
+  local name deadline=$((SECONDS + 3))
   while ((SECONDS < deadline)); do
-    started_alive "${name}" || fail_component "${name}" "exited right after start"
+    for name in "$@"; do
+      started_alive "${name}" || fail_component "${name}" "exited right after start"
+    done
     sleep 0.25
   done
-  log "${name} is running (no health endpoint known; check ${LOGS}/${name}.log)"
+  for name in "$@"; do
+    log "${name} is running (no health endpoint known; check ${LOGS}/${name}.log)"
+  done
 }
 
 curl_ok() { # <url> [curl args...]: 2xx and, for health endpoints, body "ok"
@@ -653,13 +657,13 @@ start_kruise_controller() {
   wait_alive kruise-controller
 }
 
-start_kruise_node_daemon() { # <node>
+start_kruise_node_daemon() { # <node> [--no-wait]
   local node="$1" name="kruise-node-daemon-$1"
   token_kubeconfig "${name}" kruise-node-daemon "${node}"
   # shellcheck disable=SC2086
   start_process_env "${name}" "NODE_NAME=${node}" "${BIN_DIR}/kruise-node-daemon" \
     --kubeconfig="${KUBECONFIGS}/${name}.kubeconfig" ${KRUISE_NODE_DAEMON_ARGS}
-  wait_alive "${name}"
+  [[ "${2:-}" == "--no-wait" ]] || wait_alive "${name}"
 }
 
 node_names() {
@@ -760,7 +764,17 @@ cmd_up() {
   fi
   if have_bin kruise-node-daemon; then
     have_bin kruise-apiserver || have_bin kruise-controller || ensure_kruise_base
-    for c in $(node_names); do start_one "kruise-node-daemon-${c}"; done
+    # start them all, then watch them all for early exits at once
+    local started=()
+    for c in $(node_names); do
+      if running_pid "kruise-node-daemon-${c}" >/dev/null; then
+        log "kruise-node-daemon-${c} already running"
+      else
+        start_kruise_node_daemon "${c}" --no-wait
+        started+=("kruise-node-daemon-${c}")
+      fi
+    done
+    ((${#started[@]} == 0)) || wait_alive "${started[@]}"
   fi
   log "up in $((SECONDS - start))s"
   print_done
