@@ -20,10 +20,7 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-var (
-	cloneSetsV1alpha1 = schema.GroupVersionResource{Group: "apps.kruise.io", Version: "v1alpha1", Resource: "clonesets"}
-	cloneSetsV1beta1  = schema.GroupVersionResource{Group: "apps.kruise.io", Version: "v1beta1", Resource: "clonesets"}
-)
+var cloneSetsV1alpha1 = schema.GroupVersionResource{Group: "apps.kruise.io", Version: "v1alpha1", Resource: "clonesets"}
 
 func newCloneSet(name string) *v1alpha1.CloneSet {
 	labels := map[string]string{"app": name}
@@ -222,7 +219,7 @@ func TestBadInputIsRejectedAndLosesNothing(t *testing.T) {
 			_, err := client.Patch(ctx, "good", types.MergePatchType, []byte(`{"spec":{"replicaz":3}}`),
 				metav1.PatchOptions{FieldValidation: "Strict"})
 			return err
-		}, 422, ".spec.replicaz"},
+		}, 422, `unknown field "spec.replicaz"`},
 		{"stale resourceVersion", func(t *testing.T) error {
 			cs, err := client.Get(ctx, "good", metav1.GetOptions{})
 			if err != nil {
@@ -385,4 +382,3 @@ func newStatefulSet(name string) *v1beta1.StatefulSet {
 		},
 	}
 }
-

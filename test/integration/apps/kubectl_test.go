@@ -123,20 +123,42 @@ func TestKubectlScale(t *testing.T) {
 }
 
 func TestKubectlExplain(t *testing.T) {
-	out := kubectl(t, "explain", "cloneset.spec.updateStrategy")
-	for _, want := range []string{"partition", "maxUnavailable", "maxSurge", "type"} {
+	// The aggregator fetches an APIService's OpenAPI after the APIService turns
+	// Available, so explain may need a few seconds on a fresh stack.
+	c := framework.Get(t)
+	var out string
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		var err error
+		out, _, err = c.Kubectl(t, "explain", "cloneset.spec.updateStrategy")
+		return err == nil, err
+	})
+	// The preferred version is v1beta1: type + rollingUpdate.
+	for _, want := range []string{"rollingUpdate", "type", "OnDelete", "RollingUpdate"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("kubectl explain cloneset.spec.updateStrategy lacks %q:\n%s", want, out)
 		}
 	}
-	out = kubectl(t, "explain", "asts.spec.updateStrategy.rollingUpdate", "--api-version=apps.kruise.io/v1beta1")
+	out = kubectl(t, "explain", "cloneset.spec.updateStrategy.rollingUpdate")
+	for _, want := range []string{"podUpdatePolicy", "partition", "maxUnavailable", "maxSurge"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("kubectl explain cloneset.spec.updateStrategy.rollingUpdate lacks %q:\n%s", want, out)
+		}
+	}
+	// The documented v1alpha1 shape is flat.
+	out = kubectl(t, "explain", "cloneset.spec.updateStrategy", "--api-version=apps.kruise.io/v1alpha1")
+	for _, want := range []string{"partition", "maxUnavailable", "maxSurge", "InPlaceIfPossible"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("kubectl explain v1alpha1 cloneset.spec.updateStrategy lacks %q:\n%s", want, out)
+		}
+	}
+	out = kubectl(t, "explain", "asts.spec.updateStrategy.rollingUpdate")
 	if !strings.Contains(out, "podUpdatePolicy") {
 		t.Errorf("kubectl explain asts rollingUpdate lacks podUpdatePolicy:\n%s", out)
 	}
-	// Containers inside the template are the real core/v1 schema.
-	out = kubectl(t, "explain", "cloneset.spec.template.spec.containers.image")
-	if !strings.Contains(out, "image") {
-		t.Errorf("kubectl explain of a template container field failed:\n%s", out)
+	// Containers inside the template are the real core/v1 schema, merged by name.
+	out = kubectl(t, "explain", "cloneset.spec.template.spec.containers")
+	if !strings.Contains(out, "imagePullPolicy") {
+		t.Errorf("kubectl explain of the template's containers lacks core/v1 fields:\n%s", out)
 	}
 }
 
