@@ -35,12 +35,16 @@ certs::signed() {
     echo "extendedKeyUsage=${eku}"
     [[ -n "${sans}" ]] && echo "subjectAltName=${sans}"
   } > "${ext}"
-  openssl req -newkey rsa:2048 -nodes -sha256 \
-    -keyout "${dir}/${name}.key" -out "${dir}/${name}.csr" -subj "${subject}" >/dev/null 2>&1 &&
-  openssl x509 -req -sha256 -days 3650 -in "${dir}/${name}.csr" \
-    -CA "${dir}/${ca}.crt" -CAkey "${dir}/${ca}.key" -CAcreateserial \
-    -extfile "${ext}" -out "${dir}/${name}.crt" >/dev/null 2>&1 ||
-    { echo "openssl: cannot create certificate ${name}" >&2; return 1; }
+  if ! {
+    openssl req -newkey rsa:2048 -nodes -sha256 \
+      -keyout "${dir}/${name}.key" -out "${dir}/${name}.csr" -subj "${subject}" >/dev/null 2>&1 &&
+      openssl x509 -req -sha256 -days 3650 -in "${dir}/${name}.csr" \
+        -CA "${dir}/${ca}.crt" -CAkey "${dir}/${ca}.key" -CAcreateserial \
+        -extfile "${ext}" -out "${dir}/${name}.crt" >/dev/null 2>&1
+  }; then
+    echo "openssl: cannot create certificate ${name}" >&2
+    return 1
+  fi
   rm -f "${dir}/${name}.csr" "${dir}/${name}.ext"
 }
 
@@ -48,9 +52,13 @@ certs::signed() {
 certs::keypair() {
   local dir="$1" name="$2"
   [[ -s "${dir}/${name}.key" && -s "${dir}/${name}.pub" ]] && return 0
-  openssl genrsa -out "${dir}/${name}.key" 2048 >/dev/null 2>&1 &&
-  openssl rsa -in "${dir}/${name}.key" -pubout -out "${dir}/${name}.pub" >/dev/null 2>&1 ||
-    { echo "openssl: cannot create key pair ${name}" >&2; return 1; }
+  if ! {
+    openssl genrsa -out "${dir}/${name}.key" 2048 >/dev/null 2>&1 &&
+      openssl rsa -in "${dir}/${name}.key" -pubout -out "${dir}/${name}.pub" >/dev/null 2>&1
+  }; then
+    echo "openssl: cannot create key pair ${name}" >&2
+    return 1
+  fi
 }
 
 # certs::kruise_apiserver_sans <namespace> <service>: the names kruise-apiserver answers to.
