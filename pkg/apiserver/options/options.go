@@ -15,8 +15,6 @@ import (
 	"k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
-	"k8s.io/apiserver/pkg/util/compatibility"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	netutils "k8s.io/utils/net"
 
 	kruiseadmission "github.com/kruise-native/kruise-native/pkg/admission"
@@ -35,6 +33,9 @@ const etcdPathPrefix = "/registry/kruise.io"
 
 // Options are kruise-apiserver's flags.
 type Options struct {
+	// ServerRun holds the generic server's run flags (timeouts, in-flight limits,
+	// shutdown behaviour, --feature-gates).
+	ServerRun    *genericoptions.ServerRunOptions
 	Recommended  *genericoptions.RecommendedOptions
 	EmbeddedEtcd etcd.Options
 	// AlternateDNS are extra names for a self-signed serving certificate.
@@ -46,12 +47,17 @@ type Options struct {
 // NewOptions returns the defaults: embedded etcd, storage in v1beta1.
 func NewOptions() *Options {
 	o := &Options{
+		ServerRun: genericoptions.NewServerRunOptions(),
 		Recommended: genericoptions.NewRecommendedOptions(etcdPathPrefix,
 			apiserver.Codecs.LegacyCodec(v1beta1.SchemeGroupVersion)),
 		EmbeddedEtcd: etcd.Options{ClientPort: 2479, PeerPort: 2480},
 	}
 	o.Recommended.Etcd.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(
 		v1beta1.SchemeGroupVersion, schema.GroupKind{Group: apps.GroupName})
+	// Close long-running requests (watches) two seconds into a shutdown instead of
+	// waiting out the request timeout: clients re-list and re-watch through the
+	// aggregator, and a restart takes seconds rather than a minute.
+	o.ServerRun.ShutdownSendRetryAfter = true
 	// Objects are stored as protobuf: smaller and faster to decode than JSON.
 	o.Recommended.Etcd.DefaultStorageMediaType = runtime.ContentTypeProtobuf
 	kruiseadmission.Register(o.Recommended.Admission.Plugins)
@@ -62,6 +68,7 @@ func NewOptions() *Options {
 
 // AddFlags registers every flag.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	o.ServerRun.AddUniversalFlags(fs)
 	o.Recommended.AddFlags(fs)
 	fs.StringVar(&o.EmbeddedEtcd.DataDir, "embedded-etcd-data-dir", o.EmbeddedEtcd.DataDir,
 		"Directory of the embedded etcd member, used when --etcd-servers is not set.")
@@ -69,7 +76,6 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Port on 127.0.0.1 where the embedded etcd serves clients.")
 	fs.IntVar(&o.EmbeddedEtcd.PeerPort, "embedded-etcd-peer-port", o.EmbeddedEtcd.PeerPort,
 		"Port on 127.0.0.1 for the embedded etcd's peer traffic.")
-	utilfeature.DefaultMutableFeatureGate.AddFlag(fs)
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -79,6 +85,13 @@ func (o *Options) UsesEmbeddedEtcd() bool {
 
 // Complete points storage at the embedded member when no external etcd was given.
 func (o *Options) Complete() error {
+	// Applies --feature-gates and --emulated-version.
+	if err := o.ServerRun.ComponentGlobalsRegistry.Set(); err != nil {
+		return err
+	}
+	if err := o.ServerRun.Complete(); err != nil {
+		return err
+	}
 	if o.UsesEmbeddedEtcd() {
 		o.Recommended.Etcd.StorageConfig.Transport.ServerList = []string{o.EmbeddedEtcd.ClientURL()}
 		o.embedded = true
@@ -88,7 +101,7 @@ func (o *Options) Complete() error {
 
 // Validate reports every invalid flag at once.
 func (o *Options) Validate() error {
-	errs := o.Recommended.Validate()
+	errs := append(o.ServerRun.Validate(), o.Recommended.Validate()...)
 	if o.embedded {
 		errs = append(errs, o.EmbeddedEtcd.Validate()...)
 	}
@@ -109,8 +122,9 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	cfg.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(generatedopenapi.GetOpenAPIDefinitions, namer)
 	cfg.OpenAPIV3Config.Info.Title = "Kruise Native"
 	cfg.OpenAPIV3Config.Info.Version = "v1beta1"
-	cfg.FeatureGate = utilfeature.DefaultFeatureGate
-	cfg.EffectiveVersion = compatibility.DefaultBuildEffectiveVersion()
+	if err := o.ServerRun.ApplyTo(&cfg.Config); err != nil {
+		return nil, fmt.Errorf("applying server run options: %w", err)
+	}
 
 	var kruiseInformers kruiseinformers.SharedInformerFactory
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
