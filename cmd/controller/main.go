@@ -1,0 +1,47 @@
+// Command kruise-controller reconciles Kruise workloads.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/component-base/cli"
+	"k8s.io/component-base/logs"
+	logsapi "k8s.io/component-base/logs/api/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers"
+	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+)
+
+func main() {
+	ctx := genericapiserver.SetupSignalContext()
+	os.Exit(cli.Run(newCommand(ctx)))
+}
+
+func newCommand(ctx context.Context) *cobra.Command {
+	o := manager.NewOptions()
+	logOptions := logs.NewOptions()
+	cmd := &cobra.Command{
+		Use:   "kruise-controller",
+		Short: "Reconcile Kruise workloads (CloneSet, ...) served by kruise-apiserver",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := logsapi.ValidateAndApply(logOptions, nil); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return fmt.Errorf("invalid flags: %w", err)
+			}
+			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-controller"))
+			return manager.Run(ctx, o, controllers.All)
+		},
+	}
+	cmd.SetContext(ctx)
+	fs := cmd.Flags()
+	o.AddFlags(fs)
+	logsapi.AddFlags(logOptions, fs)
+	return cmd
+}

@@ -1,0 +1,169 @@
+package cloneset
+
+import (
+	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// PodInfo is what the rollout math needs to know about one pod.
+type PodInfo struct {
+	Name string
+	// Updated: the pod is at the update revision.
+	Updated bool
+	// Available: ready for at least minReadySeconds. Unavailable pods count against maxUnavailable.
+	Available bool
+	// SpecifiedDelete: named in podsToDelete or labelled apps.kruise.io/specified-delete.
+	SpecifiedDelete bool
+	// Priority orders pods for update (higher first) and deletion (lower first).
+	Priority int
+}
+
+// Limits are a CloneSet's resolved rollout parameters.
+type Limits struct {
+	Replicas int
+	// Partition pods stay at old revisions.
+	Partition int
+	// MaxUnavailable bounds pods unavailable because of updates.
+	MaxUnavailable int
+	// MaxSurge bounds extra pods above Replicas during an update.
+	MaxSurge int
+	// ScaleMaxUnavailable bounds unavailable pods during scale-up; -1 means no limit.
+	ScaleMaxUnavailable int
+	Paused              bool
+}
+
+// Plan is what one sync should do. The controller executes it, then re-plans on the
+// next sync from what its cache shows: Plan never assumes its own writes succeeded.
+type Plan struct {
+	// Delete are pods to delete now (specified first, then surplus).
+	Delete []string
+	// CreateUpdated and CreateCurrent are how many pods to create at the update and
+	// the current revision.
+	CreateUpdated, CreateCurrent int
+	// ScaleUpLimited is how many creations scaleStrategy.maxUnavailable held back.
+	ScaleUpLimited int
+	// Update are old pods to bring to the update revision now (in place or by recreate).
+	Update []string
+	// ExpectedUpdated is replicas minus partition.
+	ExpectedUpdated int
+}
+
+// ResolveLimits turns IntOrString fields into counts the way OpenKruise does:
+// partition and maxSurge round up; maxUnavailable rounds up, or down when maxSurge is
+// set; maxUnavailable and maxSurge never both end at 0.
+func ResolveLimits(replicas int, partition, maxUnavailable, maxSurge, scaleMaxUnavailable *intstrutil.IntOrString, paused bool) (Limits, error) {
+	l := Limits{Replicas: replicas, Paused: paused, ScaleMaxUnavailable: -1}
+	var err error
+	if l.Partition, err = scaled(partition, replicas, true); err != nil {
+		return l, err
+	}
+	if l.Partition > replicas {
+		l.Partition = replicas
+	}
+	if l.MaxSurge, err = scaled(maxSurge, replicas, true); err != nil {
+		return l, err
+	}
+	if l.MaxUnavailable, err = scaled(maxUnavailable, replicas, l.MaxSurge == 0); err != nil {
+		return l, err
+	}
+	if l.MaxUnavailable == 0 && l.MaxSurge == 0 {
+		l.MaxUnavailable = 1
+	}
+	if scaleMaxUnavailable != nil {
+		if l.ScaleMaxUnavailable, err = scaled(scaleMaxUnavailable, replicas, true); err != nil {
+			return l, err
+		}
+	}
+	return l, nil
+}
+
+func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	n, err := intstrutil.GetScaledValueFromIntOrPercent(v, total, roundUp)
+	if err != nil {
+		return 0, err
+	}
+	return max(n, 0), nil
+}
+
+// Compute plans one sync for pods (the CloneSet's active pods) under limits.
+//
+// Rules, in order:
+//  1. Pods specified for deletion are deleted.
+//  2. Too few pods: create the missing ones at the update revision until
+//     ExpectedUpdated pods are updated, at the current revision after that (the
+//     partition). While old pods remain to be replaced, up to MaxSurge extra pods are
+//     allowed. Creation is held while scaleStrategy.maxUnavailable pods are unavailable.
+//  3. Too many pods: delete the surplus: old pods beyond the partition first, then
+//     updated ones; unavailable and low-priority pods first within each group.
+//  4. Not paused: bring old pods to the update revision while fewer than
+//     ExpectedUpdated are updated, keeping at least Replicas-MaxUnavailable pods
+//     available (surge pods count, so with maxSurge old pods go once new ones serve).
+func Compute(pods []PodInfo, l Limits) Plan {
+	p := Plan{ExpectedUpdated: max(l.Replicas-l.Partition, 0)}
+	var keep []PodInfo
+	for _, pod := range pods {
+		if pod.SpecifiedDelete {
+			p.Delete = append(p.Delete, pod.Name)
+			continue
+		}
+		keep = append(keep, pod)
+	}
+	updated, available := 0, 0
+	for _, pod := range keep {
+		if pod.Updated {
+			updated++
+		}
+		if pod.Available {
+			available++
+		}
+	}
+	old := len(keep) - updated
+	needUpdate := max(p.ExpectedUpdated-updated, 0)
+	target := l.Replicas
+	if !l.Paused && needUpdate > 0 {
+		target += min(l.MaxSurge, needUpdate)
+	}
+
+	switch {
+	case len(keep) < target:
+		missing := target - len(keep)
+		if l.ScaleMaxUnavailable >= 0 {
+			allowed := max(l.ScaleMaxUnavailable-(len(keep)-available), 0)
+			if missing > allowed {
+				p.ScaleUpLimited = missing - allowed
+				missing = allowed
+			}
+		}
+		p.CreateUpdated = min(missing, needUpdate)
+		p.CreateCurrent = missing - p.CreateUpdated
+		updated += p.CreateUpdated
+	case len(keep) > target:
+		excessOld := max(old-l.Partition, 0)
+		for _, v := range pickDeletions(keep, len(keep)-target, excessOld) {
+			p.Delete = append(p.Delete, v.Name)
+		}
+		return p
+	}
+
+	needUpdate = max(p.ExpectedUpdated-updated, 0)
+	if l.Paused || len(p.Delete) > 0 || needUpdate == 0 {
+		return p
+	}
+	budget := available - (l.Replicas - l.MaxUnavailable)
+	for _, c := range oldPodsByUpdateOrder(keep) {
+		if len(p.Update) >= needUpdate {
+			break
+		}
+		// Updating an already-unavailable pod costs no availability.
+		if c.Available {
+			if budget <= 0 {
+				continue
+			}
+			budget--
+		}
+		p.Update = append(p.Update, c.Name)
+	}
+	return p
+}

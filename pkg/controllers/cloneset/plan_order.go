@@ -1,0 +1,71 @@
+package cloneset
+
+import "sort"
+
+// oldPodsByUpdateOrder returns pods not at the update revision, unavailable first
+// (updating them costs nothing), then by priority (higher first), then by name.
+func oldPodsByUpdateOrder(pods []PodInfo) []PodInfo {
+	var old []PodInfo
+	for _, p := range pods {
+		if !p.Updated {
+			old = append(old, p)
+		}
+	}
+	sort.SliceStable(old, func(i, j int) bool {
+		a, b := old[i], old[j]
+		if a.Available != b.Available {
+			return !a.Available
+		}
+		if a.Priority != b.Priority {
+			return a.Priority > b.Priority
+		}
+		return a.Name < b.Name
+	})
+	return old
+}
+
+// pickDeletions picks n pods to delete: up to excessOld pods at old revisions first,
+// then the rest; within each group unavailable, then low-priority pods first.
+func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
+	sorted := append([]PodInfo(nil), pods...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.Available != b.Available {
+			return !a.Available
+		}
+		if a.Priority != b.Priority {
+			return a.Priority < b.Priority
+		}
+		return a.Name > b.Name
+	})
+	var out []PodInfo
+	taken := map[string]bool{}
+	for _, p := range sorted {
+		if len(out) == n || excessOld == 0 {
+			break
+		}
+		if !p.Updated {
+			out = append(out, p)
+			taken[p.Name] = true
+			excessOld--
+		}
+	}
+	for _, p := range sorted {
+		if len(out) == n {
+			break
+		}
+		if !taken[p.Name] && p.Updated {
+			out = append(out, p)
+			taken[p.Name] = true
+		}
+	}
+	for _, p := range sorted {
+		if len(out) == n {
+			break
+		}
+		if !taken[p.Name] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+// Package revision keeps a workload's pod-template history as ControllerRevisions,
+// labelled controller-revision-hash, for every Kruise workload: the revision a pod was
+// made from is how rollouts tell old pods from new, and how rollback finds a template.
+package revision
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/kubernetes/pkg/controller/history"
+)
+
+// Owner is a workload whose template history is kept.
+type Owner struct {
+	Object         metav1.Object
+	Kind           schema.GroupVersionKind
+	Template       *corev1.PodTemplateSpec
+	CollisionCount *int32
+	// HistoryLimit is how many revisions beyond the ones pods use are kept.
+	HistoryLimit int32
+}
+
+// templatePatch is the revision's data: a strategic merge patch that replaces the
+// template, the same shape kube's StatefulSet controller stores (so tools that read
+// StatefulSet revisions read ours).
+type templatePatch struct {
+	Spec struct {
+		Template map[string]interface{} `json:"template"`
+	} `json:"spec"`
+}
+
+func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
+	raw, err := json.Marshal(o.Template)
+	if err != nil {
+		return nil, err
+	}
+	var p templatePatch
+	if err := json.Unmarshal(raw, &p.Spec.Template); err != nil {
+		return nil, err
+	}
+	p.Spec.Template["$patch"] = "replace"
+	data, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return history.NewControllerRevision(o.Object, o.Kind, o.Template.Labels, runtime.RawExtension{Raw: data}, number, o.CollisionCount)
+}
+
+// Template returns the pod template a revision stores.
+func Template(rev *appsv1.ControllerRevision) (*corev1.PodTemplateSpec, error) {
+	var p struct {
+		Spec struct {
+			Template corev1.PodTemplateSpec `json:"template"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(rev.Data.Raw, &p); err != nil {
+		return nil, fmt.Errorf("decoding revision %s: %w", rev.Name, err)
+	}
+	return &p.Spec.Template, nil
+}
+
+// Result is the outcome of Sync.
+type Result struct {
+	// Update is the revision of the owner's current template.
+	Update *appsv1.ControllerRevision
+	// Revisions are all the owner's revisions after Sync, oldest first.
+	Revisions []*appsv1.ControllerRevision
+	// CollisionCount is the (possibly increased) collision count to write to status.
+	CollisionCount int32
+}
+
+// Sync makes sure a revision for the owner's template exists and is the newest, and
+// removes old revisions beyond HistoryLimit that no pod uses (inUse: revision names).
+func Sync(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, inUse sets.Set[string]) (*Result, error) {
+	history.SortControllerRevisions(revisions)
+	var collisionCount int32
+	if o.CollisionCount != nil {
+		collisionCount = *o.CollisionCount
+	}
+	next := int64(1)
+	if n := len(revisions); n > 0 {
+		next = revisions[n-1].Revision + 1
+	}
+	owner := o
+	owner.CollisionCount = &collisionCount
+	candidate, err := newRevision(owner, next)
+	if err != nil {
+		return nil, err
+	}
+
+	var update *appsv1.ControllerRevision
+	if equal := history.FindEqualRevisions(revisions, candidate); len(equal) > 0 {
+		update = equal[len(equal)-1]
+		if update.Revision != revisions[len(revisions)-1].Revision {
+			// Rolling back to an earlier template: make its revision the newest again.
+			if update, err = h.UpdateControllerRevision(update, next); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if update, err = h.CreateControllerRevision(o.Object, candidate, &collisionCount); err != nil {
+			return nil, err
+		}
+	}
+
+	revisions, err = prune(h, o, revisions, inUse.Clone().Insert(update.Name))
+	if err != nil {
+		return nil, err
+	}
+	revisions = replace(revisions, update)
+	history.SortControllerRevisions(revisions)
+	return &Result{Update: update, Revisions: revisions, CollisionCount: collisionCount}, nil
+}
+
+// prune deletes the oldest unused revisions beyond the history limit.
+func prune(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, inUse sets.Set[string]) ([]*appsv1.ControllerRevision, error) {
+	var unused []*appsv1.ControllerRevision
+	for _, r := range revisions {
+		if !inUse.Has(r.Name) {
+			unused = append(unused, r)
+		}
+	}
+	excess := len(unused) - int(o.HistoryLimit)
+	if excess <= 0 {
+		return revisions, nil
+	}
+	sort.SliceStable(unused, func(i, j int) bool { return unused[i].Revision < unused[j].Revision })
+	deleted := sets.New[string]()
+	for _, r := range unused[:excess] {
+		if err := h.DeleteControllerRevision(r); err != nil && !apierrors.IsNotFound(err) {
+			return nil, err
+		}
+		deleted.Insert(r.Name)
+	}
+	kept := revisions[:0:0]
+	for _, r := range revisions {
+		if !deleted.Has(r.Name) {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+func replace(revisions []*appsv1.ControllerRevision, rev *appsv1.ControllerRevision) []*appsv1.ControllerRevision {
+	out := make([]*appsv1.ControllerRevision, 0, len(revisions)+1)
+	found := false
+	for _, r := range revisions {
+		if r.Name == rev.Name {
+			out = append(out, rev)
+			found = true
+			continue
+		}
+		out = append(out, r)
+	}
+	if !found {
+		out = append(out, rev)
+	}
+	return out
+}
+
+// Equal reports whether two templates are the same revision.
+func Equal(a, b *corev1.PodTemplateSpec) bool { return apiequality.Semantic.DeepEqual(a, b) }

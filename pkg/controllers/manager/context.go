@@ -1,0 +1,21 @@
+package manager
+
+import (
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/record"
+
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
+)
+
+// ControllerContext is what every controller is built from: shared clients and
+// informers (one watch per resource for the whole process) and an event recorder.
+type ControllerContext struct {
+	KubeClient      kubernetes.Interface
+	KruiseClient    kruiseclient.Interface
+	KubeInformers   kubeinformers.SharedInformerFactory
+	KruiseInformers kruiseinformers.SharedInformerFactory
+	Recorder        func(component string) record.EventRecorder
+	Workers         int
+}

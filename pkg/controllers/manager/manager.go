@@ -1,0 +1,209 @@
+package manager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/component-base/metrics/legacyregistry"
+	_ "k8s.io/component-base/metrics/prometheus/clientgo" // client-go request metrics
+	_ "k8s.io/component-base/metrics/prometheus/workqueue" // workqueue metrics
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
+)
+
+// Controller is one workload controller.
+type Controller interface {
+	Name() string
+	// HasSynced reports whether the controller's informers have synced.
+	HasSynced() bool
+	// Run processes its queue with the given number of workers until ctx ends.
+	Run(ctx context.Context, workers int)
+}
+
+// NewFunc builds a controller from the shared context.
+type NewFunc func(ctx context.Context, c *ControllerContext) (Controller, error)
+
+// Run runs the controllers (as the elected leader when leader election is on) until ctx ends.
+func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
+	logger := klog.FromContext(ctx)
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	if err != nil {
+		return fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	cfg.QPS, cfg.Burst = o.QPS, o.Burst
+	cfg = rest.AddUserAgent(cfg, "kruise-controller")
+	kubeClient, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	kruiseClient, err := kruiseclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	recorder, stopEvents, err := newRecorderFactory(cfg)
+	if err != nil {
+		return err
+	}
+	defer stopEvents()
+
+	var ready atomic.Bool
+	srv, err := serveHealthAndMetrics(ctx, o.BindAddress, &ready)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = srv.Close() }()
+
+	run := func(ctx context.Context) {
+		if err := runControllers(ctx, kubeClient, kruiseClient, recorder, o.Workers, constructors, &ready); err != nil {
+			logger.Error(err, "Controllers stopped")
+		}
+	}
+	if !o.LeaderElection.LeaderElect {
+		run(ctx)
+		return nil
+	}
+
+	hostname, _ := os.Hostname()
+	lock, err := resourcelock.New(o.LeaderElection.ResourceLock, o.LeaderElection.ResourceNamespace,
+		o.LeaderElection.ResourceName, kubeClient.CoreV1(), kubeClient.CoordinationV1(),
+		resourcelock.ResourceLockConfig{Identity: hostname + "_" + string(uuid.NewUUID())})
+	if err != nil {
+		return fmt.Errorf("leader election lock: %w", err)
+	}
+	lost := make(chan struct{})
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		LeaseDuration:   o.LeaderElection.LeaseDuration.Duration,
+		RenewDeadline:   o.LeaderElection.RenewDeadline.Duration,
+		RetryPeriod:     o.LeaderElection.RetryPeriod.Duration,
+		ReleaseOnCancel: true,
+		Name:            o.LeaderElection.ResourceName,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: run,
+			OnStoppedLeading: func() {
+				logger.Info("No longer the leader")
+				close(lost)
+			},
+		},
+	})
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-lost:
+		return errors.New("lost leadership")
+	}
+}
+
+func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruiseClient kruiseclient.Interface,
+	recorder func(string) record.EventRecorder, workers int, constructors []NewFunc, ready *atomic.Bool) error {
+	logger := klog.FromContext(ctx)
+	kubeInformers := kubeinformers.NewSharedInformerFactory(kubeClient, 0)
+	kruiseInformers := kruiseinformers.NewSharedInformerFactory(kruiseClient, 0)
+	if err := podindex.Add(kubeInformers.Core().V1().Pods().Informer()); err != nil {
+		return err
+	}
+	cc := &ControllerContext{
+		KubeClient: kubeClient, KruiseClient: kruiseClient,
+		KubeInformers: kubeInformers, KruiseInformers: kruiseInformers,
+		Recorder: recorder, Workers: workers,
+	}
+	var controllers []Controller
+	for _, newController := range constructors {
+		c, err := newController(ctx, cc)
+		if err != nil {
+			return fmt.Errorf("building controller: %w", err)
+		}
+		controllers = append(controllers, c)
+	}
+	kubeInformers.Start(ctx.Done())
+	kruiseInformers.Start(ctx.Done())
+	defer kubeInformers.Shutdown()
+	defer kruiseInformers.Shutdown()
+
+	done := make(chan struct{}, len(controllers))
+	for _, c := range controllers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			c.Run(klog.NewContext(ctx, logger.WithValues("controller", c.Name())), workers)
+		}()
+	}
+	go func() {
+		for _, c := range controllers {
+			for !c.HasSynced() {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		}
+		ready.Store(true)
+		logger.Info("All controllers synced")
+	}()
+	for range controllers {
+		<-done
+	}
+	return nil
+}
+
+// newRecorderFactory records events through their own client: events get their own
+// rate limit and never take QPS from pod and status writes.
+func newRecorderFactory(cfg *rest.Config) (func(string) record.EventRecorder, func(), error) {
+	eventsCfg := rest.CopyConfig(cfg)
+	eventsCfg.QPS, eventsCfg.Burst = 10, 20
+	client, err := kubernetes.NewForConfig(eventsCfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	scheme := eventScheme()
+	broadcaster := record.NewBroadcaster(record.WithContext(context.Background()))
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	return func(component string) record.EventRecorder {
+		return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: component})
+	}, broadcaster.Shutdown, nil
+}
+
+// serveHealthAndMetrics serves /healthz (the process runs), /readyz (informers synced)
+// and /metrics (workqueue and client metrics).
+func serveHealthAndMetrics(ctx context.Context, addr string, ready *atomic.Bool) (*http.Server, error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !ready.Load() {
+			http.Error(w, "informers not synced (or not the leader yet)", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	mux.Handle("/metrics", legacyregistry.Handler())
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			klog.FromContext(ctx).Error(err, "Health server stopped")
+		}
+	}()
+	return srv, nil
+}
