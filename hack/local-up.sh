@@ -56,13 +56,15 @@ declare -A PORT_STD=(
   [kube-apiserver]=6443 [etcd]=2379 [etcd-peer]=2380
   [kube-controller-manager]=10257 [kube-scheduler]=10259 [kwok]=10247
   [kruise-apiserver]=9443 [kruise-etcd]=12379 [kruise-etcd-peer]=12380
+  [kruise-controller]=10270
 )
 declare -A PORT_OFFSET=(
   [kube-apiserver]=0 [etcd]=1 [etcd-peer]=2
   [kube-controller-manager]=3 [kube-scheduler]=4 [kwok]=5
   [kruise-apiserver]=6 [kruise-etcd]=7 [kruise-etcd-peer]=8
+  [kruise-controller]=9
 )
-PORT_NAMES=(kube-apiserver etcd etcd-peer kube-controller-manager kube-scheduler kwok kruise-apiserver kruise-etcd kruise-etcd-peer)
+PORT_NAMES=(kube-apiserver etcd etcd-peer kube-controller-manager kube-scheduler kwok kruise-apiserver kruise-etcd kruise-etcd-peer kruise-controller)
 
 port() {
   if [[ "${PORT_BASE}" == "0" ]]; then
@@ -77,7 +79,7 @@ component_ports() {
   case "$1" in
     etcd) echo "$(port etcd) $(port etcd-peer)" ;;
     kruise-apiserver) echo "$(port kruise-apiserver) $(port kruise-etcd) $(port kruise-etcd-peer)" ;;
-    kube-apiserver | kube-controller-manager | kube-scheduler | kwok) port "$1" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler | kwok | kruise-controller) port "$1" ;;
     *) echo "" ;;
   esac
 }
@@ -653,8 +655,9 @@ start_kruise_controller() {
   token_kubeconfig kruise-controller kruise-controller
   # shellcheck disable=SC2086 # extra args are split on purpose
   start_process kruise-controller "${BIN_DIR}/kruise-controller" \
-    --kubeconfig="${KUBECONFIGS}/kruise-controller.kubeconfig" ${KRUISE_CONTROLLER_ARGS}
-  wait_alive kruise-controller
+    --kubeconfig="${KUBECONFIGS}/kruise-controller.kubeconfig" \
+    --bind-address="127.0.0.1:$(port kruise-controller)" ${KRUISE_CONTROLLER_ARGS}
+  wait_ready kruise-controller "/healthz" curl_ok "http://127.0.0.1:$(port kruise-controller)/healthz"
 }
 
 start_kruise_node_daemon() { # <node> [--no-wait]

@@ -1,0 +1,226 @@
+// Package cloneset reconciles CloneSets: it creates, deletes and updates (in place or
+// by recreation) the pods a CloneSet owns directly, and reports their state.
+package cloneset
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller/history"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// ControllerName is the event source and field manager of this controller.
+const ControllerName = "cloneset-controller"
+
+var controllerKind = v1beta1.SchemeGroupVersion.WithKind("CloneSet")
+
+// Controller reconciles CloneSets.
+type Controller struct {
+	kubeClient   kubernetes.Interface
+	kruiseClient kruiseclient.Interface
+	recorder     record.EventRecorder
+	scheme       *runtime.Scheme
+
+	cloneSets   kruiselisters.CloneSetLister
+	podIndexer  cache.Indexer
+	pods        corelisters.PodLister
+	revisions   appslisters.ControllerRevisionLister
+	history     history.Interface
+	hasSynced   []cache.InformerSynced
+	queue       workqueue.TypedRateLimitingInterface[string]
+	scaleExp    *expectations.Scale
+	podVersions *expectations.ResourceVersion
+	now         func() time.Time
+}
+
+// New builds the controller on the shared informers.
+func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
+	csInformer := cc.KruiseInformers.Apps().V1beta1().CloneSets()
+	podInformer := cc.KubeInformers.Core().V1().Pods()
+	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
+	if err := history.AddControllerRevisionControllerIndexer(revInformer.Informer()); err != nil {
+		return nil, err
+	}
+	c := &Controller{
+		kubeClient:   cc.KubeClient,
+		kruiseClient: cc.KruiseClient,
+		recorder:     cc.Recorder(ControllerName),
+		scheme:       newScheme(),
+		cloneSets:    csInformer.Lister(),
+		podIndexer:   podInformer.Informer().GetIndexer(),
+		pods:         podInformer.Lister(),
+		revisions:    revInformer.Lister(),
+		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
+		hasSynced:    []cache.InformerSynced{csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced},
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cloneset"}),
+		scaleExp:    expectations.NewScale(),
+		podVersions: expectations.NewResourceVersion(),
+		now:         time.Now,
+	}
+	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.enqueue,
+		UpdateFunc: func(_, obj interface{}) { c.enqueue(obj) },
+		DeleteFunc: c.onCloneSetDelete,
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onPodAdd,
+		UpdateFunc: c.onPodUpdate,
+		DeleteFunc: c.onPodDelete,
+	}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Name implements manager.Controller.
+func (c *Controller) Name() string { return ControllerName }
+
+// HasSynced implements manager.Controller.
+func (c *Controller) HasSynced() bool {
+	for _, s := range c.hasSynced {
+		if !s() {
+			return false
+		}
+	}
+	return true
+}
+
+// Run processes the queue until ctx ends.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	defer c.queue.ShutDown()
+	logger := klog.FromContext(ctx)
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.hasSynced...) {
+		return
+	}
+	logger.Info("Starting workers", "workers", workers)
+	for range workers {
+		go wait.UntilWithContext(ctx, c.worker, time.Second)
+	}
+	<-ctx.Done()
+}
+
+func (c *Controller) worker(ctx context.Context) {
+	for c.processNext(ctx) {
+	}
+}
+
+func (c *Controller) processNext(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	requeueAfter, err := c.sync(ctx, key)
+	switch {
+	case err != nil:
+		utilruntime.HandleErrorWithContext(ctx, err, "Syncing CloneSet", "key", key)
+		c.queue.AddRateLimited(key)
+	case requeueAfter > 0:
+		c.queue.Forget(key)
+		c.queue.AddAfter(key, requeueAfter)
+	default:
+		c.queue.Forget(key)
+	}
+	return true
+}
+
+func (c *Controller) enqueue(obj interface{}) {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleError(err)
+		return
+	}
+	c.queue.Add(key)
+}
+
+func (c *Controller) onCloneSetDelete(obj interface{}) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	c.scaleExp.Forget(key)
+}
+
+// ownerKey is the queue key of the CloneSet controlling pod, if any.
+func ownerKey(pod *corev1.Pod) (string, bool) {
+	ref := metav1.GetControllerOf(pod)
+	if ref == nil || ref.Kind != controllerKind.Kind || ref.APIVersion == "" {
+		return "", false
+	}
+	gv, err := schemaGroup(ref.APIVersion)
+	if err != nil || gv != apps.GroupName {
+		return "", false
+	}
+	return pod.Namespace + "/" + ref.Name, true
+}
+
+func (c *Controller) onPodAdd(obj interface{}) {
+	pod := obj.(*corev1.Pod)
+	if key, ok := ownerKey(pod); ok {
+		c.scaleExp.Observe(key, expectations.Create, pod.Name)
+		c.queue.Add(key)
+	}
+}
+
+func (c *Controller) onPodUpdate(oldObj, newObj interface{}) {
+	pod := newObj.(*corev1.Pod)
+	if pod.ResourceVersion == oldObj.(*corev1.Pod).ResourceVersion {
+		return
+	}
+	if key, ok := ownerKey(pod); ok {
+		c.queue.Add(key)
+	}
+}
+
+func (c *Controller) onPodDelete(obj interface{}) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	c.podVersions.Forget(pod.UID)
+	if key, ok := ownerKey(pod); ok {
+		c.scaleExp.Observe(key, expectations.Delete, pod.Name)
+		c.queue.Add(key)
+	}
+}
+
+// isNotFound treats a vanished object as done, not as a failure.
+func isNotFound(err error) bool { return err != nil && apierrors.IsNotFound(err) }
+
+func wrap(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

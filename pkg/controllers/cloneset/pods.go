@@ -1,0 +1,155 @@
+package cloneset
+
+import (
+	"maps"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+)
+
+// ownerAPIVersion is the apiVersion pods' owner references carry: v1alpha1, as
+// OpenKruise writes them, so tools that follow owner references keep working.
+const ownerAPIVersion = "apps.kruise.io/v1alpha1"
+
+// newInstanceID returns a random suffix not used by any existing pod.
+func newInstanceID(existing sets.Set[string]) string {
+	for {
+		id := utilrand.String(5)
+		if !existing.Has(id) {
+			existing.Insert(id)
+			return id
+		}
+	}
+}
+
+// newPod builds a pod of cs at a revision: named <cloneset>-<instance id>, labelled
+// with the revision and instance id, owned by cs, with the InPlaceUpdateReady gate and
+// a claim per volume claim template.
+func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceID string) *corev1.Pod {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        cs.Name + "-" + instanceID,
+			Namespace:   cs.Namespace,
+			Labels:      maps.Clone(tmpl.Labels),
+			Annotations: maps.Clone(tmpl.Annotations),
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: ownerAPIVersion, Kind: "CloneSet", Name: cs.Name, UID: cs.UID,
+				Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue(),
+			}},
+		},
+		Spec: *tmpl.Spec.DeepCopy(),
+	}
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
+	pod.Labels[pub.CloneSetInstanceIDKey] = instanceID
+	if !hasReadinessGate(pod, pub.InPlaceUpdateReady) {
+		pod.Spec.ReadinessGates = append(pod.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: pub.InPlaceUpdateReady})
+	}
+	for _, claim := range cs.Spec.VolumeClaimTemplates {
+		vol := corev1.Volume{Name: claim.Name, VolumeSource: corev1.VolumeSource{
+			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimName(claim.Name, pod.Name)},
+		}}
+		replaced := false
+		for i := range pod.Spec.Volumes {
+			if pod.Spec.Volumes[i].Name == claim.Name {
+				pod.Spec.Volumes[i] = vol
+				replaced = true
+			}
+		}
+		if !replaced {
+			pod.Spec.Volumes = append(pod.Spec.Volumes, vol)
+		}
+	}
+	return pod
+}
+
+// newClaim builds the PVC of one claim template for a pod.
+func newClaim(cs *apps.CloneSet, tmpl corev1.PersistentVolumeClaim, podName, instanceID string) *corev1.PersistentVolumeClaim {
+	claim := tmpl.DeepCopy()
+	claim.ObjectMeta = metav1.ObjectMeta{
+		Name:        claimName(tmpl.Name, podName),
+		Namespace:   cs.Namespace,
+		Labels:      maps.Clone(cs.Spec.Selector.MatchLabels),
+		Annotations: maps.Clone(tmpl.Annotations),
+		OwnerReferences: []metav1.OwnerReference{{
+			APIVersion: ownerAPIVersion, Kind: "CloneSet", Name: cs.Name, UID: cs.UID,
+			Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue(),
+		}},
+	}
+	if claim.Labels == nil {
+		claim.Labels = map[string]string{}
+	}
+	claim.Labels[pub.CloneSetInstanceIDKey] = instanceID
+	claim.Status = corev1.PersistentVolumeClaimStatus{}
+	return claim
+}
+
+func claimName(template, podName string) string { return template + "-" + podName }
+
+func ptrTrue() *bool { t := true; return &t }
+
+func hasReadinessGate(pod *corev1.Pod, condition corev1.PodConditionType) bool {
+	for _, g := range pod.Spec.ReadinessGates {
+		if g.ConditionType == condition {
+			return true
+		}
+	}
+	return false
+}
+
+func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range pod.Status.Conditions {
+		if pod.Status.Conditions[i].Type == t {
+			return &pod.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// isActive: the pod counts towards replicas (not terminating, not finished).
+func isActive(pod *corev1.Pod) bool {
+	return pod.DeletionTimestamp == nil && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed
+}
+
+func isReady(pod *corev1.Pod) bool {
+	c := podCondition(pod, corev1.PodReady)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+// availableIn reports whether the pod is available at now and, if it is ready but not
+// yet available, how long until it will be.
+func availableIn(pod *corev1.Pod, minReadySeconds int32, now time.Time) (bool, time.Duration) {
+	c := podCondition(pod, corev1.PodReady)
+	if c == nil || c.Status != corev1.ConditionTrue {
+		return false, 0
+	}
+	if minReadySeconds == 0 {
+		return true, 0
+	}
+	at := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second)
+	if !now.Before(at) {
+		return true, 0
+	}
+	return false, at.Sub(now)
+}
+
+// isSpecifiedDelete: the user asked for this pod to go.
+func isSpecifiedDelete(cs *apps.CloneSet, pod *corev1.Pod) bool {
+	if _, ok := pod.Labels[pub.SpecifiedDeleteKey]; ok {
+		return true
+	}
+	for _, name := range cs.Spec.ScaleStrategy.PodsToDelete {
+		if name == pod.Name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package cloneset
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
+)
+
+// parallelWrites bounds concurrent pod writes in one sync; the client's QPS limit is
+// what really paces them.
+const parallelWrites = 16
+
+// forEach runs fn on every item with bounded parallelism and joins the errors.
+func forEach[T any](items []T, fn func(T) error) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, parallelWrites)
+	)
+	for _, item := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(item); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// createPods creates pods at the update and the current revision, with their PVCs.
+func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, atCurrent int) error {
+	if atUpdate+atCurrent == 0 {
+		return nil
+	}
+	updateTmpl, err := revision.Template(st.updateRev)
+	if err != nil {
+		return err
+	}
+	currentTmpl := updateTmpl
+	currentName := st.updateRev.Name
+	if atCurrent > 0 {
+		if rev := st.revisionByName(st.currentRev); rev != nil {
+			if currentTmpl, err = revision.Template(rev); err != nil {
+				return err
+			}
+			currentName = rev.Name
+		}
+	}
+	ids := sets.New[string]()
+	for _, p := range st.pods {
+		ids.Insert(p.Labels[pub.CloneSetInstanceIDKey])
+	}
+	var pods []*corev1.Pod
+	for i := range atUpdate + atCurrent {
+		tmpl, rev := updateTmpl, st.updateRev.Name
+		if i >= atUpdate {
+			tmpl, rev = currentTmpl, currentName
+		}
+		pods = append(pods, newPod(st.cs, tmpl, rev, newInstanceID(ids)))
+	}
+	names := make([]string, len(pods))
+	for i, p := range pods {
+		names[i] = p.Name
+	}
+	c.expect(st, expectations.Create, names...)
+	logger := klog.FromContext(ctx)
+	return forEach(pods, func(pod *corev1.Pod) error {
+		for _, tmpl := range st.cs.Spec.VolumeClaimTemplates {
+			claim := newClaim(st.cs, tmpl, pod.Name, pod.Labels[pub.CloneSetInstanceIDKey])
+			if _, err := c.kubeClient.CoreV1().PersistentVolumeClaims(pod.Namespace).Create(ctx, claim, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				c.unexpect(st, expectations.Create, pod.Name)
+				c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate", "failed to create pvc: %v", err)
+				return wrap(err, "creating claim %s", claim.Name)
+			}
+		}
+		created, err := c.kubeClient.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: ControllerName})
+		if err != nil {
+			c.unexpect(st, expectations.Create, pod.Name)
+			c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate", "failed to create pod: %v", err)
+			return wrap(err, "creating pod %s", pod.Name)
+		}
+		logger.V(2).Info("Created pod", "pod", klog.KObj(created), "revision", created.Labels[pub.ControllerRevisionHashLabelKey])
+		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulCreate", "succeed to create pod %s", created.Name)
+		return nil
+	})
+}
+
+// deletePods deletes pods (and the PVCs made for them).
+func (c *Controller) deletePods(ctx context.Context, st *syncState, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	c.expect(st, expectations.Delete, names...)
+	logger := klog.FromContext(ctx)
+	return forEach(names, func(name string) error {
+		pod := st.byName[name]
+		err := c.kubeClient.CoreV1().Pods(st.cs.Namespace).Delete(ctx, name, metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: &pod.UID},
+		})
+		if err != nil && !apierrors.IsNotFound(err) {
+			c.unexpect(st, expectations.Delete, name)
+			c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedDelete", "failed to delete pod %s: %v", name, err)
+			return wrap(err, "deleting pod %s", name)
+		}
+		if apierrors.IsNotFound(err) {
+			c.unexpect(st, expectations.Delete, name)
+		}
+		for _, tmpl := range st.cs.Spec.VolumeClaimTemplates {
+			claim := claimName(tmpl.Name, name)
+			if err := c.kubeClient.CoreV1().PersistentVolumeClaims(st.cs.Namespace).Delete(ctx, claim, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return wrap(err, "deleting claim %s", claim)
+			}
+		}
+		logger.V(2).Info("Deleted pod", "pod", klog.KRef(st.cs.Namespace, name))
+		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulDelete", "succeed to delete pod %s", name)
+		return nil
+	})
+}

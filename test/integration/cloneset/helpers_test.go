@@ -1,0 +1,102 @@
+package cloneset
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+func kruise(t *testing.T) kruiseclient.Interface {
+	return kruiseclient.NewForConfigOrDie(framework.Get(t).Config)
+}
+
+// applyExample applies a documented manifest into ns, optionally edited first.
+func applyExample(t *testing.T, ns, name string, edit func(string) string) {
+	t.Helper()
+	c := framework.Get(t)
+	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := string(data)
+	if edit != nil {
+		manifest = edit(manifest)
+	}
+	if _, err := c.KubectlStdin(t, manifest, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func getCloneSet(t *testing.T, ns, name string) *v1alpha1.CloneSet {
+	t.Helper()
+	cs, err := kruise(t).AppsV1alpha1().CloneSets(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// podsOf lists the pods a CloneSet controls.
+func podsOf(t *testing.T, ns string, cs *v1alpha1.CloneSet) []corev1.Pod {
+	t.Helper()
+	list, err := framework.Get(t).Client.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corev1.Pod
+	for _, p := range list.Items {
+		if ref := metav1.GetControllerOf(&p); ref != nil && ref.UID == cs.UID && p.DeletionTimestamp == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// waitStatus waits until the CloneSet's status satisfies cond.
+func waitStatus(t *testing.T, ns, name string, timeout time.Duration, cond func(s v1alpha1.CloneSetStatus, cs *v1alpha1.CloneSet) bool) *v1alpha1.CloneSet {
+	t.Helper()
+	var cs *v1alpha1.CloneSet
+	framework.WaitFor(t, timeout, func() (bool, error) {
+		var err error
+		cs, err = kruise(t).AppsV1alpha1().CloneSets(ns).Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		return cs.Status.ObservedGeneration == cs.Generation && cond(cs.Status, cs), nil
+	})
+	return cs
+}
+
+func isPodReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// events returns the reasons of the events recorded on an object.
+func eventReasons(t *testing.T, ns, name string) map[string]int {
+	t.Helper()
+	list, err := framework.Get(t).Client.CoreV1().Events(ns).List(context.Background(), metav1.ListOptions{
+		FieldSelector: "involvedObject.name=" + name,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, e := range list.Items {
+		out[e.Reason] += int(e.Count)
+	}
+	return out
+}
