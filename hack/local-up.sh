@@ -398,7 +398,11 @@ start_kube_controller_manager() {
     --service-cluster-ip-range="${SERVICE_CIDR}" \
     --cluster-name=kruise-native-local \
     --leader-elect=false \
-    --profiling=false
+    --profiling=false \
+    --node-monitor-grace-period=5m
+  # kwok renews node leases from one process; on a loaded 2-core machine a renewal can
+  # come late, and kube's 50 s grace would mark nodes NotReady and their pods unready
+  # for good (kwok does not bring a pod back to Ready). Fake nodes never really fail.
   wait_ready kube-controller-manager "/healthz" \
     curl_ok "https://127.0.0.1:$(port kube-controller-manager)/healthz" --cacert "${PKI}/ca.crt"
 }

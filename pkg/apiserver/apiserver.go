@@ -3,15 +3,21 @@
 package apiserver
 
 import (
+	"context"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apiserver/pkg/registry/rest"
+	registryrest "k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	clonesetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
 	statefulsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset/storage"
+	"github.com/kruise-native/kruise-native/pkg/registry/rollback"
 )
 
 // Config is the complete configuration of kruise-apiserver.
@@ -22,6 +28,8 @@ type Config struct {
 // CompletedConfig is a Config whose defaults have been filled in.
 type CompletedConfig struct {
 	generic genericapiserver.CompletedConfig
+	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions); nil without --kubeconfig.
+	kubeClientConfig *rest.Config
 }
 
 // Server is a running kruise-apiserver.
@@ -31,7 +39,7 @@ type Server struct {
 
 // Complete fills in the fields not set by options.
 func (c *Config) Complete() CompletedConfig {
-	return CompletedConfig{generic: c.GenericConfig.Complete()}
+	return CompletedConfig{generic: c.GenericConfig.Complete(), kubeClientConfig: c.GenericConfig.ClientConfig}
 }
 
 // New builds the server and installs every API group.
@@ -55,25 +63,52 @@ func (c CompletedConfig) New() (*Server, error) {
 func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) {
 	info := genericapiserver.NewDefaultAPIGroupInfo(apps.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	optsGetter := c.generic.RESTOptionsGetter
+	revisions, err := revisionLister(c.kubeClientConfig)
+	if err != nil {
+		return nil, err
+	}
 
-	cloneSets, err := clonesetstorage.NewStorage(Scheme, optsGetter)
+	cloneSets, err := clonesetstorage.NewStorage(Scheme, optsGetter, revisions)
 	if err != nil {
 		return nil, fmt.Errorf("clonesets storage: %w", err)
 	}
-	statefulSets, err := statefulsetstorage.NewStorage(Scheme, optsGetter)
+	statefulSets, err := statefulsetstorage.NewStorage(Scheme, optsGetter, revisions)
 	if err != nil {
 		return nil, fmt.Errorf("statefulsets storage: %w", err)
 	}
-	resources := map[string]rest.Storage{
-		"clonesets":           cloneSets.CloneSet,
-		"clonesets/status":    cloneSets.Status,
-		"clonesets/scale":     cloneSets.Scale,
-		"statefulsets":        statefulSets.StatefulSet,
-		"statefulsets/status": statefulSets.Status,
-		"statefulsets/scale":  statefulSets.Scale,
+	resources := map[string]registryrest.Storage{
+		"clonesets":             cloneSets.CloneSet,
+		"clonesets/status":      cloneSets.Status,
+		"clonesets/scale":       cloneSets.Scale,
+		"clonesets/rollback":    cloneSets.Rollback,
+		"statefulsets":          statefulSets.StatefulSet,
+		"statefulsets/status":   statefulSets.Status,
+		"statefulsets/scale":    statefulSets.Scale,
+		"statefulsets/rollback": statefulSets.Rollback,
 	}
 	// Both versions serve the same storage: the hub type is converted on the way out.
 	info.VersionedResourcesStorageMap["v1beta1"] = resources
 	info.VersionedResourcesStorageMap["v1alpha1"] = resources
 	return &info, nil
+}
+
+// revisionLister reads workloads' ControllerRevisions from kube-apiserver, where the
+// controllers keep them, for the rollback subresource.
+func revisionLister(cfg *rest.Config) (rollback.RevisionLister, error) {
+	if cfg == nil {
+		return func(context.Context, string) ([]appsv1.ControllerRevision, error) {
+			return nil, fmt.Errorf("no kube-apiserver client configured (--kubeconfig)")
+		}, nil
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("kube client: %w", err)
+	}
+	return func(ctx context.Context, ns string) ([]appsv1.ControllerRevision, error) {
+		list, err := client.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
+	}, nil
 }

@@ -4,19 +4,18 @@
 package revision
 
 import (
-	"encoding/json"
-	"fmt"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/kubernetes/pkg/controller/history"
+
+	"github.com/kruise-native/kruise-native/pkg/revisiondata"
 )
 
 // Owner is a workload whose template history is kept.
@@ -29,26 +28,8 @@ type Owner struct {
 	HistoryLimit int32
 }
 
-// templatePatch is the revision's data: a strategic merge patch that replaces the
-// template, the same shape kube's StatefulSet controller stores (so tools that read
-// StatefulSet revisions read ours).
-type templatePatch struct {
-	Spec struct {
-		Template map[string]interface{} `json:"template"`
-	} `json:"spec"`
-}
-
 func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
-	raw, err := json.Marshal(o.Template)
-	if err != nil {
-		return nil, err
-	}
-	var p templatePatch
-	if err := json.Unmarshal(raw, &p.Spec.Template); err != nil {
-		return nil, err
-	}
-	p.Spec.Template["$patch"] = "replace"
-	data, err := json.Marshal(p)
+	data, err := revisiondata.Encode(o.Template)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +38,7 @@ func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
 
 // Template returns the pod template a revision stores.
 func Template(rev *appsv1.ControllerRevision) (*corev1.PodTemplateSpec, error) {
-	var p struct {
-		Spec struct {
-			Template corev1.PodTemplateSpec `json:"template"`
-		} `json:"spec"`
-	}
-	if err := json.Unmarshal(rev.Data.Raw, &p); err != nil {
-		return nil, fmt.Errorf("decoding revision %s: %w", rev.Name, err)
-	}
-	return &p.Spec.Template, nil
+	return revisiondata.Decode(rev)
 }
 
 // Result is the outcome of Sync.
@@ -166,6 +139,3 @@ func replace(revisions []*appsv1.ControllerRevision, rev *appsv1.ControllerRevis
 	}
 	return out
 }
-
-// Equal reports whether two templates are the same revision.
-func Equal(a, b *corev1.PodTemplateSpec) bool { return apiequality.Semantic.DeepEqual(a, b) }

@@ -3,14 +3,18 @@
 package storage
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/rollback"
 	"github.com/kruise-native/kruise-native/pkg/registry/scale"
 	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
@@ -20,10 +24,11 @@ type Storage struct {
 	StatefulSet *REST
 	Status      *workload.StatusREST
 	Scale       *scale.REST
+	Rollback    *rollback.REST
 }
 
 // NewStorage builds the statefulsets endpoints on optsGetter's storage.
-func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter) (Storage, error) {
+func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter, revisions rollback.RevisionLister) (Storage, error) {
 	store := &genericregistry.Store{
 		NewFunc:                   func() runtime.Object { return &apps.StatefulSet{} },
 		NewListFunc:               func() runtime.Object { return &apps.StatefulSetList{} },
@@ -44,6 +49,7 @@ func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter)
 		StatefulSet: &REST{store},
 		Status:      workload.NewStatusREST(store, statefulset.NewStatusStrategy(typer)),
 		Scale:       scale.NewREST(store, scaleAccessor),
+		Rollback:    rollback.NewREST(store, rollbackAccessor, revisions),
 	}, nil
 }
 
@@ -80,4 +86,15 @@ var scaleAccessor = scale.Accessor{
 	Selector: func(obj runtime.Object) (string, error) {
 		return workload.SelectorString(obj.(*apps.StatefulSet).Spec.Selector)
 	},
+}
+
+var rollbackAccessor = rollback.Accessor{
+	Resource:    apps.Resource("statefulsets/rollback"),
+	Kind:        "StatefulSetRollback",
+	NewRollback: func() runtime.Object { return &apps.StatefulSetRollback{} },
+	Request: func(obj runtime.Object) (string, int64, field.ErrorList) {
+		r := obj.(*apps.StatefulSetRollback)
+		return r.Name, r.ToRevision, validation.ValidateStatefulSetRollback(r)
+	},
+	Template: func(obj runtime.Object) *corev1.PodTemplateSpec { return &obj.(*apps.StatefulSet).Spec.Template },
 }

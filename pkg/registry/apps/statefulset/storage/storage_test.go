@@ -24,7 +24,7 @@ import (
 
 func newStorage(t *testing.T) storage.Storage {
 	t.Helper()
-	s, err := storage.NewStorage(apiserver.Scheme, registrytest.OptionsGetter(registrytest.NewRESTOptions(t, "statefulsets")))
+	s, err := storage.NewStorage(apiserver.Scheme, registrytest.OptionsGetter(registrytest.NewRESTOptions(t, "statefulsets")), nil)
 	if err != nil {
 		t.Fatalf("NewStorage: %v", err)
 	}
