@@ -1,0 +1,94 @@
+package inplaceupdate
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+)
+
+const (
+	inPlaceUpdateReady = corev1.PodConditionType(pub.InPlaceUpdateReady)
+	kruisePodReady     = corev1.PodConditionType(pub.KruisePodReadyConditionType)
+
+	// ReasonStartInPlaceUpdate is OpenKruise's reason for InPlaceUpdateReady=False.
+	ReasonStartInPlaceUpdate = "StartInPlaceUpdate"
+	// reasonGatesNotReady and the message below are what the kubelet writes on the Ready
+	// condition for an unready gate; writing the same leaves the kubelet nothing to change.
+	reasonGatesNotReady = "ReadinessGatesNotReady"
+)
+
+// InjectReadinessGate adds the InPlaceUpdateReady readiness gate to a pod being created,
+// once. The gate's condition must then be set (InitialConditions) or the pod never
+// becomes Ready.
+func InjectReadinessGate(pod *corev1.Pod) {
+	if hasReadinessGate(pod, inPlaceUpdateReady) {
+		return
+	}
+	pod.Spec.ReadinessGates = append(pod.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: inPlaceUpdateReady})
+}
+
+func hasReadinessGate(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, g := range pod.Spec.ReadinessGates {
+		if g.ConditionType == t {
+			return true
+		}
+	}
+	return false
+}
+
+// InitialConditions returns the conditions a newly created pod still needs so that its
+// Kruise readiness gates pass: InPlaceUpdateReady=True and KruisePodReady=True, each only
+// if the pod carries that gate and has no such condition yet (a lifecycle hook may have
+// set KruisePodReady=False on purpose). Append them to pod.status.conditions and send
+// them in ONE pods/status write; an empty result means no write at all.
+func InitialConditions(pod *corev1.Pod, now metav1.Time) []corev1.PodCondition {
+	var out []corev1.PodCondition
+	for _, t := range []corev1.PodConditionType{inPlaceUpdateReady, kruisePodReady} {
+		if hasReadinessGate(pod, t) && findCondition(pod.Status.Conditions, t) == nil {
+			out = append(out, corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now})
+		}
+	}
+	return out
+}
+
+// SetReadyCondition sets the pod's InPlaceUpdateReady condition and reports whether the
+// pod changed (no change: no write). The transition time moves only when the status
+// does. Setting False also sets the pod's Ready condition False, as the kubelet would on
+// its next sync, so endpoints drop the pod with this very write.
+func SetReadyCondition(pod *corev1.Pod, status corev1.ConditionStatus, reason string, now metav1.Time) (changed bool) {
+	changed = setCondition(pod, corev1.PodCondition{Type: inPlaceUpdateReady, Status: status, Reason: reason}, now)
+	if status == corev1.ConditionFalse {
+		ready := corev1.PodCondition{
+			Type:    corev1.PodReady,
+			Status:  corev1.ConditionFalse,
+			Reason:  reasonGatesNotReady,
+			Message: fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but False", inPlaceUpdateReady),
+		}
+		if c := findCondition(pod.Status.Conditions, corev1.PodReady); c == nil || c.Status != corev1.ConditionFalse {
+			changed = setCondition(pod, ready, now) || changed
+		}
+	}
+	return changed
+}
+
+// setCondition sets cond (type, status, reason, message) and reports whether anything
+// changed; LastTransitionTime becomes now when the condition is new or its status changes.
+func setCondition(pod *corev1.Pod, cond corev1.PodCondition, now metav1.Time) bool {
+	c := findCondition(pod.Status.Conditions, cond.Type)
+	if c == nil {
+		cond.LastTransitionTime = now
+		pod.Status.Conditions = append(pod.Status.Conditions, cond)
+		return true
+	}
+	if c.Status == cond.Status && c.Reason == cond.Reason && c.Message == cond.Message {
+		return false
+	}
+	if c.Status != cond.Status {
+		c.LastTransitionTime = now
+	}
+	c.Status, c.Reason, c.Message = cond.Status, cond.Reason, cond.Message
+	return true
+}
