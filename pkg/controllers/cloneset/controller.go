@@ -24,6 +24,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -51,6 +52,7 @@ type Controller struct {
 	queue       workqueue.TypedRateLimitingInterface[string]
 	scaleExp    *expectations.Scale
 	podVersions *expectations.ResourceVersion
+	inPlace     *inplaceupdate.Executor
 	now         func() time.Time
 }
 
@@ -77,6 +79,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cloneset"}),
 		scaleExp:    expectations.NewScale(),
 		podVersions: expectations.NewResourceVersion(),
+		inPlace:     &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
 		now:         time.Now,
 	}
 	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{

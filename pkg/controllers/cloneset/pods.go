@@ -11,6 +11,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 )
 
 // ownerAPIVersion is the apiVersion pods' owner references carry: v1alpha1, as
@@ -50,9 +51,7 @@ func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceI
 	}
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
 	pod.Labels[pub.CloneSetInstanceIDKey] = instanceID
-	if !hasReadinessGate(pod, pub.InPlaceUpdateReady) {
-		pod.Spec.ReadinessGates = append(pod.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: pub.InPlaceUpdateReady})
-	}
+	inplaceupdate.InjectReadinessGate(pod)
 	for _, claim := range cs.Spec.VolumeClaimTemplates {
 		vol := corev1.Volume{Name: claim.Name, VolumeSource: corev1.VolumeSource{
 			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimName(claim.Name, pod.Name)},
@@ -95,15 +94,6 @@ func newClaim(cs *apps.CloneSet, tmpl corev1.PersistentVolumeClaim, podName, ins
 func claimName(template, podName string) string { return template + "-" + podName }
 
 func ptrTrue() *bool { t := true; return &t }
-
-func hasReadinessGate(pod *corev1.Pod, condition corev1.PodConditionType) bool {
-	for _, g := range pod.Spec.ReadinessGates {
-		if g.ConditionType == condition {
-			return true
-		}
-	}
-	return false
-}
 
 func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
 	for i := range pod.Status.Conditions {

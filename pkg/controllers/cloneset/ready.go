@@ -9,30 +9,28 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 )
 
-// markNewPodsReady sets InPlaceUpdateReady=True on pods that carry the gate but not
-// yet the condition (just created) or whose in-place update finished: one status
-// patch per pod, with every condition it needs.
+// markNewPodsReady gives pods that carry Kruise's readiness gates but none of their
+// conditions yet (just created) every condition they need in one status patch.
 func (c *Controller) markNewPodsReady(ctx context.Context, st *syncState) error {
-	var todo []*corev1.Pod
+	now := metav1.NewTime(c.now())
+	type pending struct {
+		pod        *corev1.Pod
+		conditions []corev1.PodCondition
+	}
+	var todo []pending
 	for _, pod := range st.pods {
-		if !hasReadinessGate(pod, pub.InPlaceUpdateReady) || c.inPlaceUpdating(pod) {
-			continue
-		}
-		if cond := podCondition(pod, pub.InPlaceUpdateReady); cond == nil || cond.Status != corev1.ConditionTrue {
-			todo = append(todo, pod)
+		if conds := inplaceupdate.InitialConditions(pod, now); len(conds) > 0 {
+			todo = append(todo, pending{pod, conds})
 		}
 	}
-	now := metav1.NewTime(c.now())
-	return forEach(todo, func(pod *corev1.Pod) error {
+	return forEach(todo, func(p pending) error {
+		pod := p.pod
 		patch, err := json.Marshal(map[string]any{
-			"status": map[string]any{
-				"conditions": []corev1.PodCondition{{
-					Type: pub.InPlaceUpdateReady, Status: corev1.ConditionTrue, LastTransitionTime: now,
-				}},
-			},
+			"metadata": map[string]any{"uid": pod.UID},
+			"status":   map[string]any{"conditions": p.conditions},
 		})
 		if err != nil {
 			return err

@@ -2,7 +2,7 @@ package cloneset
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -33,6 +33,8 @@ type syncState struct {
 	collisions int32
 	// expectedUpdated is replicas minus partition, for status.
 	expectedUpdated int32
+	// requeue asks for another sync after this long (0: only on events).
+	requeue time.Duration
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -84,14 +86,14 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		return 0, err
 	}
 
-	requeue, syncErr := c.reconcilePods(ctx, st)
+	syncErr := c.reconcilePods(ctx, st)
 	if err := c.syncPodsToDelete(ctx, st, owned); err != nil && syncErr == nil {
 		syncErr = err
 	}
 	if err := c.updateStatus(ctx, st, syncErr); err != nil {
 		return 0, err
 	}
-	return requeue, syncErr
+	return st.requeue, syncErr
 }
 
 // syncRevisions records the template as a ControllerRevision and settles the current revision.
@@ -142,16 +144,13 @@ func (st *syncState) revisionByName(name string) *appsv1.ControllerRevision {
 }
 
 // reconcilePods plans and carries out one round of creations, deletions and updates.
-func (c *Controller) reconcilePods(ctx context.Context, st *syncState) (time.Duration, error) {
+func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	cs := st.cs
 	now := c.now()
-	var requeue time.Duration
 	infos := make([]PodInfo, 0, len(st.pods))
 	for _, pod := range st.pods {
 		ok, wait := availableIn(pod, cs.Spec.MinReadySeconds, now)
-		if wait > 0 && (requeue == 0 || wait < requeue) {
-			requeue = wait
-		}
+		st.requeueAt(wait)
 		infos = append(infos, PodInfo{
 			Name:            pod.Name,
 			Updated:         pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name,
@@ -166,7 +165,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) (time.Dur
 	us := cs.Spec.UpdateStrategy
 	limits, err := ResolveLimits(replicas, us.Partition, us.MaxUnavailable, us.MaxSurge, cs.Spec.ScaleStrategy.MaxUnavailable, us.Paused || us.Type == apps.OnDeleteCloneSetUpdateStrategyType)
 	if err != nil {
-		return 0, wrap(err, "resolving rollout limits")
+		return wrap(err, "resolving rollout limits")
 	}
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
@@ -187,13 +186,13 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) (time.Dur
 			errs = append(errs, err)
 		}
 	}
+	if err := c.refreshInPlace(ctx, st); err != nil {
+		errs = append(errs, err)
+	}
 	if err := c.markNewPodsReady(ctx, st); err != nil {
 		errs = append(errs, err)
 	}
-	if len(errs) > 0 {
-		return requeue, fmt.Errorf("reconciling pods: %v", errs)
-	}
-	return requeue, nil
+	return errors.Join(errs...)
 }
 
 // selectorLabels is a helper for status.labelSelector.

@@ -45,10 +45,7 @@ type REST struct {
 	revisions RevisionLister
 }
 
-var (
-	_ rest.NamedCreater    = &REST{}
-	_ rest.StorageMetadata = &REST{}
-)
+var _ rest.NamedCreater = &REST{}
 
 // NewREST serves rollback for the workloads in store.
 func NewREST(store *genericregistry.Store, a Accessor, revisions RevisionLister) *REST {
@@ -61,13 +58,9 @@ func (r *REST) New() runtime.Object { return r.accessor.NewRollback() }
 // Destroy is a no-op: the store is shared with the main resource.
 func (r *REST) Destroy() {}
 
-// ProducesMIMETypes: the defaults.
-func (r *REST) ProducesMIMETypes(string) []string { return nil }
-
-// ProducesObject: a rollback answers with the updated workload.
-func (r *REST) ProducesObject(string) interface{} { return r.store.NewFunc() }
-
-// Create restores the template of the requested revision.
+// Create restores the template of the requested revision and answers with the updated
+// workload. (The OpenAPI of this endpoint describes the request body's kind: the
+// response kind cannot be declared per version for a store shared by all versions.)
 func (r *REST) Create(ctx context.Context, name string, obj runtime.Object, createValidation rest.ValidateObjectFunc, options *metav1.CreateOptions) (runtime.Object, error) {
 	reqName, toRevision, errs := r.accessor.Request(obj)
 	if reqName != "" && reqName != name {
@@ -101,7 +94,9 @@ func (r *REST) Create(ctx context.Context, name string, obj runtime.Object, crea
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	updated, _, err := r.store.Update(ctx, name, rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, newObj, _ runtime.Object) (runtime.Object, error) {
+	updated, _, err := r.store.Update(ctx, name, rest.DefaultUpdatedObjectInfo(nil, func(_ context.Context, _, oldObj runtime.Object) (runtime.Object, error) {
+		// No request object: the update starts from the stored object.
+		newObj := oldObj.DeepCopyObject()
 		*r.accessor.Template(newObj) = *tmpl
 		return newObj, nil
 	}), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{DryRun: options.DryRun, FieldManager: options.FieldManager})

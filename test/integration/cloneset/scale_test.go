@@ -61,7 +61,7 @@ func TestPodsToDelete(t *testing.T) {
 	pods := podsOf(t, ns, cs)
 	victim := pods[2].Name
 	applyExample(t, ns, "cloneset-pods-to-delete.yaml", func(m string) string {
-		return strings.Replace(m, "POD_NAME", victim, 1)
+		return strings.ReplaceAll(m, "POD_NAME", victim)
 	})
 	cs = waitStatus(t, ns, "cs-demo", time.Minute, func(s v1alpha1.CloneSetStatus, cs *v1alpha1.CloneSet) bool {
 		return s.Replicas == 4 && len(cs.Spec.ScaleStrategy.PodsToDelete) == 0

@@ -2,7 +2,12 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/utils/ptr"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,6 +25,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
 	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
+	"github.com/kruise-native/kruise-native/pkg/revisiondata"
 )
 
 func newStorage(t *testing.T) storage.Storage {
@@ -209,5 +215,61 @@ func TestShortNamesAndCategories(t *testing.T) {
 	}
 	if got := s.CloneSet.Categories(); len(got) != 2 || got[0] != "all" || got[1] != "kruise" {
 		t.Errorf("categories = %v, want [all kruise]", got)
+	}
+}
+
+// Rollback restores the template a ControllerRevision holds; 0 means the previous
+// revision; unknown revisions are a 400 listing the ones that exist.
+func TestRollback(t *testing.T) {
+	var revisions []appsv1.ControllerRevision
+	s, err := storage.NewStorage(apiserver.Scheme, registrytest.OptionsGetter(registrytest.NewRESTOptions(t, "clonesets")),
+		func(context.Context, string) ([]appsv1.ControllerRevision, error) { return revisions, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.CloneSet.Store.DestroyFunc)
+	ctx := ctxFor(metav1.NamespaceDefault)
+	obj, err := s.CloneSet.Create(ctx, validCloneSet(), rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := obj.(*apps.CloneSet)
+	revisionOf := func(number int64, image string) appsv1.ControllerRevision {
+		tmpl := cs.Spec.Template.DeepCopy()
+		tmpl.Spec.Containers[0].Image = image
+		data, err := revisiondata.Encode(tmpl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return appsv1.ControllerRevision{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cs-%d", number), Namespace: cs.Namespace,
+				OwnerReferences: []metav1.OwnerReference{{UID: cs.UID, Controller: ptr.To(true), Name: cs.Name, Kind: "CloneSet"}}},
+			Revision: number,
+			Data:     runtime.RawExtension{Raw: data},
+		}
+	}
+	other := revisionOf(7, "not-ours")
+	other.OwnerReferences[0].UID = "someone-else"
+	revisions = []appsv1.ControllerRevision{revisionOf(2, "nginx:2"), other, revisionOf(1, "nginx:1"), revisionOf(3, "nginx:alpine")}
+
+	_, err = s.Rollback.Create(ctx, cs.Name, &apps.CloneSetRollback{ToRevision: 9}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), "available revisions: 1, 2, 3") {
+		t.Fatalf("unknown revision: %v, want 400 listing 1, 2, 3", err)
+	}
+	_, err = s.Rollback.Create(ctx, cs.Name, &apps.CloneSetRollback{Name: "other", ToRevision: 1}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+	if !apierrors.IsInvalid(err) {
+		t.Fatalf("name not matching the URL: %v, want 422", err)
+	}
+	for _, tc := range []struct {
+		to   int64
+		want string
+	}{{0, "nginx:2"}, {1, "nginx:1"}} {
+		out, err := s.Rollback.Create(ctx, cs.Name, &apps.CloneSetRollback{ToRevision: tc.to}, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+		if err != nil {
+			t.Fatalf("rollback to %d: %v", tc.to, err)
+		}
+		if img := out.(*apps.CloneSet).Spec.Template.Spec.Containers[0].Image; img != tc.want {
+			t.Fatalf("rollback to %d: image %s, want %s", tc.to, img, tc.want)
+		}
 	}
 }
