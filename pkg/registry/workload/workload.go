@@ -34,20 +34,6 @@ func ResetStatus() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("st
 // ResetSpec is what the status endpoint resets: spec belongs to the user.
 func ResetSpec() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("spec") }
 
-// BumpGenerationOnSpecChange increments metadata.generation when the spec changed, so
-// controllers and `kubectl rollout status` can tell whether they saw the latest spec.
-func BumpGenerationOnSpecChange(obj, old *metav1.ObjectMeta, specChanged bool) {
-	obj.Generation = old.Generation
-	if specChanged {
-		obj.Generation = old.Generation + 1
-	}
-}
-
-// KeepMetadataForStatusUpdate restores the metadata a status write may not change.
-func KeepMetadataForStatusUpdate(obj, old *metav1.ObjectMeta) {
-	metav1.ResetObjectMetaForStatus(obj, old)
-}
-
 // TemplateWarnings returns the warnings kube gives for the same pod template in a
 // Deployment (deprecated fields, odd values) and for each volume claim template.
 func TemplateWarnings(ctx context.Context, tmpl, oldTmpl *corev1.PodTemplateSpec, claims []corev1.PersistentVolumeClaim) []string {

@@ -1,19 +1,10 @@
 package storage_test
 
 import (
-	"context"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	genericregistrytest "k8s.io/apiserver/pkg/registry/generic/testing"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/apis/autoscaling"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
@@ -35,11 +26,11 @@ func newStorage(t *testing.T) storage.Storage {
 // validStatefulSet is a StatefulSet as the registry receives it: decoded from v1beta1 and defaulted.
 func validStatefulSet() *apps.StatefulSet {
 	in := &v1beta1.StatefulSet{
-		ObjectMeta: metav1.ObjectMeta{Name: "cs", Namespace: metav1.NamespaceDefault},
+		ObjectMeta: metav1.ObjectMeta{Name: "ss", Namespace: metav1.NamespaceDefault},
 		Spec: v1beta1.StatefulSetSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "cs"}},
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "ss"}},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "cs"}},
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "ss"}},
 				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:alpine"}}},
 			},
 		},
@@ -52,162 +43,19 @@ func validStatefulSet() *apps.StatefulSet {
 	return out
 }
 
-func TestCreate(t *testing.T) {
-	s := newStorage(t)
-	test := genericregistrytest.New(t, s.StatefulSet.Store)
-	cs := validStatefulSet()
-	cs.ObjectMeta = metav1.ObjectMeta{}
-	invalid := validStatefulSet()
-	invalid.ObjectMeta = metav1.ObjectMeta{}
-	invalid.Spec.Template.Labels = map[string]string{"app": "other"}
-	test.TestCreate(cs, invalid)
-}
-
-func TestUpdate(t *testing.T) {
-	s := newStorage(t)
-	test := genericregistrytest.New(t, s.StatefulSet.Store)
-	test.TestUpdate(validStatefulSet(),
-		func(obj runtime.Object) runtime.Object {
-			cs := obj.(*apps.StatefulSet)
-			*cs.Spec.Replicas = 7
-			return cs
-		},
-		func(obj runtime.Object) runtime.Object {
-			cs := obj.(*apps.StatefulSet)
-			cs.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "changed"}}
-			return cs
-		},
-	)
-}
-
-func TestDelete(t *testing.T) {
-	s := newStorage(t)
-	genericregistrytest.New(t, s.StatefulSet.Store).ReturnDeletedObject().TestDelete(validStatefulSet())
-}
-
-func TestGet(t *testing.T) {
-	s := newStorage(t)
-	genericregistrytest.New(t, s.StatefulSet.Store).TestGet(validStatefulSet())
-}
-
-func TestList(t *testing.T) {
-	s := newStorage(t)
-	genericregistrytest.New(t, s.StatefulSet.Store).TestList(validStatefulSet())
-}
-
-func TestWatch(t *testing.T) {
-	s := newStorage(t)
-	genericregistrytest.New(t, s.StatefulSet.Store).TestWatch(validStatefulSet(),
-		[]labels.Set{{}},
-		[]labels.Set{{"a": "c"}, {"foo": "bar"}},
-		[]fields.Set{{"metadata.name": "cs"}},
-		[]fields.Set{{"metadata.name": "bar"}, {"name": "cs"}},
-	)
-}
-
-func ctxFor(ns string) context.Context {
-	return genericapirequest.WithNamespace(genericapirequest.NewContext(), ns)
-}
-
-// Create clears status and starts at generation 1; spec writes bump the generation
-// and keep status; status writes keep spec and the generation.
-func TestGenerationAndStatusDiscipline(t *testing.T) {
-	s := newStorage(t)
-	ctx := ctxFor(metav1.NamespaceDefault)
-	cs := validStatefulSet()
-	cs.Status.Replicas = 9
-	obj, err := s.StatefulSet.Create(ctx, cs, rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	created := obj.(*apps.StatefulSet)
-	if created.Generation != 1 || created.Status.Replicas != 0 {
-		t.Fatalf("after create: generation %d, status.replicas %d; want 1 and 0", created.Generation, created.Status.Replicas)
-	}
-
-	// Status endpoint: status changes, a spec change in the same body is ignored.
-	withStatus := created.DeepCopy()
-	withStatus.Status.Replicas = 3
-	*withStatus.Spec.Replicas = 42
-	obj, _, err = s.Status.Update(ctx, cs.Name, rest.DefaultUpdatedObjectInfo(withStatus), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if err != nil {
-		t.Fatalf("status update: %v", err)
-	}
-	afterStatus := obj.(*apps.StatefulSet)
-	if afterStatus.Status.Replicas != 3 || *afterStatus.Spec.Replicas != 1 || afterStatus.Generation != 1 {
-		t.Fatalf("after status update: status.replicas %d spec.replicas %d generation %d; want 3, 1, 1",
-			afterStatus.Status.Replicas, *afterStatus.Spec.Replicas, afterStatus.Generation)
-	}
-
-	// Main endpoint: spec changes and bumps the generation, status in the body is ignored.
-	withSpec := afterStatus.DeepCopy()
-	*withSpec.Spec.Replicas = 5
-	withSpec.Status.Replicas = 100
-	obj, _, err = s.StatefulSet.Update(ctx, cs.Name, rest.DefaultUpdatedObjectInfo(withSpec), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if err != nil {
-		t.Fatalf("spec update: %v", err)
-	}
-	afterSpec := obj.(*apps.StatefulSet)
-	if *afterSpec.Spec.Replicas != 5 || afterSpec.Status.Replicas != 3 || afterSpec.Generation != 2 {
-		t.Fatalf("after spec update: spec.replicas %d status.replicas %d generation %d; want 5, 3, 2",
-			*afterSpec.Spec.Replicas, afterSpec.Status.Replicas, afterSpec.Generation)
-	}
-
-	// A metadata-only change does not bump the generation.
-	withLabel := afterSpec.DeepCopy()
-	withLabel.Labels = map[string]string{"team": "a"}
-	obj, _, err = s.StatefulSet.Update(ctx, cs.Name, rest.DefaultUpdatedObjectInfo(withLabel), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if err != nil {
-		t.Fatalf("label update: %v", err)
-	}
-	if g := obj.(*apps.StatefulSet).Generation; g != 2 {
-		t.Fatalf("generation after a label change = %d, want 2", g)
-	}
-}
-
-func TestScale(t *testing.T) {
-	s := newStorage(t)
-	ctx := ctxFor(metav1.NamespaceDefault)
-	cs := validStatefulSet()
-	if _, err := s.StatefulSet.Create(ctx, cs, rest.ValidateAllObjectFunc, &metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	obj, err := s.Scale.Get(ctx, cs.Name, &metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("get scale: %v", err)
-	}
-	sc := obj.(*autoscaling.Scale)
-	if sc.Spec.Replicas != 1 || sc.Status.Selector != "app=cs" {
-		t.Fatalf("scale = %+v, want replicas 1 and selector app=cs", sc)
-	}
-
-	sc.Spec.Replicas = 5
-	if _, _, err := s.Scale.Update(ctx, cs.Name, rest.DefaultUpdatedObjectInfo(sc), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{}); err != nil {
-		t.Fatalf("update scale: %v", err)
-	}
-	got, err := s.StatefulSet.Get(ctx, cs.Name, &metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("get: %v", err)
-	}
-	if r := *got.(*apps.StatefulSet).Spec.Replicas; r != 5 {
-		t.Fatalf("spec.replicas after scale = %d, want 5", r)
-	}
-
-	bad := sc.DeepCopy()
-	bad.ResourceVersion = ""
-	bad.Spec.Replicas = -1
-	_, _, err = s.Scale.Update(ctx, cs.Name, rest.DefaultUpdatedObjectInfo(bad), rest.ValidateAllObjectFunc, rest.ValidateAllObjectUpdateFunc, false, &metav1.UpdateOptions{})
-	if !apierrors.IsInvalid(err) {
-		t.Fatalf("scale to -1: err = %v, want Invalid", err)
-	}
-}
-
-func TestShortNamesAndCategories(t *testing.T) {
-	s := newStorage(t)
-	if got := s.StatefulSet.ShortNames(); len(got) != 2 || got[0] != "sts" || got[1] != "asts" {
-		t.Errorf("short names = %v, want [sts asts]", got)
-	}
-	if got := s.StatefulSet.Categories(); len(got) != 2 || got[0] != "all" || got[1] != "kruise" {
-		t.Errorf("categories = %v, want [all kruise]", got)
-	}
+func TestConformance(t *testing.T) {
+	registrytest.RunWorkloadConformance(t, func(t *testing.T) registrytest.Workload[*apps.StatefulSet] {
+		s := newStorage(t)
+		return registrytest.Workload[*apps.StatefulSet]{
+			Store: s.StatefulSet.Store, Status: s.Status, Scale: s.Scale, Discovery: s.StatefulSet,
+			Valid: validStatefulSet, Name: "ss",
+			Replicas:       func(ss *apps.StatefulSet) *int32 { return ss.Spec.Replicas },
+			StatusReplicas: func(ss *apps.StatefulSet) *int32 { return &ss.Status.Replicas },
+			BreakCreate:    func(ss *apps.StatefulSet) { ss.Spec.Template.Labels = map[string]string{"app": "other"} },
+			BreakUpdate: func(ss *apps.StatefulSet) {
+				ss.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "changed"}}
+			},
+			ShortNames: []string{"sts", "asts"}, Categories: []string{"all", "kruise"},
+		}
+	})
 }

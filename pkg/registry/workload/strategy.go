@@ -1,0 +1,135 @@
+package workload
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage/names"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Object is a workload's hub type (a pointer type).
+type Object interface {
+	runtime.Object
+	metav1.Object
+}
+
+// Kind tells the shared strategies how to handle one workload kind: where its status,
+// spec and templates are, and which validation applies. The rules themselves
+// (status discipline, generation, warnings) are the same for every workload.
+type Kind[T Object] struct {
+	// ResetStatus clears status (on create).
+	ResetStatus func(obj T)
+	// KeepStatus copies the stored status over (main endpoint updates).
+	KeepStatus func(obj, old T)
+	// KeepSpec copies the stored spec over (status endpoint updates).
+	KeepSpec func(obj, old T)
+	// SpecChanged reports whether an update changed the spec.
+	SpecChanged func(obj, old T) bool
+	// Templates returns the pod template and claim templates, for kube's warnings.
+	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
+
+	Validate             func(obj T) field.ErrorList
+	ValidateUpdate       func(obj, old T) field.ErrorList
+	ValidateStatusUpdate func(obj, old T) field.ErrorList
+}
+
+type strategy[T Object] struct {
+	runtime.ObjectTyper
+	names.NameGenerator
+	kind Kind[T]
+}
+
+// NewStrategy returns the strategy of a workload's main endpoint.
+func NewStrategy[T Object](typer runtime.ObjectTyper, k Kind[T]) Strategy {
+	return strategy[T]{typer, names.SimpleNameGenerator, k}
+}
+
+func (strategy[T]) NamespaceScoped() bool { return true }
+
+// DefaultGarbageCollectionPolicy deletes pods in the background, as for Deployments.
+func (strategy[T]) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageCollectionPolicy {
+	return rest.DeleteDependents
+}
+
+// GetResetFields: the main endpoint never writes status.
+func (strategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set { return ResetStatus() }
+
+// PrepareForCreate clears status and starts the generation at 1.
+func (s strategy[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
+	o := obj.(T)
+	s.kind.ResetStatus(o)
+	o.SetGeneration(1)
+}
+
+// PrepareForUpdate keeps the stored status and bumps the generation on spec changes.
+func (s strategy[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	o, prev := obj.(T), old.(T)
+	s.kind.KeepStatus(o, prev)
+	o.SetGeneration(prev.GetGeneration())
+	if s.kind.SpecChanged(o, prev) {
+		o.SetGeneration(prev.GetGeneration() + 1)
+	}
+}
+
+func (s strategy[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
+	return s.kind.Validate(obj.(T))
+}
+
+func (s strategy[T]) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
+	tmpl, claims := s.kind.Templates(obj.(T))
+	return TemplateWarnings(ctx, tmpl, nil, claims)
+}
+
+func (strategy[T]) Canonicalize(runtime.Object) {}
+
+func (strategy[T]) AllowCreateOnUpdate() bool { return false }
+
+func (strategy[T]) AllowUnconditionalUpdate() bool { return true }
+
+func (s strategy[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+	return s.kind.ValidateUpdate(obj.(T), old.(T))
+}
+
+// WarningsOnUpdate warns about the template only when the spec changed.
+func (s strategy[T]) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
+	o, prev := obj.(T), old.(T)
+	if o.GetGeneration() == prev.GetGeneration() {
+		return nil
+	}
+	tmpl, claims := s.kind.Templates(o)
+	oldTmpl, _ := s.kind.Templates(prev)
+	return TemplateWarnings(ctx, tmpl, oldTmpl, claims)
+}
+
+// statusStrategy implements a workload's status endpoint: it writes status only.
+type statusStrategy[T Object] struct {
+	strategy[T]
+}
+
+// NewStatusStrategy returns the strategy of a workload's status endpoint.
+func NewStatusStrategy[T Object](typer runtime.ObjectTyper, k Kind[T]) StatusStrategy {
+	return statusStrategy[T]{strategy[T]{typer, names.SimpleNameGenerator, k}}
+}
+
+// GetResetFields: the status endpoint never writes spec.
+func (statusStrategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set { return ResetSpec() }
+
+// PrepareForUpdate keeps everything but status as stored.
+func (s statusStrategy[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	o, prev := obj.(T), old.(T)
+	s.kind.KeepSpec(o, prev)
+	metav1.ResetObjectMetaForStatus(o, prev)
+}
+
+func (s statusStrategy[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+	return s.kind.ValidateStatusUpdate(obj.(T), old.(T))
+}
+
+func (statusStrategy[T]) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
+	return nil
+}
