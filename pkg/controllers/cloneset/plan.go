@@ -14,7 +14,7 @@ type PodInfo struct {
 	// SpecifiedDelete: named in podsToDelete or labelled apps.kruise.io/specified-delete.
 	SpecifiedDelete bool
 	// Priority orders pods for update (higher first) and deletion (lower first).
-	Priority int
+	Priority int64
 }
 
 // Limits are a CloneSet's resolved rollout parameters.

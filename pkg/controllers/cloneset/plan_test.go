@@ -192,3 +192,13 @@ func hasUnspecified(names []string, pods map[string]PodInfo) bool {
 	}
 	return false
 }
+
+// priorityStrategy: of two equally available old pods, the higher priority updates first.
+func TestComputeHonoursPriority(t *testing.T) {
+	in := pods("OOO")
+	in[2].Priority = 50
+	got := Compute(in, Limits{Replicas: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1})
+	if !slices.Equal(got.Update, []string{"p2"}) {
+		t.Fatalf("updated %v first, want [p2] (priority 50)", got.Update)
+	}
+}

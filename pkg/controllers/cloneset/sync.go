@@ -18,6 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
@@ -156,6 +157,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Updated:         pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name,
 			Available:       ok && !c.inPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
+			Priority:        podorder.Priority(cs.Spec.UpdateStrategy.PriorityStrategy, pod.Labels),
 		})
 	}
 	replicas := 1
