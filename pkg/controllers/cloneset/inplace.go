@@ -9,6 +9,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
@@ -30,6 +31,12 @@ func (c *Controller) updateInPlace(ctx context.Context, st *syncState, pod *core
 	spec := inplaceupdate.CalculateSpec(oldTmpl, newTmpl, st.updateRev.Name)
 	if spec == nil {
 		return false, nil
+	}
+	// An inPlaceUpdate hook holds the pod in PreparingUpdate until its owner lets go;
+	// with a lifecycle configured the pod is then marked Updating (its own write).
+	proceed, step := lifecycle.DecideInPlaceUpdate(st.cs.Spec.Lifecycle, pod)
+	if pod, err = c.applyStep(ctx, st, pod, step); err != nil || !proceed {
+		return true, err
 	}
 	res, err := c.inPlace.Update(ctx, pod, spec, st.cs.Spec.UpdateStrategy.InPlaceUpdateStrategy)
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {

@@ -15,6 +15,9 @@ type PodInfo struct {
 	SpecifiedDelete bool
 	// Priority orders pods for update (higher first) and deletion (lower first).
 	Priority int64
+	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
+	// must be removed, so a held scale-down never picks a second victim.
+	PreparingDelete bool
 }
 
 // Limits are a CloneSet's resolved rollout parameters.

@@ -30,6 +30,9 @@ func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
 	sorted := append([]PodInfo(nil), pods...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
+		if a.PreparingDelete != b.PreparingDelete {
+			return a.PreparingDelete
+		}
 		if a.Available != b.Available {
 			return !a.Available
 		}

@@ -202,3 +202,13 @@ func TestComputeHonoursPriority(t *testing.T) {
 		t.Fatalf("updated %v first, want [p2] (priority 50)", got.Update)
 	}
 }
+
+// A pod a preDelete hook already holds is the one removed, not a second victim.
+func TestComputeDeletesPreparingDeleteFirst(t *testing.T) {
+	in := pods("UUu")
+	in[0].PreparingDelete = true
+	got := Compute(in, Limits{Replicas: 2, MaxUnavailable: 1, ScaleMaxUnavailable: -1})
+	if !slices.Equal(got.Delete, []string{"p0"}) {
+		t.Fatalf("deleted %v, want [p0] (already PreparingDelete)", got.Delete)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
 
 // ownerAPIVersion is the apiVersion pods' owner references carry: v1alpha1, as
@@ -52,6 +53,8 @@ func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceI
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
 	pod.Labels[pub.CloneSetInstanceIDKey] = instanceID
 	inplaceupdate.InjectReadinessGate(pod)
+	lifecycle.InjectReadinessGate(pod, cs.Spec.Lifecycle)
+	lifecycle.SetInitialState(pod, cs.Spec.Lifecycle, metav1.Now())
 	for _, claim := range cs.Spec.VolumeClaimTemplates {
 		vol := corev1.Volume{Name: claim.Name, VolumeSource: corev1.VolumeSource{
 			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimName(claim.Name, pod.Name)},

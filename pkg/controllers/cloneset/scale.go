@@ -13,6 +13,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
@@ -107,9 +108,26 @@ func (c *Controller) deletePods(ctx context.Context, st *syncState, names []stri
 	if len(names) == 0 {
 		return nil
 	}
+	// A preDelete hook holds the pod in PreparingDelete until its owner lets go.
+	var ready []string
+	var holdErrs []error
+	for _, name := range names {
+		proceed, step := lifecycle.DecideDelete(st.cs.Spec.Lifecycle, st.byName[name])
+		if proceed {
+			ready = append(ready, name)
+			continue
+		}
+		if _, err := c.applyStep(ctx, st, st.byName[name], step); err != nil {
+			holdErrs = append(holdErrs, err)
+		}
+	}
+	names = ready
+	if len(names) == 0 {
+		return errors.Join(holdErrs...)
+	}
 	c.expect(st, expectations.Delete, names...)
 	logger := klog.FromContext(ctx)
-	return forEach(names, func(name string) error {
+	return errors.Join(append(holdErrs, forEach(names, func(name string) error {
 		pod := st.byName[name]
 		err := c.kubeClient.CoreV1().Pods(st.cs.Namespace).Delete(ctx, name, metav1.DeleteOptions{
 			Preconditions: &metav1.Preconditions{UID: &pod.UID},
@@ -131,5 +149,5 @@ func (c *Controller) deletePods(ctx context.Context, st *syncState, names []stri
 		logger.V(2).Info("Deleted pod", "pod", klog.KRef(st.cs.Namespace, name))
 		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulDelete", "succeed to delete pod %s", name)
 		return nil
-	})
+	}))...)
 }

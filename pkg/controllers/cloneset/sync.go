@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
@@ -158,6 +159,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Available:       ok && !c.inPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
 			Priority:        podorder.Priority(cs.Spec.UpdateStrategy.PriorityStrategy, pod.Labels),
+			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
 		})
 	}
 	replicas := 1
@@ -189,6 +191,9 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		}
 	}
 	if err := c.refreshInPlace(ctx, st); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.advanceLifecycles(ctx, st); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.markNewPodsReady(ctx, st); err != nil {
