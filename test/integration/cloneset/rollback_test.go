@@ -78,3 +78,46 @@ func TestRollbackToPreviousRevision(t *testing.T) {
 		}
 	}
 }
+
+// A CloneSet deleted and created again under the same name with the same template gets
+// revisions of its own, not the ones its namesake left for the garbage collector.
+func TestRecreatedNamesakeOwnsItsRevisions(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	ctx := context.Background()
+	client := kruise(t).AppsV1alpha1().CloneSets(ns)
+	labels := map[string]string{"app": "again"}
+	newCS := func() *v1alpha1.CloneSet {
+		return &v1alpha1.CloneSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "again"},
+			Spec: v1alpha1.CloneSetSpec{
+				Replicas: ptr.To[int32](1),
+				Selector: &metav1.LabelSelector{MatchLabels: labels},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: labels},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx"}}},
+				},
+			},
+		}
+	}
+	if _, err := client.Create(ctx, newCS(), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, ns, "again", time.Minute, func(s v1alpha1.CloneSetStatus, _ *v1alpha1.CloneSet) bool { return s.ReadyReplicas == 1 })
+	if err := client.Delete(ctx, "again", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Create(ctx, newCS(), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	second := waitStatus(t, ns, "again", time.Minute, func(s v1alpha1.CloneSetStatus, _ *v1alpha1.CloneSet) bool {
+		return s.UpdateRevision != "" && s.UpdatedReadyReplicas == 1
+	})
+	rev, err := c.Client.AppsV1().ControllerRevisions(ns).Get(ctx, second.Status.UpdateRevision, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref := metav1.GetControllerOf(rev); ref == nil || ref.UID != second.UID {
+		t.Fatalf("revision %s is controlled by %v, want the new CloneSet %s", rev.Name, ref, second.UID)
+	}
+}

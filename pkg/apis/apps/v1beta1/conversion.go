@@ -23,18 +23,30 @@ func Convert_v1beta1_CloneSetUpdateStrategy_To_apps_CloneSetUpdateStrategy(in *C
 		out.ScatterStrategy = ru.ScatterStrategy
 		out.InPlaceUpdateStrategy = ru.InPlaceUpdateStrategy
 	}
-	switch {
+	switch t := apps.CloneSetUpdateStrategyType(in.Type); {
 	case in.Type == OnDeleteCloneSetUpdateStrategyType:
 		out.Type = apps.OnDeleteCloneSetUpdateStrategyType
+	case isPodUpdatePolicy(t):
+		// A v1alpha1 type written against v1beta1, as `kubectl patch` does when a user
+		// thinks in v1alpha1 terms but kubectl speaks the preferred version: the
+		// explicit type says how pods are updated, over a stale podUpdatePolicy.
+		out.Type = t
+	case in.Type != "" && in.Type != RollingUpdateCloneSetUpdateStrategyType:
+		out.Type = t // unknown: validation rejects it, naming the value
 	case in.RollingUpdate != nil && in.RollingUpdate.PodUpdatePolicy != "":
 		out.Type = apps.CloneSetUpdateStrategyType(in.RollingUpdate.PodUpdatePolicy)
 	case in.Type == RollingUpdateCloneSetUpdateStrategyType:
 		out.Type = apps.RecreateCloneSetUpdateStrategyType
-	default:
-		// Neither set: leave the type empty so validation reports it, as for v1alpha1.
-		out.Type = apps.CloneSetUpdateStrategyType(in.Type)
 	}
 	return nil
+}
+
+func isPodUpdatePolicy(t apps.CloneSetUpdateStrategyType) bool {
+	switch t {
+	case apps.RecreateCloneSetUpdateStrategyType, apps.InPlaceIfPossibleCloneSetUpdateStrategyType, apps.InPlaceOnlyCloneSetUpdateStrategyType:
+		return true
+	}
+	return false
 }
 
 // Convert_apps_CloneSetUpdateStrategy_To_v1beta1_CloneSetUpdateStrategy splits the

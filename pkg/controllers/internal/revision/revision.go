@@ -4,6 +4,7 @@
 package revision
 
 import (
+	"fmt"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -79,10 +80,8 @@ func Sync(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, 
 				return nil, err
 			}
 		}
-	} else {
-		if update, err = h.CreateControllerRevision(o.Object, candidate, &collisionCount); err != nil {
-			return nil, err
-		}
+	} else if update, err = create(h, o, candidate, &collisionCount); err != nil {
+		return nil, err
 	}
 
 	revisions, err = prune(h, o, revisions, inUse.Clone().Insert(update.Name))
@@ -92,6 +91,27 @@ func Sync(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, 
 	revisions = replace(revisions, update)
 	history.SortControllerRevisions(revisions)
 	return &Result{Update: update, Revisions: revisions, CollisionCount: collisionCount}, nil
+}
+
+// maxForeignCollisions bounds the retries when revision names are taken by other owners.
+const maxForeignCollisions = 10
+
+// create stores the candidate revision. A revision of the same name and data can
+// already exist for another owner — a deleted namesake whose revisions the garbage
+// collector has not removed yet; kube's history hands that one back, but it is not
+// ours (we would not find it among our revisions, nor keep it): take the next name.
+func create(h history.Interface, o Owner, candidate *appsv1.ControllerRevision, collisionCount *int32) (*appsv1.ControllerRevision, error) {
+	for range maxForeignCollisions {
+		rev, err := h.CreateControllerRevision(o.Object, candidate, collisionCount)
+		if err != nil {
+			return nil, err
+		}
+		if ref := metav1.GetControllerOf(rev); ref != nil && ref.UID == o.Object.GetUID() {
+			return rev, nil
+		}
+		*collisionCount++
+	}
+	return nil, fmt.Errorf("revision names for %s/%s are all taken by other owners", o.Object.GetNamespace(), o.Object.GetName())
 }
 
 // prune deletes the oldest unused revisions beyond the history limit.
