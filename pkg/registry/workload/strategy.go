@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage/names"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -36,6 +37,19 @@ type Kind[T Object] struct {
 	Validate             func(obj T) field.ErrorList
 	ValidateUpdate       func(obj, old T) field.ErrorList
 	ValidateStatusUpdate func(obj, old T) field.ErrorList
+	// ErrorPaths, if set, rewrites the hub's field paths into those of the version the
+	// request used, where the shapes differ, so errors name the field the user wrote.
+	ErrorPaths func(version string, errs field.ErrorList) field.ErrorList
+}
+
+func (k Kind[T]) inRequestVersion(ctx context.Context, errs field.ErrorList) field.ErrorList {
+	if k.ErrorPaths == nil || len(errs) == 0 {
+		return errs
+	}
+	if info, ok := genericapirequest.RequestInfoFrom(ctx); ok {
+		return k.ErrorPaths(info.APIVersion, errs)
+	}
+	return errs
 }
 
 type strategy[T Object] struct {
@@ -76,8 +90,8 @@ func (s strategy[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object
 	}
 }
 
-func (s strategy[T]) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
-	return s.kind.Validate(obj.(T))
+func (s strategy[T]) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	return s.kind.inRequestVersion(ctx, s.kind.Validate(obj.(T)))
 }
 
 func (s strategy[T]) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
@@ -91,8 +105,8 @@ func (strategy[T]) AllowCreateOnUpdate() bool { return false }
 
 func (strategy[T]) AllowUnconditionalUpdate() bool { return true }
 
-func (s strategy[T]) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
-	return s.kind.ValidateUpdate(obj.(T), old.(T))
+func (s strategy[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	return s.kind.inRequestVersion(ctx, s.kind.ValidateUpdate(obj.(T), old.(T)))
 }
 
 // WarningsOnUpdate warns about the template only when the spec changed.

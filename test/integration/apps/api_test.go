@@ -204,6 +204,11 @@ func TestBadInputIsRejectedAndLosesNothing(t *testing.T) {
 		{"maxUnavailable 120%", func(t *testing.T) error {
 			return createUnstructured(t, ns, `{"spec":{"updateStrategy":{"maxUnavailable":"120%"}}}`)
 		}, 422, "spec.updateStrategy.maxUnavailable"},
+		{"v1beta1: maxUnavailable 120% is named where v1beta1 keeps it", func(t *testing.T) error {
+			_, err := kruiseClient(t).AppsV1beta1().CloneSets(ns).Patch(ctx, "good", types.MergePatchType,
+				[]byte(`{"spec":{"updateStrategy":{"rollingUpdate":{"maxUnavailable":"120%"}}}}`), metav1.PatchOptions{})
+			return err
+		}, 422, "spec.updateStrategy.rollingUpdate.maxUnavailable"},
 		{"maxUnavailable and maxSurge both 0", func(t *testing.T) error {
 			return createUnstructured(t, ns, `{"spec":{"updateStrategy":{"maxUnavailable":0,"maxSurge":0}}}`)
 		}, 422, "spec.updateStrategy.maxUnavailable"},

@@ -23,6 +23,7 @@ var kind = workload.Kind[*apps.CloneSet]{
 	Validate:             validation.ValidateCloneSet,
 	ValidateUpdate:       validation.ValidateCloneSetUpdate,
 	ValidateStatusUpdate: validation.ValidateCloneSetStatusUpdate,
+	ErrorPaths:           errorPaths,
 }
 
 // NewStrategy returns the strategy of the main clonesets endpoint.
