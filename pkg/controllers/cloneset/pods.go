@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 // ownerAPIVersion is the apiVersion pods' owner references carry: v1alpha1, as
@@ -98,29 +99,20 @@ func claimName(template, podName string) string { return template + "-" + podNam
 
 func ptrTrue() *bool { t := true; return &t }
 
-func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
-	for i := range pod.Status.Conditions {
-		if pod.Status.Conditions[i].Type == t {
-			return &pod.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // isActive: the pod counts towards replicas (not terminating, not finished).
 func isActive(pod *corev1.Pod) bool {
 	return pod.DeletionTimestamp == nil && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed
 }
 
 func isReady(pod *corev1.Pod) bool {
-	c := podCondition(pod, corev1.PodReady)
+	c := podcondition.Find(pod.Status.Conditions, corev1.PodReady)
 	return c != nil && c.Status == corev1.ConditionTrue
 }
 
 // availableIn reports whether the pod is available at now and, if it is ready but not
 // yet available, how long until it will be.
 func availableIn(pod *corev1.Pod, minReadySeconds int32, now time.Time) (bool, time.Duration) {
-	c := podCondition(pod, corev1.PodReady)
+	c := podcondition.Find(pod.Status.Conditions, corev1.PodReady)
 	if c == nil || c.Status != corev1.ConditionTrue {
 		return false, 0
 	}

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 // CheckCompleted reports where the pod's in-place update stands:
@@ -47,7 +48,7 @@ func IsInPlaceUpdating(pod *corev1.Pod) bool {
 	if _, waiting := pod.Annotations[pub.InPlaceUpdateGraceKey]; waiting {
 		return true
 	}
-	if c := findCondition(pod.Status.Conditions, inPlaceUpdateReady); c != nil && c.Status == corev1.ConditionFalse {
+	if c := podcondition.Find(pod.Status.Conditions, inPlaceUpdateReady); c != nil && c.Status == corev1.ConditionFalse {
 		return true
 	}
 	state, err := GetState(pod)
@@ -64,7 +65,7 @@ func IsInPlaceUpdating(pod *corev1.Pod) bool {
 // no write). The state annotation stays, as in OpenKruise, as the record of the last
 // update; the grace annotation was already removed by the patch that applied the spec.
 func Finish(pod *corev1.Pod, now metav1.Time) (changed bool) {
-	c := findCondition(pod.Status.Conditions, inPlaceUpdateReady)
+	c := podcondition.Find(pod.Status.Conditions, inPlaceUpdateReady)
 	if c == nil && !hasReadinessGate(pod, inPlaceUpdateReady) {
 		return false
 	}

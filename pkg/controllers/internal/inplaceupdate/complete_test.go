@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 // updatedPod is a one-container pod whose spec was just patched from app:1 to app:2.
@@ -211,7 +212,7 @@ func TestFinish(t *testing.T) {
 			if got := Finish(pod, t1); got != tt.wantChanged {
 				t.Errorf("Finish changed = %v, want %v", got, tt.wantChanged)
 			}
-			if c := findCondition(pod.Status.Conditions, inPlaceUpdateReady); tt.wantChanged && (c == nil || c.Status != corev1.ConditionTrue || !c.LastTransitionTime.Equal(&t1)) {
+			if c := podcondition.Find(pod.Status.Conditions, inPlaceUpdateReady); tt.wantChanged && (c == nil || c.Status != corev1.ConditionTrue || !c.LastTransitionTime.Equal(&t1)) {
 				t.Errorf("condition = %+v", c)
 			}
 			if _, ok := pod.Annotations[pub.InPlaceUpdateStateKey]; !ok || len(pod.Annotations) != len(annotations) {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 // fakePods applies strategic merge patches to one pod and counts writes per endpoint.
@@ -124,10 +125,10 @@ func TestExecutorGrace(t *testing.T) {
 	if f.writes["status"] != 1 || f.writes["pod"] != 0 {
 		t.Fatalf("writes = %v, want one status write", f.writes)
 	}
-	if c := findCondition(f.pod.Status.Conditions, inPlaceUpdateReady); c == nil || c.Status != corev1.ConditionFalse {
+	if c := podcondition.Find(f.pod.Status.Conditions, inPlaceUpdateReady); c == nil || c.Status != corev1.ConditionFalse {
 		t.Fatalf("InPlaceUpdateReady = %+v", c)
 	}
-	if c := findCondition(f.pod.Status.Conditions, corev1.PodReady); c == nil || c.Status != corev1.ConditionFalse {
+	if c := podcondition.Find(f.pod.Status.Conditions, corev1.PodReady); c == nil || c.Status != corev1.ConditionFalse {
 		t.Fatalf("Ready = %+v", c)
 	}
 	if _, ok := f.pod.Annotations[pub.InPlaceUpdateGraceKey]; !ok || f.pod.Labels[pub.ControllerRevisionHashLabelKey] != "rev-2" {
@@ -157,7 +158,7 @@ func TestExecutorGrace(t *testing.T) {
 	if err != nil || !res.Completed || res.Pod == nil {
 		t.Fatalf("Refresh at the end = %+v, %v", res, err)
 	}
-	if c := findCondition(f.pod.Status.Conditions, inPlaceUpdateReady); c == nil || c.Status != corev1.ConditionTrue {
+	if c := podcondition.Find(f.pod.Status.Conditions, inPlaceUpdateReady); c == nil || c.Status != corev1.ConditionTrue {
 		t.Fatalf("InPlaceUpdateReady at the end = %+v", c)
 	}
 	if f.writes["status"] != 2 || f.total() != 3 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 )
@@ -106,24 +107,15 @@ func findContainer(cs []corev1.Container, name string) *corev1.Container {
 func diffConditions(old, cur []corev1.PodCondition) ([]corev1.PodCondition, error) {
 	var out []corev1.PodCondition
 	for i := range cur {
-		o := findCondition(old, cur[i].Type)
+		o := podcondition.Find(old, cur[i].Type)
 		if o == nil || !apiequality.Semantic.DeepEqual(*o, cur[i]) {
 			out = append(out, cur[i])
 		}
 	}
 	for i := range old {
-		if findCondition(cur, old[i].Type) == nil {
+		if podcondition.Find(cur, old[i].Type) == nil {
 			return nil, fmt.Errorf("condition %s removed: cannot be patched", old[i].Type)
 		}
 	}
 	return out, nil
-}
-
-func findCondition(cs []corev1.PodCondition, t corev1.PodConditionType) *corev1.PodCondition {
-	for i := range cs {
-		if cs[i].Type == t {
-			return &cs[i]
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 const (
@@ -47,7 +48,7 @@ func hasReadinessGate(pod *corev1.Pod, t corev1.PodConditionType) bool {
 func InitialConditions(pod *corev1.Pod, now metav1.Time) []corev1.PodCondition {
 	var out []corev1.PodCondition
 	for _, t := range []corev1.PodConditionType{inPlaceUpdateReady, kruisePodReady} {
-		if hasReadinessGate(pod, t) && findCondition(pod.Status.Conditions, t) == nil {
+		if hasReadinessGate(pod, t) && podcondition.Find(pod.Status.Conditions, t) == nil {
 			out = append(out, corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now})
 		}
 	}
@@ -59,7 +60,7 @@ func InitialConditions(pod *corev1.Pod, now metav1.Time) []corev1.PodCondition {
 // does. Setting False also sets the pod's Ready condition False, as the kubelet would on
 // its next sync, so endpoints drop the pod with this very write.
 func SetReadyCondition(pod *corev1.Pod, status corev1.ConditionStatus, reason string, now metav1.Time) (changed bool) {
-	changed = setCondition(pod, corev1.PodCondition{Type: inPlaceUpdateReady, Status: status, Reason: reason}, now)
+	changed = podcondition.Set(pod, corev1.PodCondition{Type: inPlaceUpdateReady, Status: status, Reason: reason}, now)
 	if status == corev1.ConditionFalse {
 		ready := corev1.PodCondition{
 			Type:    corev1.PodReady,
@@ -67,28 +68,9 @@ func SetReadyCondition(pod *corev1.Pod, status corev1.ConditionStatus, reason st
 			Reason:  reasonGatesNotReady,
 			Message: fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but False", inPlaceUpdateReady),
 		}
-		if c := findCondition(pod.Status.Conditions, corev1.PodReady); c == nil || c.Status != corev1.ConditionFalse {
-			changed = setCondition(pod, ready, now) || changed
+		if c := podcondition.Find(pod.Status.Conditions, corev1.PodReady); c == nil || c.Status != corev1.ConditionFalse {
+			changed = podcondition.Set(pod, ready, now) || changed
 		}
 	}
 	return changed
-}
-
-// setCondition sets cond (type, status, reason, message) and reports whether anything
-// changed; LastTransitionTime becomes now when the condition is new or its status changes.
-func setCondition(pod *corev1.Pod, cond corev1.PodCondition, now metav1.Time) bool {
-	c := findCondition(pod.Status.Conditions, cond.Type)
-	if c == nil {
-		cond.LastTransitionTime = now
-		pod.Status.Conditions = append(pod.Status.Conditions, cond)
-		return true
-	}
-	if c.Status == cond.Status && c.Reason == cond.Reason && c.Message == cond.Message {
-		return false
-	}
-	if c.Status != cond.Status {
-		c.LastTransitionTime = now
-	}
-	c.Status, c.Reason, c.Message = cond.Status, cond.Reason, cond.Message
-	return true
 }

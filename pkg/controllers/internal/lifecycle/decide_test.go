@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 func TestDecideDelete(t *testing.T) {
@@ -264,7 +265,7 @@ func TestFlowInPlaceUpdateHook(t *testing.T) {
 	if !reflect.DeepEqual(writes, want) {
 		t.Errorf("writes = %+v, want %+v", writes, want)
 	}
-	if c := findCondition(p, kruisePodReady); c.Status != corev1.ConditionTrue {
+	if c := podcondition.Find(p.Status.Conditions, kruisePodReady); c.Status != corev1.ConditionTrue {
 		t.Errorf("KruisePodReady = %+v", c)
 	}
 }

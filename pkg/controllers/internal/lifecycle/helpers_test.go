@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 var (
@@ -59,7 +60,7 @@ func withGate(p *corev1.Pod) {
 // heldBy sets KruisePodReady False with message msg (the gate must be there).
 func heldBy(msg string) func(*corev1.Pod) {
 	return func(p *corev1.Pod) {
-		c := findCondition(p, kruisePodReady)
+		c := podcondition.Find(p.Status.Conditions, kruisePodReady)
 		c.Status, c.Message = corev1.ConditionFalse, msg
 	}
 }

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 const (
@@ -68,7 +69,7 @@ func readinessFor(pod *corev1.Pod, to pub.LifecycleStateType, mark bool, now met
 // editHolders adds the key add (if not empty) and removes the keys remove from the
 // lifecycle's holders of KruisePodReady; it reports whether the pod changed.
 func editHolders(pod *corev1.Pod, add string, remove []string, now metav1.Time) bool {
-	c := findCondition(pod, kruisePodReady)
+	c := podcondition.Find(pod.Status.Conditions, kruisePodReady)
 	var holders []notReadyHolder
 	if c != nil && c.Message != "" {
 		_ = json.Unmarshal([]byte(c.Message), &holders) // not ours: start afresh, as OpenKruise
@@ -103,12 +104,12 @@ func editHolders(pod *corev1.Pod, add string, remove []string, now metav1.Time) 
 		b, _ := json.Marshal(kept)
 		status, message = corev1.ConditionFalse, string(b)
 	}
-	changed := setCondition(pod, corev1.PodCondition{Type: kruisePodReady, Status: status, Message: message}, now)
+	changed := podcondition.Set(pod, corev1.PodCondition{Type: kruisePodReady, Status: status, Message: message}, now)
 	if add != "" {
 		// Taking the pod out of service: Ready False now, as the kubelet would on its
 		// next sync, so endpoints drop the pod with this very write.
-		if r := findCondition(pod, corev1.PodReady); r == nil || r.Status != corev1.ConditionFalse {
-			changed = setCondition(pod, corev1.PodCondition{
+		if r := podcondition.Find(pod.Status.Conditions, corev1.PodReady); r == nil || r.Status != corev1.ConditionFalse {
+			changed = podcondition.Set(pod, corev1.PodCondition{
 				Type:    corev1.PodReady,
 				Status:  corev1.ConditionFalse,
 				Reason:  reasonGatesNotReady,
@@ -135,32 +136,4 @@ func containsHolder(hs []notReadyHolder, key string) bool {
 		}
 	}
 	return false
-}
-
-func findCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
-	for i := range pod.Status.Conditions {
-		if pod.Status.Conditions[i].Type == t {
-			return &pod.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
-// setCondition sets cond's status, reason and message; LastTransitionTime becomes now
-// when the condition is new or its status changes. It reports a change.
-func setCondition(pod *corev1.Pod, cond corev1.PodCondition, now metav1.Time) bool {
-	c := findCondition(pod, cond.Type)
-	if c == nil {
-		cond.LastTransitionTime = now
-		pod.Status.Conditions = append(pod.Status.Conditions, cond)
-		return true
-	}
-	if c.Status == cond.Status && c.Reason == cond.Reason && c.Message == cond.Message {
-		return false
-	}
-	if c.Status != cond.Status {
-		c.LastTransitionTime = now
-	}
-	c.Status, c.Reason, c.Message = cond.Status, cond.Reason, cond.Message
-	return true
 }

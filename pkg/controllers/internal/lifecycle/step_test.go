@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 func TestTransition(t *testing.T) {
@@ -55,7 +56,7 @@ func TestTransition(t *testing.T) {
 		{
 			name: "condition lists our key but is True: repaired",
 			pod: pod(pub.LifecycleStatePreparingDelete, withGate, func(p *corev1.Pod) {
-				findCondition(p, kruisePodReady).Message = msgDelete
+				podcondition.Find(p.Status.Conditions, kruisePodReady).Message = msgDelete
 			}), to: pub.LifecycleStatePreparingDelete, mark: true,
 			wantStatus: true, wantKruise: &cond{corev1.ConditionFalse, msgDelete}, wantReady: corev1.ConditionFalse,
 		},
@@ -135,7 +136,7 @@ func TestTransition(t *testing.T) {
 			if State(orig) != tt.to && got.Annotations[pub.LifecycleTimestampKey] != "2026-01-02T03:04:15Z" {
 				t.Errorf("timestamp = %q", got.Annotations[pub.LifecycleTimestampKey])
 			}
-			c := findCondition(got, kruisePodReady)
+			c := podcondition.Find(got.Status.Conditions, kruisePodReady)
 			switch {
 			case tt.wantKruise == nil && c != nil:
 				t.Errorf("KruisePodReady = %+v, want none", c)
@@ -145,13 +146,13 @@ func TestTransition(t *testing.T) {
 				t.Errorf("KruisePodReady = %s %q, want %s %q", c.Status, c.Message, tt.wantKruise.status, tt.wantKruise.message)
 			}
 			if c != nil {
-				before := findCondition(orig, kruisePodReady)
+				before := podcondition.Find(orig.Status.Conditions, kruisePodReady)
 				moved := before == nil || before.Status != c.Status
 				if moved != c.LastTransitionTime.Equal(&t1) {
 					t.Errorf("KruisePodReady lastTransitionTime = %v (status moved: %v)", c.LastTransitionTime, moved)
 				}
 			}
-			if r := findCondition(got, corev1.PodReady); r.Status != tt.wantReady {
+			if r := podcondition.Find(got.Status.Conditions, corev1.PodReady); r.Status != tt.wantReady {
 				t.Errorf("Ready = %s, want %s", r.Status, tt.wantReady)
 			} else if r.Status == corev1.ConditionFalse && r.Reason != reasonGatesNotReady {
 				t.Errorf("Ready reason = %q", r.Reason)
