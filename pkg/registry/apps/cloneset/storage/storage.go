@@ -8,8 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
-	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
@@ -21,7 +19,7 @@ import (
 
 // Storage is every endpoint of the clonesets resource.
 type Storage struct {
-	CloneSet *REST
+	CloneSet *workload.REST
 	Status   *workload.StatusREST
 	Scale    *scale.REST
 	Rollback *rollback.REST
@@ -29,45 +27,26 @@ type Storage struct {
 
 // NewStorage builds the clonesets endpoints on optsGetter's storage.
 func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter, revisions rollback.RevisionLister) (Storage, error) {
-	store := &genericregistry.Store{
-		NewFunc:                   func() runtime.Object { return &apps.CloneSet{} },
-		NewListFunc:               func() runtime.Object { return &apps.CloneSetList{} },
-		DefaultQualifiedResource:  apps.Resource("clonesets"),
-		SingularQualifiedResource: apps.Resource("cloneset"),
-
-		CreateStrategy:      cloneset.NewStrategy(typer),
-		UpdateStrategy:      cloneset.NewStrategy(typer),
-		DeleteStrategy:      cloneset.NewStrategy(typer),
-		ResetFieldsStrategy: cloneset.NewStrategy(typer),
-
-		TableConvertor: cloneset.TableConvertor,
-	}
-	if err := store.CompleteWithOptions(&generic.StoreOptions{RESTOptions: optsGetter}); err != nil {
+	main, err := workload.NewREST(workload.Resource{
+		Plural:      apps.Resource("clonesets"),
+		Singular:    apps.Resource("cloneset"),
+		NewFunc:     func() runtime.Object { return &apps.CloneSet{} },
+		NewListFunc: func() runtime.Object { return &apps.CloneSetList{} },
+		Strategy:    cloneset.NewStrategy(typer),
+		Table:       cloneset.TableConvertor,
+		ShortNames:  []string{"clone"},
+		Categories:  []string{"all", "kruise"},
+	}, optsGetter)
+	if err != nil {
 		return Storage{}, err
 	}
 	return Storage{
-		CloneSet: &REST{store},
-		Status:   workload.NewStatusREST(store, cloneset.NewStatusStrategy(typer)),
-		Scale:    scale.NewREST(store, scaleAccessor),
-		Rollback: rollback.NewREST(store, rollbackAccessor, revisions),
+		CloneSet: main,
+		Status:   workload.NewStatusREST(main.Store, cloneset.NewStatusStrategy(typer)),
+		Scale:    scale.NewREST(main.Store, scaleAccessor),
+		Rollback: rollback.NewREST(main.Store, rollbackAccessor, revisions),
 	}, nil
 }
-
-// REST is the main clonesets endpoint.
-type REST struct {
-	*genericregistry.Store
-}
-
-var (
-	_ rest.ShortNamesProvider = &REST{}
-	_ rest.CategoriesProvider = &REST{}
-)
-
-// ShortNames lets users type `kubectl get clone`.
-func (r *REST) ShortNames() []string { return []string{"clone"} }
-
-// Categories puts CloneSets in `kubectl get all` and `kubectl get kruise`.
-func (r *REST) Categories() []string { return []string{"all", "kruise"} }
 
 var scaleAccessor = scale.Accessor{
 	Resource: apps.Resource("clonesets/scale"),

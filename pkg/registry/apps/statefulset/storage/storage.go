@@ -8,8 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
-	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
@@ -21,7 +19,7 @@ import (
 
 // Storage is every endpoint of the statefulsets resource.
 type Storage struct {
-	StatefulSet *REST
+	StatefulSet *workload.REST
 	Status      *workload.StatusREST
 	Scale       *scale.REST
 	Rollback    *rollback.REST
@@ -29,45 +27,26 @@ type Storage struct {
 
 // NewStorage builds the statefulsets endpoints on optsGetter's storage.
 func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter, revisions rollback.RevisionLister) (Storage, error) {
-	store := &genericregistry.Store{
-		NewFunc:                   func() runtime.Object { return &apps.StatefulSet{} },
-		NewListFunc:               func() runtime.Object { return &apps.StatefulSetList{} },
-		DefaultQualifiedResource:  apps.Resource("statefulsets"),
-		SingularQualifiedResource: apps.Resource("statefulset"),
-
-		CreateStrategy:      statefulset.NewStrategy(typer),
-		UpdateStrategy:      statefulset.NewStrategy(typer),
-		DeleteStrategy:      statefulset.NewStrategy(typer),
-		ResetFieldsStrategy: statefulset.NewStrategy(typer),
-
-		TableConvertor: statefulset.TableConvertor,
-	}
-	if err := store.CompleteWithOptions(&generic.StoreOptions{RESTOptions: optsGetter}); err != nil {
+	main, err := workload.NewREST(workload.Resource{
+		Plural:      apps.Resource("statefulsets"),
+		Singular:    apps.Resource("statefulset"),
+		NewFunc:     func() runtime.Object { return &apps.StatefulSet{} },
+		NewListFunc: func() runtime.Object { return &apps.StatefulSetList{} },
+		Strategy:    statefulset.NewStrategy(typer),
+		Table:       statefulset.TableConvertor,
+		ShortNames:  []string{"sts", "asts"},
+		Categories:  []string{"all", "kruise"},
+	}, optsGetter)
+	if err != nil {
 		return Storage{}, err
 	}
 	return Storage{
-		StatefulSet: &REST{store},
-		Status:      workload.NewStatusREST(store, statefulset.NewStatusStrategy(typer)),
-		Scale:       scale.NewREST(store, scaleAccessor),
-		Rollback:    rollback.NewREST(store, rollbackAccessor, revisions),
+		StatefulSet: main,
+		Status:      workload.NewStatusREST(main.Store, statefulset.NewStatusStrategy(typer)),
+		Scale:       scale.NewREST(main.Store, scaleAccessor),
+		Rollback:    rollback.NewREST(main.Store, rollbackAccessor, revisions),
 	}, nil
 }
-
-// REST is the main statefulsets endpoint.
-type REST struct {
-	*genericregistry.Store
-}
-
-var (
-	_ rest.ShortNamesProvider = &REST{}
-	_ rest.CategoriesProvider = &REST{}
-)
-
-// ShortNames lets users type `kubectl get asts`.
-func (r *REST) ShortNames() []string { return []string{"sts", "asts"} }
-
-// Categories puts StatefulSets in `kubectl get all` and `kubectl get kruise`.
-func (r *REST) Categories() []string { return []string{"all", "kruise"} }
 
 var scaleAccessor = scale.Accessor{
 	Resource: apps.Resource("statefulsets/scale"),
