@@ -32,8 +32,8 @@ func newInstanceID(existing sets.Set[string]) string {
 }
 
 // newPod builds a pod of cs at a revision: named <cloneset>-<instance id>, labelled
-// with the revision and instance id, owned by cs, with the InPlaceUpdateReady gate and
-// a claim per volume claim template.
+// with the revision and instance id, owned by cs, with the readiness gates its update
+// strategy and lifecycle need and a claim per volume claim template.
 func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceID string) *corev1.Pod {
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
@@ -53,7 +53,9 @@ func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceI
 	}
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
 	pod.Labels[pub.CloneSetInstanceIDKey] = instanceID
-	inplaceupdate.InjectReadinessGate(pod)
+	if needsInPlaceReadinessGate(cs) {
+		inplaceupdate.InjectReadinessGate(pod)
+	}
 	lifecycle.InjectReadinessGate(pod, cs.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, cs.Spec.Lifecycle, metav1.Now())
 	for _, claim := range cs.Spec.VolumeClaimTemplates {
@@ -72,6 +74,18 @@ func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceI
 		}
 	}
 	return pod
+}
+
+// needsInPlaceReadinessGate: only a grace period before in-place updates needs the
+// InPlaceUpdateReady gate (the pod is marked not ready that long before its images
+// change). Without one the container restart itself makes the pod unready, and the
+// gate would cost a status write per created pod for nothing (DESIGN, "API writes per
+// pod"). OpenKruise always adds the gate; a pod created without it that later meets a
+// grace period is updated without the early not-ready flip.
+func needsInPlaceReadinessGate(cs *apps.CloneSet) bool {
+	us := cs.Spec.UpdateStrategy
+	inPlace := us.Type == apps.InPlaceIfPossibleCloneSetUpdateStrategyType || us.Type == apps.InPlaceOnlyCloneSetUpdateStrategyType
+	return inPlace && us.InPlaceUpdateStrategy != nil && us.InPlaceUpdateStrategy.GracePeriodSeconds > 0
 }
 
 // newClaim builds the PVC of one claim template for a pod.

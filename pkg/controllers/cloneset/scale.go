@@ -92,6 +92,11 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 			}
 		}
 		created, err := c.kubeClient.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: ControllerName})
+		if apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
+			// The namespace, and the CloneSet with it, is going away: nothing to retry.
+			c.unexpect(st, expectations.Create, pod.Name)
+			return nil
+		}
 		if err != nil {
 			c.unexpect(st, expectations.Create, pod.Name)
 			c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate", "failed to create pod: %v", err)

@@ -51,15 +51,16 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	}
 	cfg.QPS, cfg.Burst = o.QPS, o.Burst
 	cfg = rest.AddUserAgent(cfg, "kruise-controller")
+	recorder, stopEvents, err := newRecorderFactory(cfg)
+	if err != nil {
+		return err
+	}
+	countWrites(cfg) // after the events client was made from cfg: events are not counted
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
 	kruiseClient, err := kruiseclient.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	recorder, stopEvents, err := newRecorderFactory(cfg)
 	if err != nil {
 		return err
 	}

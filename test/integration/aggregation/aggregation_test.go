@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -180,13 +181,17 @@ func TestRBACThroughAggregator(t *testing.T) {
 		_, err := jane.AppsV1alpha1().CloneSets(ns).Create(ctx, cloneSet("jane"), metav1.CreateOptions{})
 		return err == nil, err
 	})
-	scale, err := jane.AppsV1alpha1().CloneSets(ns).GetScale(ctx, "jane", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("get scale with the edit role: %v", err)
-	}
-	scale.Spec.Replicas = 2
-	if _, err := jane.AppsV1alpha1().CloneSets(ns).UpdateScale(ctx, "jane", scale, metav1.UpdateOptions{}); err != nil {
-		t.Fatalf("update scale with the edit role: %v", err)
+	// The controller writes status meanwhile: a Scale read earlier can be stale.
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		scale, err := jane.AppsV1alpha1().CloneSets(ns).GetScale(ctx, "jane", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		scale.Spec.Replicas = 2
+		_, err = jane.AppsV1alpha1().CloneSets(ns).UpdateScale(ctx, "jane", scale, metav1.UpdateOptions{})
+		return err
+	}); err != nil {
+		t.Fatalf("scale with the edit role: %v", err)
 	}
 	// The grant is per namespace: another namespace stays closed.
 	other := c.CreateNamespace(t)

@@ -15,19 +15,30 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// controllerWrites sums kruise-controller's mutating requests (to kube-apiserver and
-// kruise-apiserver) from its client metrics.
+// controllerWrites reads kruise-controller's count of its own API writes (events, on
+// their own client, and Lease renewals, a fixed background cost, left out), keyed
+// "resource verb".
 func controllerWrites(t *testing.T) map[string]float64 {
 	t.Helper()
 	out := map[string]float64{}
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "rest_client_requests_total") {
-		for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
-			if strings.Contains(labels, `method="`+m+`"`) {
-				out[m] += v
-			}
+	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
+		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
+		if resource == "leases" {
+			continue
 		}
+		out[resource+" "+verb] += v
 	}
 	return out
+}
+
+// labelValue reads one label from a printed label set like {a="1",b="2"}.
+func labelValue(labels, name string) string {
+	_, rest, ok := strings.Cut(labels, name+`="`)
+	if !ok {
+		return ""
+	}
+	value, _, _ := strings.Cut(rest, `"`)
+	return value
 }
 
 func perPod(before, after map[string]float64, pods int) (float64, map[string]float64) {
@@ -41,9 +52,11 @@ func perPod(before, after map[string]float64, pods int) (float64, map[string]flo
 }
 
 // The performance model (DESIGN): a rollout's time is the controller's writes ÷ QPS.
-// OpenKruise spends 3 writes per created pod and 4.3 per in-place update; this test
-// fails if ours regress above 2 for either (pod create + one status write with every
-// condition; one pod patch per in-place update; CloneSet status written per sync).
+// OpenKruise spends 3 writes per created pod and 4.3 per in-place update; the target
+// is at most 2. Ours: one create per pod (no readiness-gate status write unless a
+// grace period needs the gate), one patch per in-place update, the CloneSet status
+// once per sync. The scale-up bound is 1.5 so that a status write per pod coming back
+// fails this test.
 func TestControllerWritesPerPod(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
@@ -68,6 +81,15 @@ func TestControllerWritesPerPod(t *testing.T) {
 	}
 	waitStatus(t, ns, "writes", time.Minute, func(s v1alpha1.CloneSetStatus, _ *v1alpha1.CloneSet) bool { return s.UpdateRevision != "" })
 
+	// The write counter is process-wide: let the namespaces of earlier tests finish
+	// terminating so their CloneSets' last writes are not counted here.
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		list, err := c.Client.CoreV1().Namespaces().List(ctx, metav1.ListOptions{LabelSelector: "kruise-native.io/integration-test=true"})
+		if err != nil {
+			return false, err
+		}
+		return len(list.Items) == 1, nil
+	})
 	before := controllerWrites(t)
 	if _, err := client.Patch(ctx, "writes", types.MergePatchType, []byte(`{"spec":{"replicas":50}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
@@ -78,8 +100,8 @@ func TestControllerWritesPerPod(t *testing.T) {
 	scaled := controllerWrites(t)
 	scaleUp, detail := perPod(before, scaled, n)
 	t.Logf("scale-up 0->%d: %.2f writes per pod %v", n, scaleUp, detail)
-	if scaleUp > 2.0 {
-		t.Errorf("scale-up costs %.2f controller writes per pod, want at most 2 (%v)", scaleUp, detail)
+	if scaleUp > 1.5 {
+		t.Errorf("scale-up costs %.2f controller writes per pod, want at most 1.5 (%v)", scaleUp, detail)
 	}
 
 	if _, err := client.Patch(ctx, "writes", types.JSONPatchType,
