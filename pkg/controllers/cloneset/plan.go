@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -18,6 +19,8 @@ type PodInfo struct {
 	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
 	// must be removed, so a held scale-down never picks a second victim.
 	PreparingDelete bool
+	// Labels are matched by the scatter strategy.
+	Labels map[string]string
 }
 
 // Limits are a CloneSet's resolved rollout parameters.
@@ -32,6 +35,8 @@ type Limits struct {
 	// ScaleMaxUnavailable bounds unavailable pods during scale-up; -1 means no limit.
 	ScaleMaxUnavailable int
 	Paused              bool
+	// Scatter spreads pods with these labels over the update order.
+	Scatter []pub.UpdateScatterTerm
 }
 
 // Plan is what one sync should do. The controller executes it, then re-plans on the
@@ -155,7 +160,7 @@ func Compute(pods []PodInfo, l Limits) Plan {
 		return p
 	}
 	budget := available - (l.Replicas - l.MaxUnavailable)
-	for _, c := range oldPodsByUpdateOrder(keep) {
+	for _, c := range oldPodsByUpdateOrder(keep, l.Scatter) {
 		if len(p.Update) >= needUpdate {
 			break
 		}

@@ -1,10 +1,16 @@
 package cloneset
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
+)
 
 // oldPodsByUpdateOrder returns pods not at the update revision, unavailable first
-// (updating them costs nothing), then by priority (higher first), then by name.
-func oldPodsByUpdateOrder(pods []PodInfo) []PodInfo {
+// (updating them costs nothing), then by priority (higher first), then by name; pods
+// of equal standing are then spread by the scatter strategy.
+func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []PodInfo {
 	var old []PodInfo
 	for _, p := range pods {
 		if !p.Updated {
@@ -21,7 +27,31 @@ func oldPodsByUpdateOrder(pods []PodInfo) []PodInfo {
 		}
 		return a.Name < b.Name
 	})
+	if len(scatter) == 0 {
+		return old
+	}
+	for start := 0; start < len(old); {
+		end := start + 1
+		for end < len(old) && old[end].Available == old[start].Available && old[end].Priority == old[start].Priority {
+			end++
+		}
+		scatterRun(old[start:end], scatter)
+		start = end
+	}
 	return old
+}
+
+// scatterRun reorders a run of equally ranked pods in place by the scatter terms.
+func scatterRun(run []PodInfo, scatter []pub.UpdateScatterTerm) {
+	refs := make([]podorder.PodRef, len(run))
+	byName := make(map[string]PodInfo, len(run))
+	for i, p := range run {
+		refs[i] = podorder.PodRef{Name: p.Name, Labels: p.Labels}
+		byName[p.Name] = p
+	}
+	for i, r := range podorder.Scatter(scatter, refs) {
+		run[i] = byName[r.Name]
+	}
 }
 
 // pickDeletions picks n pods to delete: up to excessOld pods at old revisions first,

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -55,8 +57,8 @@ func TestResolveLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want {
-				t.Fatalf("got %+v, want %+v", got, tc.want)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("limits differ (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -210,5 +212,25 @@ func TestComputeDeletesPreparingDeleteFirst(t *testing.T) {
 	got := Compute(in, Limits{Replicas: 2, MaxUnavailable: 1, ScaleMaxUnavailable: -1})
 	if !slices.Equal(got.Delete, []string{"p0"}) {
 		t.Fatalf("deleted %v, want [p0] (already PreparingDelete)", got.Delete)
+	}
+}
+
+// scatterStrategy: pods labelled foo=bar are spread over the update order instead of
+// going in one batch (OpenKruise's documented example: 3 of 10 pods go 1st, 6th, 10th).
+func TestComputeScattersUpdates(t *testing.T) {
+	in := pods("OOOOOOOOOO")
+	for _, i := range []int{0, 1, 2} {
+		in[i].Labels = map[string]string{"foo": "bar"}
+	}
+	got := Compute(in, Limits{Replicas: 10, MaxUnavailable: 10, ScaleMaxUnavailable: -1,
+		Scatter: []pub.UpdateScatterTerm{{Key: "foo", Value: "bar"}}})
+	var at []int
+	for i, name := range got.Update {
+		if name == "p0" || name == "p1" || name == "p2" {
+			at = append(at, i)
+		}
+	}
+	if !slices.Equal(at, []int{0, 5, 9}) {
+		t.Fatalf("foo=bar pods at update positions %v (%v), want [0 5 9]", at, got.Update)
 	}
 }

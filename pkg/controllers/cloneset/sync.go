@@ -160,6 +160,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
 			Priority:        podorder.Priority(cs.Spec.UpdateStrategy.PriorityStrategy, pod.Labels),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
+			Labels:          pod.Labels,
 		})
 	}
 	replicas := 1
@@ -171,6 +172,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	if err != nil {
 		return wrap(err, "resolving rollout limits")
 	}
+	limits.Scatter = us.ScatterStrategy
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
 
