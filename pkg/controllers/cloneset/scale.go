@@ -82,7 +82,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 	}
 	c.expect(st, expectations.Create, names...)
 	logger := klog.FromContext(ctx)
-	return forEach(pods, func(pod *corev1.Pod) error {
+	attempted, err := slowStart(pods, func(pod *corev1.Pod) error {
 		for _, tmpl := range st.cs.Spec.VolumeClaimTemplates {
 			claim := newClaim(st.cs, tmpl, pod.Name, pod.Labels[pub.CloneSetInstanceIDKey])
 			if _, err := c.kubeClient.CoreV1().PersistentVolumeClaims(pod.Namespace).Create(ctx, claim, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
@@ -106,6 +106,28 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulCreate", "succeed to create pod %s", created.Name)
 		return nil
 	})
+	// Creations never attempted will not be seen either.
+	for _, pod := range pods[attempted:] {
+		c.unexpect(st, expectations.Create, pod.Name)
+	}
+	return err
+}
+
+// slowStart runs fn on items in batches of 1, 2, 4, ... (at most parallelWrites at
+// once) and stops after the first batch with an error, as kube's ReplicaSet controller
+// does: when creations fail for a reason that will not go away by itself (quota, a
+// missing service account, admission), a sync wastes a few writes, not one per pod.
+// It returns how many items were attempted.
+func slowStart[T any](items []T, fn func(T) error) (int, error) {
+	done := 0
+	for batch := 1; done < len(items); batch = min(2*batch, parallelWrites) {
+		n := min(batch, len(items)-done)
+		if err := forEach(items[done:done+n], fn); err != nil {
+			return done + n, err
+		}
+		done += n
+	}
+	return done, nil
 }
 
 // deletePods deletes pods (and the PVCs made for them).

@@ -90,6 +90,12 @@ func TestControllerWritesPerPod(t *testing.T) {
 		}
 		return len(list.Items) == 1, nil
 	})
+	// Pods cannot be created before the namespace's default ServiceAccount exists;
+	// failed creates would count here though they say nothing about steady-state cost.
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		_, err := c.Client.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
+		return err == nil, err
+	})
 	before := controllerWrites(t)
 	if _, err := client.Patch(ctx, "writes", types.MergePatchType, []byte(`{"spec":{"replicas":50}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
