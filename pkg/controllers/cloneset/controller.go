@@ -13,8 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
@@ -45,8 +43,6 @@ type Controller struct {
 
 	cloneSets   kruiselisters.CloneSetLister
 	podIndexer  cache.Indexer
-	pods        corelisters.PodLister
-	revisions   appslisters.ControllerRevisionLister
 	history     history.Interface
 	hasSynced   []cache.InformerSynced
 	queue       workqueue.TypedRateLimitingInterface[string]
@@ -71,8 +67,6 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		scheme:       newScheme(),
 		cloneSets:    csInformer.Lister(),
 		podIndexer:   podInformer.Informer().GetIndexer(),
-		pods:         podInformer.Lister(),
-		revisions:    revInformer.Lister(),
 		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
 		hasSynced:    []cache.InformerSynced{csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced},
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),

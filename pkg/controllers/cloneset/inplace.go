@@ -10,7 +10,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
 // updateInPlace starts updating pod to the update revision in place; false when the
@@ -20,15 +19,10 @@ func (c *Controller) updateInPlace(ctx context.Context, st *syncState, pod *core
 	if oldRev == nil {
 		return false, nil // its revision is gone from history: recreate
 	}
-	oldTmpl, err := revision.Template(oldRev)
+	spec, err := st.inPlaceSpec(oldRev)
 	if err != nil {
 		return false, err
 	}
-	newTmpl, err := revision.Template(st.updateRev)
-	if err != nil {
-		return false, err
-	}
-	spec := inplaceupdate.CalculateSpec(oldTmpl, newTmpl, st.updateRev.Name)
 	if spec == nil {
 		return false, nil
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
 // parallelWrites bounds concurrent pod writes in one sync; the client's QPS limit is
@@ -50,7 +49,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 	if atUpdate+atCurrent == 0 {
 		return nil
 	}
-	updateTmpl, err := revision.Template(st.updateRev)
+	updateTmpl, err := st.template(st.updateRev)
 	if err != nil {
 		return err
 	}
@@ -58,7 +57,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 	currentName := st.updateRev.Name
 	if atCurrent > 0 {
 		if rev := st.revisionByName(st.currentRev); rev != nil {
-			if currentTmpl, err = revision.Template(rev); err != nil {
+			if currentTmpl, err = st.template(rev); err != nil {
 				return err
 			}
 			currentName = rev.Name

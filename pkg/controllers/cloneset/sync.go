@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
@@ -37,6 +38,9 @@ type syncState struct {
 	expectedUpdated int32
 	// requeue asks for another sync after this long (0: only on events).
 	requeue time.Duration
+	// templates and inPlaceSpecs memoise per-revision work within one sync.
+	templates    map[string]*corev1.PodTemplateSpec
+	inPlaceSpecs map[string]*inplaceupdate.UpdateSpec
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -204,7 +208,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	return errors.Join(errs...)
 }
 
-// selectorLabels is a helper for status.labelSelector.
+// selectorString is status.labelSelector: the selector in string form.
 func selectorString(cs *apps.CloneSet) string {
 	sel, err := metav1.LabelSelectorAsSelector(cs.Spec.Selector)
 	if err != nil {

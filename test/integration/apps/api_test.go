@@ -2,6 +2,7 @@ package apps
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -301,13 +302,11 @@ func createUnstructured(t *testing.T, ns, fragment string) error {
 	if err := obj.UnmarshalJSON([]byte(base)); err != nil {
 		t.Fatal(err)
 	}
-	patch := &unstructured.Unstructured{}
-	if err := patch.UnmarshalJSON([]byte(`{"apiVersion":"x/y","kind":"Z",` + strings.TrimPrefix(fragment, "{"))); err != nil {
+	var patch map[string]interface{}
+	if err := json.Unmarshal([]byte(fragment), &patch); err != nil {
 		t.Fatal(err)
 	}
-	mergeInto(obj.Object, patch.Object)
-	obj.SetAPIVersion("apps.kruise.io/v1alpha1")
-	obj.SetKind("CloneSet")
+	mergeInto(obj.Object, patch)
 	_, err := framework.Get(t).Dynamic.Resource(cloneSetsV1alpha1).Namespace(ns).Create(context.Background(), obj, metav1.CreateOptions{})
 	return err
 }

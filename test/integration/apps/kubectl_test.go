@@ -60,7 +60,7 @@ func TestKubectlGetPrintsOpenKruiseColumns(t *testing.T) {
 	if got, want := headerFields(out), []string{"NAME", "DESIRED", "UPDATED", "UPDATED_READY", "READY", "TOTAL", "AGE"}; !slices.Equal(got, want) {
 		t.Fatalf("kubectl get clone header = %v, want %v\n%s", got, want, out)
 	}
-	if !strings.Contains(out, "cs-demo") || !strings.Contains(strings.Fields(strings.Split(out, "\n")[1])[1], "3") {
+	if row := strings.Fields(strings.Split(out, "\n")[1]); len(row) < 2 || row[0] != "cs-demo" || row[1] != "3" {
 		t.Fatalf("kubectl get clone: want cs-demo with DESIRED 3, got\n%s", out)
 	}
 	wide := kubectl(t, "get", "clonesets.apps.kruise.io", "-n", ns, "-o", "wide")

@@ -36,15 +36,6 @@ func applyExample(t *testing.T, ns, name string, edit func(string) string) {
 	}
 }
 
-func getCloneSet(t *testing.T, ns, name string) *v1alpha1.CloneSet {
-	t.Helper()
-	cs, err := kruise(t).AppsV1alpha1().CloneSets(ns).Get(context.Background(), name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
-
 // podsOf lists the pods a CloneSet controls.
 func podsOf(t *testing.T, ns string, cs *v1alpha1.CloneSet) []corev1.Pod {
 	t.Helper()
