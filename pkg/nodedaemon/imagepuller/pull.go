@@ -17,6 +17,13 @@ import (
 // telling a timeout apart from the task being canceled.
 var errTimedOut = errors.New("timed out")
 
+// timeoutError is a failed attempt that ran out of time; its text is all the
+// status message needs ("timed out after 10m0s").
+type timeoutError struct{ after time.Duration }
+
+func (e timeoutError) Error() string        { return fmt.Sprintf("timed out after %s", e.after) }
+func (e timeoutError) Is(target error) bool { return target == errTimedOut }
+
 // criError carries the runtime's error text without gRPC's "rpc error: code
 // = ... desc =" framing, which the user reading a NodeImage status does not
 // need; the gRPC error stays reachable through errors.Unwrap.
@@ -36,7 +43,7 @@ func (m *Manager) attempt(ctx context.Context, t Task, timeout time.Duration) (s
 	defer cancel()
 	id, err := m.pull(ctx, t)
 	if err != nil && errors.Is(context.Cause(ctx), errTimedOut) {
-		return "", fmt.Errorf("pull timed out after %s: %w", timeout, errTimedOut)
+		return "", timeoutError{after: timeout}
 	}
 	return id, err
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Defaults of OpenKruise's pull policy, applied when a Task leaves the field
-// zero (Timeout) or negative (BackoffLimit).
+// zero (Timeout) or nil (BackoffLimit).
 const (
 	DefaultTimeout      = 600 * time.Second
 	DefaultBackoffLimit = 3
@@ -41,8 +41,9 @@ type Task struct {
 	// Timeout bounds each attempt; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BackoffLimit is the number of retries after the first failed
-	// attempt; negative means DefaultBackoffLimit.
-	BackoffLimit int32
+	// attempt; nil means DefaultBackoffLimit, 0 no retry (a pointer, as in
+	// the API, because zero is a meaningful limit).
+	BackoffLimit *int32
 	// ActiveDeadline bounds the whole task from its StartTime; zero means
 	// no bound.
 	ActiveDeadline time.Duration
@@ -64,10 +65,10 @@ func (t Task) timeout() time.Duration {
 }
 
 func (t Task) backoffLimit() int {
-	if t.BackoffLimit < 0 {
+	if t.BackoffLimit == nil {
 		return DefaultBackoffLimit
 	}
-	return int(t.BackoffLimit)
+	return int(*t.BackoffLimit)
 }
 
 func (t Task) validate() error {
@@ -78,6 +79,9 @@ func (t Task) validate() error {
 	case "", PullIfNotPresent, PullAlways:
 	default:
 		return fmt.Errorf("unknown pull policy %q", t.PullPolicy)
+	}
+	if t.BackoffLimit != nil && *t.BackoffLimit < 0 {
+		return fmt.Errorf("negative backoff limit %d", *t.BackoffLimit)
 	}
 	if t.ActiveDeadline < 0 {
 		return fmt.Errorf("negative active deadline %s", t.ActiveDeadline)

@@ -78,7 +78,7 @@ func (m *Manager) runTask(ctx context.Context, r *run) {
 		lastErr = err
 
 		if attempt > limit {
-			m.finish(r, PhaseFailed, "", fmt.Sprintf("pull failed after %d attempts: %v", attempt, err))
+			m.finish(r, PhaseFailed, "", fmt.Sprintf("pull failed after %s: %v", plural(attempt, "attempt"), err))
 			return
 		}
 		if !deadline.IsZero() && !m.clock.Now().Before(deadline) {
@@ -86,6 +86,11 @@ func (m *Manager) runTask(ctx context.Context, r *run) {
 			return
 		}
 		wait := m.backoff.delay(attempt, rand.Float64())
+		if !deadline.IsZero() {
+			// Fail at the deadline rather than after a backoff that
+			// outlasts it.
+			wait = min(wait, deadline.Sub(m.clock.Now()))
+		}
 		m.update(r, func(s *Status) {
 			s.Message = fmt.Sprintf("attempt %d of %d failed, retrying in %s: %v", attempt, limit+1, wait.Round(time.Millisecond), err)
 		})
@@ -96,7 +101,7 @@ func (m *Manager) runTask(ctx context.Context, r *run) {
 }
 
 func deadlineMessage(t Task, attempts int, last error) string {
-	msg := fmt.Sprintf("active deadline of %s exceeded after %d attempts", t.ActiveDeadline, attempts)
+	msg := fmt.Sprintf("active deadline of %s exceeded after %s", t.ActiveDeadline, plural(attempts, "attempt"))
 	if last != nil {
 		msg += fmt.Sprintf(": %v", last)
 	}
@@ -139,4 +144,11 @@ func (m *Manager) sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
