@@ -170,17 +170,17 @@ func (m *Manager) Stop() {
 }
 
 // update applies fn to r's status if r still owns its key and the Manager
-// runs, then tells the caller. It reports whether it applied.
-func (m *Manager) update(r *run, fn func(*Status)) bool {
+// runs, then tells the caller; a run replaced by a newer version or removed
+// writes nothing.
+func (m *Manager) update(r *run, fn func(*Status)) {
 	m.mu.Lock()
 	if m.stopped || m.tasks[r.key] != r {
 		m.mu.Unlock()
-		return false
+		return
 	}
 	fn(&r.status)
 	m.mu.Unlock()
 	m.notify(r.key)
-	return true
 }
 
 func (m *Manager) notify(keys ...string) {

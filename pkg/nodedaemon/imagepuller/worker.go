@@ -42,17 +42,10 @@ func (m *Manager) runTask(ctx context.Context, r *run) {
 		if attempt == 1 && t.ActiveDeadline > 0 {
 			deadline = now.Add(t.ActiveDeadline)
 		}
-		m.update(r, func(s *Status) {
-			if attempt == 1 {
-				s.Phase, s.StartTime = PhasePulling, now
-			}
-			s.Attempts = int32(attempt)
-		})
-
 		timeout := t.timeout()
 		if !deadline.IsZero() {
-			// The attempt may not outlive the task: a deadline that cuts it
-			// short is reported as the deadline, not as a timeout.
+			// Waiting for a worker may have used up the deadline; and an
+			// attempt may not outlive the task.
 			left := deadline.Sub(now)
 			if left <= 0 {
 				m.release()
@@ -61,6 +54,12 @@ func (m *Manager) runTask(ctx context.Context, r *run) {
 			}
 			timeout = min(timeout, left)
 		}
+		m.update(r, func(s *Status) {
+			if attempt == 1 {
+				s.Phase, s.StartTime = PhasePulling, now
+			}
+			s.Attempts = int32(attempt)
+		})
 
 		logger.V(2).Info("Pulling image", "attempt", attempt, "timeout", timeout)
 		id, err := m.attempt(ctx, t, timeout)
