@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	registrygeneric "k8s.io/apiserver/pkg/registry/generic"
 	registryrest "k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/client-go/kubernetes"
@@ -16,6 +17,10 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	clonesetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
+	crrstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest/storage"
+	imagelistpulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob/storage"
+	imagepulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob/storage"
+	nodeimagestorage "github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/storage"
 	statefulsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset/storage"
 	"github.com/kruise-native/kruise-native/pkg/registry/rollback"
 )
@@ -88,8 +93,46 @@ func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) 
 	}
 	// Both versions serve the same storage: the hub type is converted on the way out.
 	info.VersionedResourcesStorageMap["v1beta1"] = resources
-	info.VersionedResourcesStorageMap["v1alpha1"] = resources
+	alpha, err := nodeOperationResources(optsGetter)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range resources {
+		alpha[k] = v
+	}
+	info.VersionedResourcesStorageMap["v1alpha1"] = alpha
 	return &info, nil
+}
+
+// nodeOperationResources are the kinds OpenKruise serves in v1alpha1 only: image
+// pre-pulling and container recreation, carried out by the node daemons.
+func nodeOperationResources(optsGetter registrygeneric.RESTOptionsGetter) (map[string]registryrest.Storage, error) {
+	nodeImages, err := nodeimagestorage.NewStorage(Scheme, optsGetter)
+	if err != nil {
+		return nil, fmt.Errorf("nodeimages storage: %w", err)
+	}
+	pullJobs, err := imagepulljobstorage.NewStorage(Scheme, optsGetter)
+	if err != nil {
+		return nil, fmt.Errorf("imagepulljobs storage: %w", err)
+	}
+	listPullJobs, err := imagelistpulljobstorage.NewStorage(Scheme, optsGetter)
+	if err != nil {
+		return nil, fmt.Errorf("imagelistpulljobs storage: %w", err)
+	}
+	crrs, err := crrstorage.NewStorage(Scheme, optsGetter)
+	if err != nil {
+		return nil, fmt.Errorf("containerrecreaterequests storage: %w", err)
+	}
+	return map[string]registryrest.Storage{
+		"nodeimages":                       nodeImages.NodeImage,
+		"nodeimages/status":                nodeImages.Status,
+		"imagepulljobs":                    pullJobs.ImagePullJob,
+		"imagepulljobs/status":             pullJobs.Status,
+		"imagelistpulljobs":                listPullJobs.ImageListPullJob,
+		"imagelistpulljobs/status":         listPullJobs.Status,
+		"containerrecreaterequests":        crrs.ContainerRecreateRequest,
+		"containerrecreaterequests/status": crrs.Status,
+	}, nil
 }
 
 // revisionLister reads workloads' ControllerRevisions from kube-apiserver, where the

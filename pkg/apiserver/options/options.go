@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/endpoints/openapi"
@@ -19,8 +18,6 @@ import (
 
 	kruiseadmission "github.com/kruise-native/kruise-native/pkg/admission"
 	admissioninitializer "github.com/kruise-native/kruise-native/pkg/admission/initializer"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -44,21 +41,26 @@ type Options struct {
 	embedded bool
 }
 
-// NewOptions returns the defaults: embedded etcd, storage in v1beta1.
+// NewOptions returns the defaults: embedded etcd, objects stored as protobuf in the
+// newest version that has their kind.
 func NewOptions() *Options {
+	codec, versioner, err := apiserver.NewStorageCodec()
+	if err != nil {
+		// The scheme is built into the binary: a missing protobuf serializer is a build bug.
+		panic(err)
+	}
 	o := &Options{
-		ServerRun: genericoptions.NewServerRunOptions(),
-		Recommended: genericoptions.NewRecommendedOptions(etcdPathPrefix,
-			apiserver.Codecs.LegacyCodec(v1beta1.SchemeGroupVersion)),
+		ServerRun:    genericoptions.NewServerRunOptions(),
+		Recommended:  genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
 		EmbeddedEtcd: etcd.Options{ClientPort: 2479, PeerPort: 2480},
 	}
-	o.Recommended.Etcd.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(
-		v1beta1.SchemeGroupVersion, schema.GroupKind{Group: apps.GroupName})
+	o.Recommended.Etcd.StorageConfig.EncodeVersioner = versioner
 	// Close long-running requests (watches) two seconds into a shutdown instead of
 	// waiting out the request timeout: clients re-list and re-watch through the
 	// aggregator, and a restart takes seconds rather than a minute.
 	o.ServerRun.ShutdownSendRetryAfter = true
-	// Objects are stored as protobuf: smaller and faster to decode than JSON.
+	// Only informational with this codec (it always writes protobuf), but keeps
+	// --storage-media-type's help honest.
 	o.Recommended.Etcd.DefaultStorageMediaType = runtime.ContentTypeProtobuf
 	kruiseadmission.Register(o.Recommended.Admission.Plugins)
 	o.Recommended.Admission.RecommendedPluginOrder = append(o.Recommended.Admission.RecommendedPluginOrder,

@@ -1,5 +1,5 @@
 // Package registrytest gives registry tests real etcd-backed storage encoded exactly as
-// kruise-apiserver stores objects (protobuf, v1beta1).
+// kruise-apiserver stores objects (protobuf, in each kind's storage version).
 package registrytest
 
 import (
@@ -8,11 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/generic"
-	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	etcd3testing "k8s.io/apiserver/pkg/storage/etcd3/testing"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
 )
 
@@ -23,17 +21,11 @@ func NewRESTOptions(t *testing.T, resource string) generic.RESTOptions {
 	server, cfg := etcd3testing.NewUnsecuredEtcd3TestClientServer(t)
 	t.Cleanup(func() { server.Terminate(t) })
 
-	codec, _, err := serverstorage.NewStorageCodec(serverstorage.StorageCodecConfig{
-		StorageMediaType:  runtime.ContentTypeProtobuf,
-		StorageSerializer: apiserver.Codecs,
-		StorageVersion:    v1beta1.SchemeGroupVersion,
-		MemoryVersion:     apps.SchemeGroupVersion,
-		Config:            *cfg,
-	})
+	codec, versioner, err := apiserver.NewStorageCodec()
 	if err != nil {
 		t.Fatalf("storage codec: %v", err)
 	}
-	cfg.Codec = codec
+	cfg.Codec, cfg.EncodeVersioner = codec, versioner
 	return generic.RESTOptions{
 		StorageConfig:           cfg.ForResource(apps.Resource(resource)),
 		Decorator:               generic.UndecoratedStorage,

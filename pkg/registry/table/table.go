@@ -65,6 +65,14 @@ func Int32(name, description string, get func(obj runtime.Object) int32) Column 
 	}
 }
 
+// String is a string column.
+func String(name, description string, get func(obj runtime.Object) string) Column {
+	return Column{
+		Definition: metav1.TableColumnDefinition{Name: name, Type: "string", Description: description},
+		Cell:       func(obj runtime.Object) interface{} { return get(obj) },
+	}
+}
+
 // Wide is a string column shown only with -o wide.
 func Wide(name, description string, get func(obj runtime.Object) string) Column {
 	return Column{

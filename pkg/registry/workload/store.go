@@ -53,3 +53,12 @@ func NewREST(res Resource, optsGetter generic.RESTOptionsGetter) (*REST, error) 
 	}
 	return &REST{Store: store, shortNames: res.ShortNames, categories: res.Categories}, nil
 }
+
+// NewRESTWithStatus builds a resource's main endpoint and its status subresource.
+func NewRESTWithStatus(res Resource, status StatusStrategy, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
+	main, err := NewREST(res, optsGetter)
+	if err != nil {
+		return nil, nil, err
+	}
+	return main, NewStatusREST(main.Store, status), nil
+}

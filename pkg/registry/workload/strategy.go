@@ -31,8 +31,11 @@ type Kind[T Object] struct {
 	KeepSpec func(obj, old T)
 	// SpecChanged reports whether an update changed the spec.
 	SpecChanged func(obj, old T) bool
-	// Templates returns the pod template and claim templates, for kube's warnings.
+	// Templates returns the pod template and claim templates, for kube's warnings;
+	// nil for kinds without templates.
 	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
+	// ClusterScoped is set for kinds that live outside namespaces (NodeImage).
+	ClusterScoped bool
 
 	Validate             func(obj T) field.ErrorList
 	ValidateUpdate       func(obj, old T) field.ErrorList
@@ -63,7 +66,7 @@ func NewStrategy[T Object](typer runtime.ObjectTyper, k Kind[T]) Strategy {
 	return strategy[T]{typer, names.SimpleNameGenerator, k}
 }
 
-func (strategy[T]) NamespaceScoped() bool { return true }
+func (s strategy[T]) NamespaceScoped() bool { return !s.kind.ClusterScoped }
 
 // DefaultGarbageCollectionPolicy deletes pods in the background, as for Deployments.
 func (strategy[T]) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageCollectionPolicy {
@@ -95,6 +98,9 @@ func (s strategy[T]) Validate(ctx context.Context, obj runtime.Object) field.Err
 }
 
 func (s strategy[T]) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
+	if s.kind.Templates == nil {
+		return nil
+	}
 	tmpl, claims := s.kind.Templates(obj.(T))
 	return TemplateWarnings(ctx, tmpl, nil, claims)
 }
@@ -112,7 +118,7 @@ func (s strategy[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object
 // WarningsOnUpdate warns about the template only when the spec changed.
 func (s strategy[T]) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
 	o, prev := obj.(T), old.(T)
-	if o.GetGeneration() == prev.GetGeneration() {
+	if s.kind.Templates == nil || o.GetGeneration() == prev.GetGeneration() {
 		return nil
 	}
 	tmpl, claims := s.kind.Templates(o)

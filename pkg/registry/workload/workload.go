@@ -1,4 +1,5 @@
-// Package workload holds the strategy rules every Kruise workload resource shares:
+// Package workload holds the strategy rules every Kruise resource with a spec and a
+// status shares (workloads first, also jobs and node operations):
 // generation bookkeeping, which fields each endpoint may write, and kube's warnings
 // for embedded pod and claim templates.
 package workload

@@ -41,6 +41,23 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.StatefulSet{})
 		},
+		// Kinds served in v1alpha1 only: random objects are defaulted like decoded ones.
+		func(ni *apps.NodeImage, c randfill.Continue) {
+			c.FillNoCustom(ni)
+			defaulter.apply(ni, &v1alpha1.NodeImage{})
+		},
+		func(j *apps.ImagePullJob, c randfill.Continue) {
+			c.FillNoCustom(j)
+			defaulter.apply(j, &v1alpha1.ImagePullJob{})
+		},
+		func(j *apps.ImageListPullJob, c randfill.Continue) {
+			c.FillNoCustom(j)
+			defaulter.apply(j, &v1alpha1.ImageListPullJob{})
+		},
+		func(crr *apps.ContainerRecreateRequest, c randfill.Continue) {
+			c.FillNoCustom(crr)
+			defaulter.apply(crr, &v1alpha1.ContainerRecreateRequest{})
+		},
 	}
 }
 
@@ -54,6 +71,7 @@ func newDefaulter() defaulter {
 	s := runtime.NewScheme()
 	utilruntime.Must(apps.AddToScheme(s))
 	utilruntime.Must(v1beta1.AddToScheme(s))
+	utilruntime.Must(v1alpha1.AddToScheme(s))
 	return defaulter{scheme: s}
 }
 

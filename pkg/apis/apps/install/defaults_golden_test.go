@@ -22,14 +22,16 @@ const examplesDir = "../../../../../shared/examples"
 // decodes it, defaults to the object in testdata/defaults (reviewed against the
 // defaults OpenKruise documents: replicas 1, revisionHistoryLimit 10, ReCreate,
 // partition 0, maxUnavailable 20%, maxSurge 0; OrderedReady, RollingUpdate with
-// maxUnavailable 1, Retain/Retain; and kube's pod template defaults).
+// maxUnavailable 1, Retain/Retain; and kube's pod template defaults; for image pulls
+// timeout 600s, backoffLimit 3, completionPolicy Always, parallelism 1; for container
+// recreation failurePolicy Fail).
 func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 	scheme := runtime.NewScheme()
 	Install(scheme)
 	codecs := serializer.NewCodecFactory(scheme)
 
 	var files []string
-	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml"} {
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml"} {
 		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
 		if err != nil {
 			t.Fatal(err)

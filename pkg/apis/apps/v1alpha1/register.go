@@ -29,6 +29,10 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&CloneSet{}, &CloneSetList{}, &CloneSetRollback{},
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
+		&NodeImage{}, &NodeImageList{},
+		&ImagePullJob{}, &ImagePullJobList{},
+		&ImageListPullJob{}, &ImageListPullJobList{},
+		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -56,6 +56,14 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	// Group=apps.kruise.io, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithResource("clonesets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().CloneSets().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("containerrecreaterequests"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().ContainerRecreateRequests().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("imagelistpulljobs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().ImageListPullJobs().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("imagepulljobs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().ImagePullJobs().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("nodeimages"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().NodeImages().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().StatefulSets().Informer()}, nil
 

@@ -26,6 +26,14 @@ import (
 type Interface interface {
 	// CloneSets returns a CloneSetInformer.
 	CloneSets() CloneSetInformer
+	// ContainerRecreateRequests returns a ContainerRecreateRequestInformer.
+	ContainerRecreateRequests() ContainerRecreateRequestInformer
+	// ImageListPullJobs returns a ImageListPullJobInformer.
+	ImageListPullJobs() ImageListPullJobInformer
+	// ImagePullJobs returns a ImagePullJobInformer.
+	ImagePullJobs() ImagePullJobInformer
+	// NodeImages returns a NodeImageInformer.
+	NodeImages() NodeImageInformer
 	// StatefulSets returns a StatefulSetInformer.
 	StatefulSets() StatefulSetInformer
 }
@@ -44,6 +52,26 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // CloneSets returns a CloneSetInformer.
 func (v *version) CloneSets() CloneSetInformer {
 	return &cloneSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// ContainerRecreateRequests returns a ContainerRecreateRequestInformer.
+func (v *version) ContainerRecreateRequests() ContainerRecreateRequestInformer {
+	return &containerRecreateRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// ImageListPullJobs returns a ImageListPullJobInformer.
+func (v *version) ImageListPullJobs() ImageListPullJobInformer {
+	return &imageListPullJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// ImagePullJobs returns a ImagePullJobInformer.
+func (v *version) ImagePullJobs() ImagePullJobInformer {
+	return &imagePullJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// NodeImages returns a NodeImageInformer.
+func (v *version) NodeImages() NodeImageInformer {
+	return &nodeImageInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // StatefulSets returns a StatefulSetInformer.

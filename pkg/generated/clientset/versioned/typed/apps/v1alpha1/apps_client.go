@@ -29,6 +29,10 @@ import (
 type AppsV1alpha1Interface interface {
 	RESTClient() rest.Interface
 	CloneSetsGetter
+	ContainerRecreateRequestsGetter
+	ImageListPullJobsGetter
+	ImagePullJobsGetter
+	NodeImagesGetter
 	StatefulSetsGetter
 }
 
@@ -39,6 +43,22 @@ type AppsV1alpha1Client struct {
 
 func (c *AppsV1alpha1Client) CloneSets(namespace string) CloneSetInterface {
 	return newCloneSets(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) ContainerRecreateRequests(namespace string) ContainerRecreateRequestInterface {
+	return newContainerRecreateRequests(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) ImageListPullJobs(namespace string) ImageListPullJobInterface {
+	return newImageListPullJobs(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) ImagePullJobs(namespace string) ImagePullJobInterface {
+	return newImagePullJobs(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) NodeImages() NodeImageInterface {
+	return newNodeImages(c)
 }
 
 func (c *AppsV1alpha1Client) StatefulSets(namespace string) StatefulSetInterface {

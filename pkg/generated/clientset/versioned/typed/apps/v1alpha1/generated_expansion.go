@@ -20,4 +20,12 @@ package v1alpha1
 
 type CloneSetExpansion interface{}
 
+type ContainerRecreateRequestExpansion interface{}
+
+type ImageListPullJobExpansion interface{}
+
+type ImagePullJobExpansion interface{}
+
+type NodeImageExpansion interface{}
+
 type StatefulSetExpansion interface{}

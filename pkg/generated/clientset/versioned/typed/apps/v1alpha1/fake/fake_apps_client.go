@@ -32,6 +32,22 @@ func (c *FakeAppsV1alpha1) CloneSets(namespace string) v1alpha1.CloneSetInterfac
 	return newFakeCloneSets(c, namespace)
 }
 
+func (c *FakeAppsV1alpha1) ContainerRecreateRequests(namespace string) v1alpha1.ContainerRecreateRequestInterface {
+	return newFakeContainerRecreateRequests(c, namespace)
+}
+
+func (c *FakeAppsV1alpha1) ImageListPullJobs(namespace string) v1alpha1.ImageListPullJobInterface {
+	return newFakeImageListPullJobs(c, namespace)
+}
+
+func (c *FakeAppsV1alpha1) ImagePullJobs(namespace string) v1alpha1.ImagePullJobInterface {
+	return newFakeImagePullJobs(c, namespace)
+}
+
+func (c *FakeAppsV1alpha1) NodeImages() v1alpha1.NodeImageInterface {
+	return newFakeNodeImages(c)
+}
+
 func (c *FakeAppsV1alpha1) StatefulSets(namespace string) v1alpha1.StatefulSetInterface {
 	return newFakeStatefulSets(c, namespace)
 }
