@@ -35,9 +35,8 @@ type criError struct {
 func (e *criError) Error() string { return e.msg }
 func (e *criError) Unwrap() error { return e.err }
 
-// attempt pulls t once within timeout and returns the image ID. The timeout
-// runs on the Manager's clock (not as a context deadline) so tests can drive
-// it; the runtime sees it as a cancellation of the call, which aborts the pull.
+// attempt pulls t once within timeout and returns the image ID. When the
+// timeout passes the call is canceled, which makes the runtime abort the pull.
 func (m *Manager) attempt(ctx context.Context, t Task, timeout time.Duration) (string, error) {
 	ctx, cancel := m.withTimeout(ctx, timeout)
 	defer cancel()
@@ -104,10 +103,13 @@ func (m *Manager) presentImageID(ctx context.Context, t Task) (string, bool) {
 	return id, id != ""
 }
 
-// withTimeout returns a context canceled with cause errTimedOut after d on
-// the Manager's clock.
+// withTimeout returns a context that ends with cause errTimedOut after d on
+// the Manager's clock. It also carries d as a real deadline, which gRPC sends
+// to the runtime with the call; with a fake clock that deadline is only a
+// backstop far behind the clock's.
 func (m *Manager) withTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(parent)
+	deadlineCtx, cancelDeadline := context.WithTimeoutCause(parent, d, errTimedOut)
+	ctx, cancel := context.WithCancelCause(deadlineCtx)
 	timer := m.clock.NewTimer(d)
 	go func() {
 		select {
@@ -119,5 +121,6 @@ func (m *Manager) withTimeout(parent context.Context, d time.Duration) (context.
 	return ctx, func() {
 		timer.Stop()
 		cancel(context.Canceled)
+		cancelDeadline()
 	}
 }
