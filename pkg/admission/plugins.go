@@ -4,13 +4,23 @@ package admission
 import (
 	"k8s.io/apiserver/pkg/admission"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
+	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
 )
 
 // Register adds every Kruise plugin to the registry.
 func Register(plugins *admission.Plugins) {
 	deletionprotection.Register(plugins)
+	containerrecreaterequest.Register(plugins)
+	noderestriction.Register(plugins)
 }
 
 // PluginOrder is the order Kruise plugins run in, after the generic ones.
-var PluginOrder = []string{deletionprotection.PluginName}
+// Mutating plugins fill in objects first; the node restriction then judges the final
+// object's writer.
+var PluginOrder = []string{
+	containerrecreaterequest.PluginName,
+	deletionprotection.PluginName,
+	noderestriction.PluginName,
+}
