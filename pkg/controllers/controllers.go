@@ -3,8 +3,16 @@ package controllers
 
 import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
 )
 
 // All are the controllers kruise-controller runs, in start order.
-var All = []manager.NewFunc{cloneset.New}
+var All = []manager.NewFunc{
+	cloneset.New,
+	nodeimage.New,
+	imagepulljob.New,
+	containerrecreaterequest.New,
+}

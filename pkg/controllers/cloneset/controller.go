@@ -11,18 +11,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/history"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/reconcile"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -44,8 +41,7 @@ type Controller struct {
 	cloneSets   kruiselisters.CloneSetLister
 	podIndexer  cache.Indexer
 	history     history.Interface
-	hasSynced   []cache.InformerSynced
-	queue       workqueue.TypedRateLimitingInterface[string]
+	loop        *reconcile.Loop
 	scaleExp    *expectations.Scale
 	podVersions *expectations.ResourceVersion
 	inPlace     *inplaceupdate.Executor
@@ -68,14 +64,13 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		cloneSets:    csInformer.Lister(),
 		podIndexer:   podInformer.Informer().GetIndexer(),
 		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
-		hasSynced:    []cache.InformerSynced{csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced},
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cloneset"}),
-		scaleExp:    expectations.NewScale(),
-		podVersions: expectations.NewResourceVersion(),
-		inPlace:     &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
-		now:         time.Now,
+		scaleExp:     expectations.NewScale(),
+		podVersions:  expectations.NewResourceVersion(),
+		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
+		now:          time.Now,
 	}
+	c.loop = reconcile.NewLoop("cloneset", c.sync,
+		csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced)
 	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
 		UpdateFunc: func(_, obj interface{}) { c.enqueue(obj) },
@@ -97,63 +92,12 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 func (c *Controller) Name() string { return ControllerName }
 
 // HasSynced implements manager.Controller.
-func (c *Controller) HasSynced() bool {
-	for _, s := range c.hasSynced {
-		if !s() {
-			return false
-		}
-	}
-	return true
-}
+func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
 
 // Run processes the queue until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	defer c.queue.ShutDown()
-	logger := klog.FromContext(ctx)
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.hasSynced...) {
-		return
-	}
-	logger.Info("Starting workers", "workers", workers)
-	for range workers {
-		go wait.UntilWithContext(ctx, c.worker, time.Second)
-	}
-	<-ctx.Done()
-}
+func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
 
-func (c *Controller) worker(ctx context.Context) {
-	for c.processNext(ctx) {
-	}
-}
-
-func (c *Controller) processNext(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
-	requeueAfter, err := c.sync(ctx, key)
-	switch {
-	case err != nil:
-		utilruntime.HandleErrorWithContext(ctx, err, "Syncing CloneSet", "key", key)
-		c.queue.AddRateLimited(key)
-	case requeueAfter > 0:
-		c.queue.Forget(key)
-		c.queue.AddAfter(key, requeueAfter)
-	default:
-		c.queue.Forget(key)
-	}
-	return true
-}
-
-func (c *Controller) enqueue(obj interface{}) {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		utilruntime.HandleError(err)
-		return
-	}
-	c.queue.Add(key)
-}
+func (c *Controller) enqueue(obj interface{}) { c.loop.Enqueue(obj) }
 
 func (c *Controller) onCloneSetDelete(obj interface{}) {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
@@ -183,7 +127,7 @@ func (c *Controller) onPodAdd(obj interface{}) {
 	pod := obj.(*corev1.Pod)
 	if key, ok := ownerKey(pod); ok {
 		c.scaleExp.Observe(key, expectations.Create, pod.Name)
-		c.queue.Add(key)
+		c.loop.Add(key)
 	}
 }
 
@@ -193,7 +137,7 @@ func (c *Controller) onPodUpdate(oldObj, newObj interface{}) {
 		return
 	}
 	if key, ok := ownerKey(pod); ok {
-		c.queue.Add(key)
+		c.loop.Add(key)
 	}
 }
 
@@ -208,7 +152,7 @@ func (c *Controller) onPodDelete(obj interface{}) {
 	c.podVersions.Forget(pod.UID)
 	if key, ok := ownerKey(pod); ok {
 		c.scaleExp.Observe(key, expectations.Delete, pod.Name)
-		c.queue.Add(key)
+		c.loop.Add(key)
 	}
 }
 

@@ -12,13 +12,18 @@ import (
 
 var supportedImagePullPolicies = []apps.ImagePullPolicy{apps.PullAlways, apps.PullIfNotPresent}
 
-// validateImageReference checks a full reference ("nginx:1.9.1", "repo/x@sha256:...").
+// validateImageReference checks a reference to pull ("nginx:1.9.1", "nginx"). Digests
+// are refused: NodeImages list images by tag, as OpenKruise's do.
 func validateImageReference(image string, fldPath *field.Path) field.ErrorList {
 	if image == "" {
 		return field.ErrorList{field.Required(fldPath, "")}
 	}
-	if _, err := reference.ParseNormalizedNamed(image); err != nil {
+	named, err := reference.ParseNormalizedNamed(image)
+	if err != nil {
 		return field.ErrorList{field.Invalid(fldPath, image, fmt.Sprintf("not a valid image reference: %v", err))}
+	}
+	if _, digested := named.(reference.Digested); digested {
+		return field.ErrorList{field.Invalid(fldPath, image, "digests are not supported: name the image by tag")}
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ func TestValidateImagePullJob(t *testing.T) {
 			want: []wantErr{required("spec.image")}},
 		{name: "bad image", mutate: func(j *apps.ImagePullJob) { j.Spec.Image = "Nginx:1" },
 			want: []wantErr{invalid("spec.image", "not a valid image reference")}},
+		{name: "digest", mutate: func(j *apps.ImagePullJob) {
+			j.Spec.Image = "nginx@sha256:0123456789012345678901234567890123456789012345678901234567890123"
+		}, want: []wantErr{invalid("spec.image", "digests are not supported")}},
 		{name: "names and labels", mutate: func(j *apps.ImagePullJob) {
 			j.Spec.Selector = &apps.ImagePullJobNodeSelector{Names: []string{"node-1"},
 				LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}}}

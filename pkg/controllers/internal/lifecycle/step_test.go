@@ -154,7 +154,7 @@ func TestTransition(t *testing.T) {
 			}
 			if r := podcondition.Find(got.Status.Conditions, corev1.PodReady); r.Status != tt.wantReady {
 				t.Errorf("Ready = %s, want %s", r.Status, tt.wantReady)
-			} else if r.Status == corev1.ConditionFalse && r.Reason != reasonGatesNotReady {
+			} else if r.Status == corev1.ConditionFalse && r.Reason != "ReadinessGatesNotReady" {
 				t.Errorf("Ready reason = %q", r.Reason)
 			}
 		})

@@ -1,0 +1,111 @@
+// Package reconcile is the work loop every controller shares: a rate-limited queue of
+// object keys, workers that sync one key at a time, and requeueing on errors or when
+// a sync asks to look again later (deadlines, TTLs, minReadySeconds).
+package reconcile
+
+import (
+	"context"
+	"time"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// SyncFunc reconciles one key. A positive requeueAfter looks at the key again then.
+type SyncFunc func(ctx context.Context, key string) (requeueAfter time.Duration, err error)
+
+// Loop runs a SyncFunc over a queue of keys.
+type Loop struct {
+	name      string
+	queue     workqueue.TypedRateLimitingInterface[string]
+	sync      SyncFunc
+	hasSynced []cache.InformerSynced
+}
+
+// NewLoop returns a loop whose queue reports workqueue metrics under name.
+func NewLoop(name string, sync SyncFunc, hasSynced ...cache.InformerSynced) *Loop {
+	return &Loop{
+		name: name,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: name}),
+		sync:      sync,
+		hasSynced: hasSynced,
+	}
+}
+
+// HasSynced reports whether every informer the loop reads has synced.
+func (l *Loop) HasSynced() bool {
+	for _, s := range l.hasSynced {
+		if !s() {
+			return false
+		}
+	}
+	return true
+}
+
+// Add queues a key.
+func (l *Loop) Add(key string) { l.queue.Add(key) }
+
+// AddAfter queues a key after d.
+func (l *Loop) AddAfter(key string, d time.Duration) { l.queue.AddAfter(key, d) }
+
+// Enqueue queues an informer object (or tombstone) by its namespace/name key.
+func (l *Loop) Enqueue(obj interface{}) {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleError(err)
+		return
+	}
+	l.queue.Add(key)
+}
+
+// Handler queues every added, changed or deleted object of an informer.
+func (l *Loop) Handler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    l.Enqueue,
+		UpdateFunc: func(_, obj interface{}) { l.Enqueue(obj) },
+		DeleteFunc: l.Enqueue,
+	}
+}
+
+// Run waits for the caches, then syncs keys with workers until ctx ends.
+func (l *Loop) Run(ctx context.Context, workers int) {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	defer l.queue.ShutDown()
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, l.hasSynced...) {
+		return
+	}
+	klog.FromContext(ctx).Info("Starting workers", "controller", l.name, "workers", workers)
+	for range workers {
+		go wait.UntilWithContext(ctx, l.worker, time.Second)
+	}
+	<-ctx.Done()
+}
+
+func (l *Loop) worker(ctx context.Context) {
+	for l.processNext(ctx) {
+	}
+}
+
+func (l *Loop) processNext(ctx context.Context) bool {
+	key, quit := l.queue.Get()
+	if quit {
+		return false
+	}
+	defer l.queue.Done(key)
+	requeueAfter, err := l.sync(ctx, key)
+	switch {
+	case err != nil:
+		utilruntime.HandleErrorWithContext(ctx, err, "Sync failed", "controller", l.name, "key", key)
+		l.queue.AddRateLimited(key)
+	case requeueAfter > 0:
+		l.queue.Forget(key)
+		l.queue.AddAfter(key, requeueAfter)
+	default:
+		l.queue.Forget(key)
+	}
+	return true
+}
