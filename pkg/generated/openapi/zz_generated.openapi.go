@@ -1961,7 +1961,7 @@ func schema_pkg_apis_apps_v1alpha1_ImageListPullJobSpec(ref common.ReferenceCall
 						},
 					},
 				},
-				Required: []string{"images", "completionPolicy"},
+				Required: []string{"images"},
 			},
 		},
 		Dependencies: []string{
@@ -2343,7 +2343,7 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobSpec(ref common.ReferenceCallback
 						},
 					},
 				},
-				Required: []string{"image", "completionPolicy"},
+				Required: []string{"image"},
 			},
 		},
 		Dependencies: []string{
@@ -2511,7 +2511,6 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobTemplate(ref common.ReferenceCall
 						},
 					},
 				},
-				Required: []string{"completionPolicy"},
 			},
 		},
 		Dependencies: []string{

@@ -47,6 +47,7 @@ type ImagePullJobTemplate struct {
 	// +optional
 	PullPolicy *PullPolicy `json:"pullPolicy,omitempty" protobuf:"bytes,5,opt,name=pullPolicy"`
 	// CompletionPolicy says when the job ends (Always) or that it keeps pulling (Never).
+	// +optional
 	CompletionPolicy CompletionPolicy `json:"completionPolicy" protobuf:"bytes,6,opt,name=completionPolicy"`
 	// SandboxConfig is metadata passed to the runtime's PullImage call.
 	// +optional
