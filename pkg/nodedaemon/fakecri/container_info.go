@@ -18,11 +18,11 @@ type containerInfo struct {
 	SnapshotKey string          `json:"snapshotKey"`
 	Snapshotter string          `json:"snapshotter"`
 	RuntimeType string          `json:"runtimeType"`
-	Config      containerConfig `json:"config"`
+	Config      infoConfig `json:"config"`
 	RuntimeSpec runtimeSpec     `json:"runtimeSpec"`
 }
 
-type containerConfig struct {
+type infoConfig struct {
 	Metadata    containerMetadata `json:"metadata"`
 	Image       imageSpec         `json:"image"`
 	Command     []string          `json:"command,omitempty"`
@@ -61,7 +61,7 @@ func containerInfoJSON(c *Container) (string, error) {
 		SnapshotKey: c.ID,
 		Snapshotter: "overlayfs",
 		RuntimeType: "io.containerd.runc.v2",
-		Config: containerConfig{
+		Config: infoConfig{
 			Metadata:    containerMetadata{Name: c.Name, Attempt: c.Attempt},
 			Image:       imageSpec{Image: c.ImageID},
 			Command:     c.Command,
