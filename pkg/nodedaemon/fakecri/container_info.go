@@ -12,14 +12,14 @@ import (
 // the same way: config is the CRI ContainerConfig under its JSON names, runtimeSpec the
 // OCI spec with the env as "KEY=value" strings.
 type containerInfo struct {
-	SandboxID   string          `json:"sandboxID"`
-	Pid         uint32          `json:"pid"`
-	Removing    bool            `json:"removing"`
-	SnapshotKey string          `json:"snapshotKey"`
-	Snapshotter string          `json:"snapshotter"`
-	RuntimeType string          `json:"runtimeType"`
-	Config      infoConfig `json:"config"`
-	RuntimeSpec runtimeSpec     `json:"runtimeSpec"`
+	SandboxID   string      `json:"sandboxID"`
+	Pid         uint32      `json:"pid"`
+	Removing    bool        `json:"removing"`
+	SnapshotKey string      `json:"snapshotKey"`
+	Snapshotter string      `json:"snapshotter"`
+	RuntimeType string      `json:"runtimeType"`
+	Config      infoConfig  `json:"config"`
+	RuntimeSpec runtimeSpec `json:"runtimeSpec"`
 }
 
 type infoConfig struct {
