@@ -13,5 +13,19 @@
 // containers, and containerID/restartCount/lastState in the pod's status.
 //
 // RunForNode serves a Server and runs a KubeletSim for one node until its context ends;
-// kruise-node-daemon calls it behind a development flag.
+// kruise-node-daemon calls it behind a development flag, then uses "unix://"+socketPath
+// as its CRI endpoint. In a test, configure the runtime first and look into it after:
+//
+//	srv := fakecri.NewServer()
+//	srv.SetPullBehavior("*/private:*", fakecri.PullBehavior{Code: codes.PermissionDenied, Message: "unauthorized"})
+//	srv.SetPullBehavior("flaky:*", fakecri.PullBehavior{FailFirst: 2, Latency: time.Second})
+//	go fakecri.RunServerForNode(ctx, srv, socketPath, "kwok-node-0", kubeClient)
+//	... the code under test talks CRI to socketPath ...
+//	srv.Pulls()      // every PullImage with its credentials and outcome
+//	srv.Containers() // containers with their env, state, exit code
+//	srv.Execs()      // ExecSync calls (preStop hooks)
+//
+// Container IDs in pod status are "fakecri://<id>"; sandboxes and containers carry
+// kubelet's io.kubernetes.* labels, so a CRI client finds a pod's containers as on a
+// real node.
 package fakecri

@@ -1,6 +1,9 @@
 package fakecri
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -138,5 +141,59 @@ func TestGetContainerEventsStream(t *testing.T) {
 	}
 	if ev.ContainerEventType != runtimeapi.ContainerEventType_CONTAINER_CREATED_EVENT || ev.ContainerId == "" || len(ev.ContainersStatuses) != 1 {
 		t.Errorf("event = %v", ev)
+	}
+}
+
+func TestServeStopsWithContextAndCanServeAgain(t *testing.T) {
+	dir, err := os.MkdirTemp("", "fakecri")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "sub", "cri.sock")
+	// A stale socket file from an earlier run does not stop a new one.
+	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer()
+	if _, err := srv.AddImage("nginx"); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(ctx, sock) }()
+		var images []*runtimeapi.Image
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if srv.Endpoint() != "" {
+				svc, err := cri.NewRemoteImageService(ctx, srv.Endpoint(), 5*time.Second, nil, false)
+				if err == nil {
+					if images, err = svc.ListImages(ctx, nil); err == nil {
+						break
+					}
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: server not answering", round)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if len(images) != 1 {
+			t.Errorf("round %d: %d images, want the 1 kept across restarts of serving", round, len(images))
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: Serve = %v", round, err)
+		}
+		if _, err := os.Stat(sock); !os.IsNotExist(err) {
+			t.Errorf("round %d: socket left behind (%v)", round, err)
+		}
+		if srv.Endpoint() != "" {
+			t.Errorf("round %d: endpoint %q after stop", round, srv.Endpoint())
+		}
 	}
 }
