@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -56,6 +57,8 @@ func (k *KubeletSim) syncPod(ctx context.Context, key string) error {
 	for i := range pod.Status.ContainerStatuses {
 		pod.Status.ContainerStatuses[i].DeepCopyInto(&statuses[i])
 	}
+	// Fetched once per sync, and only when a container starts.
+	envPod := sync.OnceValue(func() *corev1.Pod { return k.envSource(ctx, pod) })
 	changed := false
 	var errs []error
 	for i := range pod.Spec.Containers {
@@ -66,7 +69,7 @@ func (k *KubeletSim) syncPod(ctx context.Context, key string) error {
 			// change (its in-place stage will): nothing to match yet.
 			continue
 		}
-		cur, prev, err := k.ensureContainer(ctx, pod, spec, &statuses[idx], sb, containersNamed(containers, sb.ID, spec.Name))
+		cur, prev, err := k.ensureContainer(ctx, pod, envPod, spec, &statuses[idx], sb, containersNamed(containers, sb.ID, spec.Name))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("container %s: %w", spec.Name, err))
 			continue
@@ -118,7 +121,7 @@ func (k *KubeletSim) ensureSandbox(ctx context.Context, pod *corev1.Pod, sandbox
 //     replace it, keeping kwok's restart count (the stage counted the restart);
 //   - it exited: restart it if the pod's restartPolicy says so, counting the restart;
 //   - it was created but never started: start it.
-func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, spec *corev1.Container, cs *corev1.ContainerStatus,
+func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, envPod func() *corev1.Pod, spec *corev1.Container, cs *corev1.ContainerStatus,
 	sb *Sandbox, history []Container) (cur, prev *Container, err error) {
 	if len(history) > 0 {
 		cur = &history[0]
@@ -129,7 +132,7 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, spec 
 	logger := klog.FromContext(ctx).WithValues("container", spec.Name)
 	switch {
 	case cur == nil:
-		cur, err = k.startContainer(ctx, pod, spec, sb, 0, cs.RestartCount)
+		cur, err = k.startContainer(ctx, envPod(), spec, sb, 0, cs.RestartCount)
 		return cur, nil, err
 
 	case !sameImage(cur.Image, spec.Image):
@@ -142,7 +145,7 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, spec 
 			}
 		}
 		logger.V(2).Info("Replacing container for its new image", "old", cur.Image, "new", spec.Image)
-		next, err := k.startContainer(ctx, pod, spec, sb, cur.Attempt+1, cs.RestartCount)
+		next, err := k.startContainer(ctx, envPod(), spec, sb, cur.Attempt+1, cs.RestartCount)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -154,7 +157,7 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, spec 
 			return cur, prev, nil
 		}
 		logger.V(2).Info("Restarting exited container", "exitCode", cur.ExitCode, "restartCount", restartCountOf(cur)+1)
-		next, err := k.startContainer(ctx, pod, spec, sb, cur.Attempt+1, restartCountOf(cur)+1)
+		next, err := k.startContainer(ctx, envPod(), spec, sb, cur.Attempt+1, restartCountOf(cur)+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,7 +176,7 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, spec 
 }
 
 // startContainer creates and starts a container for spec with the env resolved from
-// the pod as it is now. The image is put in the store directly: kwok already reported
+// pod (envSource: the pod as it is now). The image is put in the store directly: kwok already reported
 // the pod running, so the pull is taken as done (pull behaviours are for the node
 // daemon's own pulls).
 func (k *KubeletSim) startContainer(ctx context.Context, pod *corev1.Pod, spec *corev1.Container, sb *Sandbox,
@@ -183,7 +186,7 @@ func (k *KubeletSim) startContainer(ctx context.Context, pod *corev1.Pod, spec *
 	}
 	created, err := k.runtime.CreateContainer(ctx, &runtimeapi.CreateContainerRequest{
 		PodSandboxId: sb.ID,
-		Config:       containerConfig(k.envSource(ctx, pod), spec, attempt, restartCount),
+		Config:       containerConfig(pod, spec, attempt, restartCount),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create container: %w", err)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/klog/v2/ktesting"
 )
 
 const simNode = "kwok-node-0"
@@ -27,7 +28,8 @@ type simEnv struct {
 func startSim(t *testing.T) *simEnv {
 	t.Helper()
 	env := &simEnv{srv: NewServer(), client: newVersionedClientset()}
-	ctx, cancel := context.WithCancel(context.Background())
+	_, ctx := ktesting.NewTestContext(t)
+	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	sim := NewKubeletSim(env.srv, env.client, simNode)
 	go func() { done <- sim.Run(ctx) }()
