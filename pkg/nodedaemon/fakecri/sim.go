@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/informers"
@@ -165,7 +166,7 @@ func (k *KubeletSim) worker(ctx context.Context) {
 func (k *KubeletSim) podFromCache(namespace, name string) (*corev1.Pod, error) {
 	pod, err := k.pods.Pods(namespace).Get(name)
 	if err != nil {
-		if isNotFound(err) {
+		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("get pod %s/%s from cache: %w", namespace, name, err)

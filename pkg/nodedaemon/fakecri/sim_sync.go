@@ -8,14 +8,11 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2"
 )
-
-func isNotFound(err error) bool { return apierrors.IsNotFound(err) }
 
 // syncPod makes the runtime match one pod and writes what changed into its status, in
 // one write. Everything it decides is derived from the pod and the runtime as they are
