@@ -1,0 +1,417 @@
+package containerrecreate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+)
+
+// DefaultGracePeriod is the stop grace period when neither the request nor the pod
+// names one (the kubelet's default).
+const DefaultGracePeriod = 30 * time.Second
+
+// Kind is the kind of step Decide returns.
+type Kind int
+
+const (
+	// Wait: nothing to do now; look again after RequeueAfter (0: at the next change of
+	// the request or its pod).
+	Wait Kind = iota
+	// RecordContext: write Contexts into spec.containers[*].statusContext.
+	RecordContext
+	// UpdateStatus: write Status.
+	UpdateStatus
+	// Stop: run the preStop hook and stop each of Stops, then write Status with each
+	// stop's result applied (Status already marks them Recreating/isKilled).
+	Stop
+	// Finish: write Status, which ends the request (Completed or Failed).
+	Finish
+)
+
+func (k Kind) String() string {
+	return [...]string{"Wait", "RecordContext", "UpdateStatus", "Stop", "Finish"}[k]
+}
+
+// Input is everything Decide looks at.
+type Input struct {
+	CRR *v1alpha1.ContainerRecreateRequest
+	// Pod is the request's pod, nil when it does not exist.
+	Pod *corev1.Pod
+	// Exited lists, by container name, containers whose statusContext container the
+	// runtime no longer runs (exited or removed). Containers not listed are taken as
+	// running: a missing fact never skips a stop that is due.
+	Exited map[string]bool
+	Now    time.Time
+}
+
+// StopOrder is one container to stop.
+type StopOrder struct {
+	Name string
+	// ContainerID is the pod status form, "<runtime>://<id>".
+	ContainerID string
+	GracePeriod time.Duration
+	PreStop     *v1alpha1.ProbeHandler
+	// Ports resolve a named port of an httpGet hook.
+	Ports []corev1.ContainerPort
+}
+
+// Decision is one step.
+type Decision struct {
+	Kind Kind
+	// Contexts, for RecordContext, by container name.
+	Contexts map[string]v1alpha1.ContainerRecreateRequestContainerContext
+	// Status, for UpdateStatus, Stop and Finish: the status to write.
+	Status v1alpha1.ContainerRecreateRequestStatus
+	Stops  []StopOrder
+	// RequeueAfter, for Wait (and with any step): look again then at the latest
+	// (minStartedSeconds, the unready grace, the deadline).
+	RequeueAfter time.Duration
+	// Reason says why, for logs.
+	Reason string
+}
+
+// Finished reports whether a request phase is final.
+func Finished(phase v1alpha1.ContainerRecreateRequestPhase) bool {
+	switch phase {
+	case v1alpha1.ContainerRecreateRequestCompleted, v1alpha1.ContainerRecreateRequestFailed,
+		v1alpha1.ContainerRecreateRequestSucceeded:
+		return true
+	}
+	return false
+}
+
+// Decide returns the next step for a request. See the package comment for the states.
+func Decide(in Input) Decision {
+	crr := in.CRR
+	if crr.DeletionTimestamp != nil || Finished(crr.Status.Phase) || crr.Status.CompletionTime != nil {
+		return Decision{Kind: Wait, Reason: "finished"}
+	}
+	if msg := unactionable(crr, in.Pod); msg != "" {
+		return finish(crr, v1alpha1.ContainerRecreateRequestFailed, msg, crr.Status.ContainerRecreateStates, in.Now)
+	}
+	var deadlineIn time.Duration
+	if d := crr.Spec.ActiveDeadlineSeconds; d != nil {
+		deadline := crr.CreationTimestamp.Add(time.Duration(*d) * time.Second)
+		if !in.Now.Before(deadline) {
+			return finish(crr, v1alpha1.ContainerRecreateRequestFailed,
+				fmt.Sprintf("did not finish within activeDeadlineSeconds (%ds)", *d), crr.Status.ContainerRecreateStates, in.Now)
+		}
+		deadlineIn = deadline.Sub(in.Now)
+	}
+
+	d := decide(in)
+	d.RequeueAfter = minPositive(d.RequeueAfter, deadlineIn)
+	return d
+}
+
+func decide(in Input) Decision {
+	crr, pod := in.CRR, in.Pod
+	if crr.Status.Phase != v1alpha1.ContainerRecreateRequestRecreating {
+		// Pending (or not yet marked Pending by the controller: the same).
+		if wait, ok := unreadyWait(crr, in.Now); !ok {
+			return Decision{Kind: Wait, Reason: "waiting for the pod to be made unready (" + v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey + ")"}
+		} else if wait > 0 {
+			return Decision{Kind: Wait, RequeueAfter: wait, Reason: "waiting out unreadyGracePeriodSeconds"}
+		}
+	}
+	if ctxs, complete := missingContexts(crr, pod); len(ctxs) > 0 {
+		return Decision{Kind: RecordContext, Contexts: ctxs, Reason: "recording the containers before stopping them"}
+	} else if !complete {
+		return Decision{Kind: Wait, Reason: "waiting for every container to have started (containerID in the pod status)"}
+	}
+	if crr.Status.Phase != v1alpha1.ContainerRecreateRequestRecreating {
+		status := crr.Status.DeepCopy()
+		status.Phase = v1alpha1.ContainerRecreateRequestRecreating
+		status.Message = ""
+		status.ContainerRecreateStates = nil
+		for _, c := range crr.Spec.Containers {
+			status.ContainerRecreateStates = append(status.ContainerRecreateStates,
+				v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: c.Name, Phase: v1alpha1.ContainerRecreateRequestPending})
+		}
+		return Decision{Kind: UpdateStatus, Status: *status, Reason: "starting"}
+	}
+	return advance(in)
+}
+
+// advance moves a request in phase Recreating on.
+func advance(in Input) Decision {
+	crr, pod := in.CRR, in.Pod
+	states, requeue := currentStates(crr, pod, in.Now)
+
+	failFast := strategy(crr).FailurePolicy != v1alpha1.ContainerRecreateRequestFailurePolicyIgnore
+	if failed := firstFailed(states); failed != "" && failFast {
+		for i := range states {
+			if !finishedState(states[i].Phase) {
+				states[i].Phase = v1alpha1.ContainerRecreateRequestFailed
+				states[i].Message = fmt.Sprintf("not recreated: container %s failed and failurePolicy is Fail", failed)
+			}
+		}
+	}
+	if allFinished(states) {
+		return finish(crr, v1alpha1.ContainerRecreateRequestCompleted, completionMessage(states), states, in.Now)
+	}
+
+	status := crr.Status.DeepCopy()
+	status.ContainerRecreateStates = states
+	var stops []StopOrder
+	for i := range states {
+		st := &states[i]
+		if st.Phase == v1alpha1.ContainerRecreateRequestPending {
+			order, ok := stopOrder(crr, pod, st.Name)
+			if !ok {
+				// No statusContext: nothing may be stopped before it is recorded.
+				return Decision{Kind: Wait, Reason: "container " + st.Name + " has no statusContext"}
+			}
+			st.Phase, st.IsKilled = v1alpha1.ContainerRecreateRequestRecreating, true
+			// A container the runtime no longer runs was stopped already (by this
+			// request, before a daemon restart, or it died): only wait for the kubelet
+			// to start it again.
+			if !in.Exited[st.Name] {
+				stops = append(stops, order)
+			}
+		}
+		if strategy(crr).OrderedRecreate && !finishedState(st.Phase) {
+			break // the next container waits until this one is Succeeded or Failed
+		}
+	}
+	if len(stops) > 0 {
+		return Decision{Kind: Stop, Status: *status, Stops: stops, RequeueAfter: requeue, Reason: "stopping containers"}
+	}
+	if !apiequality.Semantic.DeepEqual(status.ContainerRecreateStates, crr.Status.ContainerRecreateStates) {
+		return Decision{Kind: UpdateStatus, Status: *status, RequeueAfter: requeue, Reason: "container states changed"}
+	}
+	return Decision{Kind: Wait, RequeueAfter: requeue, Reason: "waiting for recreated containers to run"}
+}
+
+// currentStates derives each container's state from its stored state, its
+// statusContext and the pod status, and returns when a container will have run for
+// minStartedSeconds (0 when none waits for that).
+func currentStates(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now time.Time) ([]v1alpha1.ContainerRecreateRequestContainerRecreateState, time.Duration) {
+	minStarted := time.Duration(strategy(crr).MinStartedSeconds) * time.Second
+	var requeue time.Duration
+	out := make([]v1alpha1.ContainerRecreateRequestContainerRecreateState, 0, len(crr.Spec.Containers))
+	for _, c := range crr.Spec.Containers {
+		st := v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: c.Name, Phase: v1alpha1.ContainerRecreateRequestPending}
+		if prev := storedState(crr, c.Name); prev != nil {
+			st = *prev.DeepCopy()
+		}
+		if finishedState(st.Phase) {
+			out = append(out, st)
+			continue
+		}
+		if podContainer(pod, c.Name) == nil {
+			st.Phase, st.Message = v1alpha1.ContainerRecreateRequestFailed, fmt.Sprintf("container %s not found in pod %s", c.Name, pod.Name)
+			out = append(out, st)
+			continue
+		}
+		cs := containerStatus(pod, c.Name)
+		if recreated(c.StatusContext, cs) {
+			st.Phase = v1alpha1.ContainerRecreateRequestRecreating
+			if cs.State.Running != nil && cs.Ready {
+				ranFor := now.Sub(cs.State.Running.StartedAt.Time)
+				if ranFor >= minStarted {
+					st.Phase = v1alpha1.ContainerRecreateRequestSucceeded
+				} else {
+					requeue = minPositive(requeue, minStarted-ranFor)
+				}
+			}
+		} else if st.IsKilled {
+			st.Phase = v1alpha1.ContainerRecreateRequestRecreating
+		} else {
+			st.Phase = v1alpha1.ContainerRecreateRequestPending
+		}
+		out = append(out, st)
+	}
+	return out, requeue
+}
+
+// recreated: the pod runs another container than the one recorded, or the recorded
+// one restarted.
+func recreated(ctx *v1alpha1.ContainerRecreateRequestContainerContext, cs *corev1.ContainerStatus) bool {
+	if ctx == nil || cs == nil || cs.ContainerID == "" {
+		return false
+	}
+	return cs.ContainerID != ctx.ContainerID || cs.RestartCount > ctx.RestartCount
+}
+
+// unactionable says why the request cannot be acted on at all, or "".
+func unactionable(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) string {
+	name := crr.Spec.PodName
+	switch {
+	case pod == nil:
+		return fmt.Sprintf("pod %s is gone", name)
+	case crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey] != "" && string(pod.UID) != crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey]:
+		return fmt.Sprintf("pod %s was replaced: its UID is %s, the request is for %s", name, pod.UID, crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey])
+	case pod.DeletionTimestamp != nil:
+		return fmt.Sprintf("pod %s is being deleted", name)
+	case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
+		return fmt.Sprintf("pod %s has finished (phase %s)", name, pod.Status.Phase)
+	}
+	return ""
+}
+
+// unreadyWait returns how long to wait before containers may stop; ok is false while
+// the pod has not been made unready yet. Without unreadyGracePeriodSeconds there is
+// nothing to wait for. An unreadable mark counts as taken long ago, as the controller
+// reads it.
+func unreadyWait(crr *v1alpha1.ContainerRecreateRequest, now time.Time) (time.Duration, bool) {
+	g := strategy(crr).UnreadyGracePeriodSeconds
+	if g == nil {
+		return 0, true
+	}
+	v, ok := crr.Annotations[v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey]
+	if !ok {
+		return 0, false
+	}
+	at, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return 0, true
+	}
+	return max(at.Add(time.Duration(*g)*time.Second).Sub(now), 0), true
+}
+
+// missingContexts returns the statusContexts still to record, from the pod status.
+// complete is false (and nothing is returned) while a container of the pod has no
+// containerID yet, so its context cannot be recorded and nothing may be stopped. Containers the pod
+// does not have get no context; they fail when the request starts.
+func missingContexts(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) (map[string]v1alpha1.ContainerRecreateRequestContainerContext, bool) {
+	var out map[string]v1alpha1.ContainerRecreateRequestContainerContext
+	complete := true
+	for _, c := range crr.Spec.Containers {
+		if c.StatusContext != nil || podContainer(pod, c.Name) == nil {
+			continue
+		}
+		cs := containerStatus(pod, c.Name)
+		if cs == nil || cs.ContainerID == "" {
+			complete = false
+			continue
+		}
+		if out == nil {
+			out = map[string]v1alpha1.ContainerRecreateRequestContainerContext{}
+		}
+		out[c.Name] = v1alpha1.ContainerRecreateRequestContainerContext{ContainerID: cs.ContainerID, RestartCount: cs.RestartCount}
+	}
+	if !complete {
+		// All in one write, at one moment: a context recorded early would take a
+		// container's own restart meanwhile for the recreation.
+		return nil, false
+	}
+	return out, true
+}
+
+// stopOrder is how to stop container name; false when its statusContext is missing.
+func stopOrder(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, name string) (StopOrder, bool) {
+	for i := range crr.Spec.Containers {
+		c := &crr.Spec.Containers[i]
+		if c.Name == name && c.StatusContext != nil && c.StatusContext.ContainerID != "" {
+			return StopOrder{Name: name, ContainerID: c.StatusContext.ContainerID, GracePeriod: gracePeriod(crr, pod),
+				PreStop: c.PreStop, Ports: c.Ports}, true
+		}
+	}
+	return StopOrder{}, false
+}
+
+func gracePeriod(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) time.Duration {
+	if g := strategy(crr).TerminationGracePeriodSeconds; g != nil && *g >= 0 {
+		return time.Duration(*g) * time.Second
+	}
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil && *g >= 0 {
+		return time.Duration(*g) * time.Second
+	}
+	return DefaultGracePeriod
+}
+
+func finish(crr *v1alpha1.ContainerRecreateRequest, phase v1alpha1.ContainerRecreateRequestPhase, msg string,
+	states []v1alpha1.ContainerRecreateRequestContainerRecreateState, now time.Time) Decision {
+	status := crr.Status.DeepCopy()
+	status.Phase, status.Message = phase, msg
+	t := metav1.NewTime(now.Truncate(time.Second))
+	status.CompletionTime = &t
+	status.ContainerRecreateStates = states
+	return Decision{Kind: Finish, Status: *status, Reason: msg}
+}
+
+func completionMessage(states []v1alpha1.ContainerRecreateRequestContainerRecreateState) string {
+	var failed []string
+	for _, st := range states {
+		if st.Phase == v1alpha1.ContainerRecreateRequestFailed {
+			failed = append(failed, fmt.Sprintf("%s (%s)", st.Name, st.Message))
+		}
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	return "failed to recreate " + strings.Join(failed, ", ")
+}
+
+func firstFailed(states []v1alpha1.ContainerRecreateRequestContainerRecreateState) string {
+	for _, st := range states {
+		if st.Phase == v1alpha1.ContainerRecreateRequestFailed {
+			return st.Name
+		}
+	}
+	return ""
+}
+
+func allFinished(states []v1alpha1.ContainerRecreateRequestContainerRecreateState) bool {
+	for _, st := range states {
+		if !finishedState(st.Phase) {
+			return false
+		}
+	}
+	return true
+}
+
+func finishedState(p v1alpha1.ContainerRecreateRequestPhase) bool {
+	return p == v1alpha1.ContainerRecreateRequestSucceeded || p == v1alpha1.ContainerRecreateRequestFailed
+}
+
+func strategy(crr *v1alpha1.ContainerRecreateRequest) v1alpha1.ContainerRecreateRequestStrategy {
+	if crr.Spec.Strategy == nil {
+		return v1alpha1.ContainerRecreateRequestStrategy{}
+	}
+	return *crr.Spec.Strategy
+}
+
+func storedState(crr *v1alpha1.ContainerRecreateRequest, name string) *v1alpha1.ContainerRecreateRequestContainerRecreateState {
+	for i := range crr.Status.ContainerRecreateStates {
+		if crr.Status.ContainerRecreateStates[i].Name == name {
+			return &crr.Status.ContainerRecreateStates[i]
+		}
+	}
+	return nil
+}
+
+func podContainer(pod *corev1.Pod, name string) *corev1.Container {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i]
+		}
+	}
+	return nil
+}
+
+func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
+	for i := range pod.Status.ContainerStatuses {
+		if pod.Status.ContainerStatuses[i].Name == name {
+			return &pod.Status.ContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
+func minPositive(a, b time.Duration) time.Duration {
+	switch {
+	case a <= 0:
+		return b
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
+}
