@@ -1,0 +1,66 @@
+// Package devruntime runs a fake container runtime inside kruise-node-daemon, for the
+// local stack and integration tests (flag --fake-runtime-socket): pkg/nodedaemon/fakecri's
+// CRI server on a unix socket plus its kubelet simulator for the daemon's kwok node.
+//
+// Tests cannot reach into a daemon process to configure the fake runtime, so its pull
+// behaviour is chosen by the image's registry host. These hosts are under ".invalid",
+// which never resolves (RFC 2606), so the names cannot clash with a real registry:
+//
+//	fail.invalid/<any>      every attempt fails at once, codes.Unknown, with a
+//	                        registry-like error ("... 503 Service Unavailable")
+//	notfound.invalid/<any>  every attempt fails with codes.NotFound ("... not found")
+//	slow.invalid/<any>      every attempt takes SlowPullLatency, then succeeds
+//	flaky.invalid/<any>     the first 2 attempts of each reference fail with a
+//	                        connection reset, later ones succeed
+//
+// Every other image pulls successfully at once. The runtime's state lives in memory: a
+// restarted daemon starts with no images and new containers (the simulator gives the
+// node's running pods new container IDs, as after a node reboot).
+package devruntime
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+)
+
+// SlowPullLatency is how long a pull of a slow.invalid image takes: long enough for a
+// test to see it Pulling and kill the daemon in the middle, short enough to wait for.
+const SlowPullLatency = 15 * time.Second
+
+// Registry hosts with a fixed pull behaviour (see the package comment).
+const (
+	FailRegistry     = "fail.invalid"
+	NotFoundRegistry = "notfound.invalid"
+	SlowRegistry     = "slow.invalid"
+	FlakyRegistry    = "flaky.invalid"
+)
+
+// FailMessage is what every attempt to pull from FailRegistry says (after containerd's
+// `failed to pull and unpack image "<ref>": ` prefix).
+const FailMessage = `failed to resolve reference: unexpected status from HEAD request: 503 Service Unavailable`
+
+// NewServer returns a fake runtime with the pull behaviours of the package comment.
+func NewServer() *fakecri.Server {
+	srv := fakecri.NewServer()
+	srv.SetPullBehavior(FailRegistry+"/*", fakecri.PullBehavior{Message: FailMessage, Code: codes.Unknown})
+	srv.SetPullBehavior(NotFoundRegistry+"/*", fakecri.PullBehavior{NotFound: true})
+	srv.SetPullBehavior(SlowRegistry+"/*", fakecri.PullBehavior{Latency: SlowPullLatency})
+	srv.SetPullBehavior(FlakyRegistry+"/*", fakecri.PullBehavior{FailFirst: 2})
+	return srv
+}
+
+// Run serves a fake runtime on socketPath and simulates the kubelet of nodeName until
+// ctx ends. The kube client must be allowed to read the node's pods and patch their
+// status (the simulator writes containerIDs and restart counts, as a kubelet does).
+func Run(ctx context.Context, socketPath, nodeName string, kubeClient kubernetes.Interface) error {
+	if err := fakecri.RunServerForNode(ctx, NewServer(), socketPath, nodeName, kubeClient); err != nil {
+		return fmt.Errorf("fake runtime on %s: %w", socketPath, err)
+	}
+	return nil
+}
