@@ -66,11 +66,30 @@ declare -A PORT_OFFSET=(
 )
 PORT_NAMES=(kube-apiserver etcd etcd-peer kube-controller-manager kube-scheduler kwok kruise-apiserver kruise-etcd kruise-etcd-peer kruise-controller)
 
+# kruise-node-daemon-kwok-node-<i> serves /healthz, /readyz and /metrics on its own port
+# for the first DAEMON_PORTS nodes: DAEMON_PORT_STD+i, or PORT_BASE+DAEMON_PORT_OFFSET+i
+# (offsets 10..19, inside a stack's 20 ports). Daemons of further nodes listen on a free
+# port (logged) and are only checked to be running.
+DAEMON_PORTS=10
+DAEMON_PORT_STD=10280
+DAEMON_PORT_OFFSET=10
+
 port() {
   if [[ "${PORT_BASE}" == "0" ]]; then
     echo "${PORT_STD[$1]}"
   else
     echo $((PORT_BASE + PORT_OFFSET[$1]))
+  fi
+}
+
+# daemon_port <node>: the health port of the node's daemon, nothing past DAEMON_PORTS
+daemon_port() {
+  local i="${1#kwok-node-}"
+  [[ "${i}" =~ ^[0-9]+$ ]] && ((i < DAEMON_PORTS)) || return 0
+  if [[ "${PORT_BASE}" == "0" ]]; then
+    echo $((DAEMON_PORT_STD + i))
+  else
+    echo $((PORT_BASE + DAEMON_PORT_OFFSET + i))
   fi
 }
 
@@ -80,6 +99,7 @@ component_ports() {
     etcd) echo "$(port etcd) $(port etcd-peer)" ;;
     kruise-apiserver) echo "$(port kruise-apiserver) $(port kruise-etcd) $(port kruise-etcd-peer)" ;;
     kube-apiserver | kube-controller-manager | kube-scheduler | kwok | kruise-controller) port "$1" ;;
+    kruise-node-daemon-*) daemon_port "${1#kruise-node-daemon-}" ;;
     *) echo "" ;;
   esac
 }
@@ -192,7 +212,7 @@ wait_ready() {
   local deadline=$((SECONDS + WAIT_TIMEOUT))
   while true; do
     if "$@" >/dev/null 2>&1; then
-      log "${name} is ready (${what})"
+      [[ -n "${WAIT_QUIET:-}" ]] || log "${name} is ready (${what})"
       return 0
     fi
     if ! started_alive "${name}"; then
@@ -327,7 +347,19 @@ write_ports_env() {
     for n in "${PORT_NAMES[@]}"; do
       echo "PORT_$(tr 'a-z-' 'A-Z_' <<<"${n}")=$(port "${n}")"
     done
+    daemon_ports | while IFS='=' read -r n p; do
+      echo "PORT_$(tr 'a-z-' 'A-Z_' <<<"${n}")=${p}"
+    done
   } > "${f}"
+}
+
+# daemon_ports: kruise-node-daemon-<node>=<port> for the daemons with a known port
+daemon_ports() {
+  local node p
+  for node in $(node_names); do
+    p="$(daemon_port "${node}")"
+    [[ -z "${p}" ]] || echo "kruise-node-daemon-${node}=${p}"
+  done
 }
 
 # ---------------------------------------------------------------------------------------
@@ -664,13 +696,37 @@ start_kruise_controller() {
   wait_ready kruise-controller "/healthz" curl_ok "http://127.0.0.1:$(port kruise-controller)/healthz"
 }
 
+# Every daemon runs the fake container runtime and kubelet simulator of its kwok node in
+# process, on LOCAL_DIR/cri/<node>.sock (kwok nodes have no runtime): it pulls images
+# there and recreates the containers the simulator mirrors from the node's pods.
 start_kruise_node_daemon() { # <node> [--no-wait]
-  local node="$1" name="kruise-node-daemon-$1"
+  local node="$1" name="kruise-node-daemon-$1" p
+  p="$(daemon_port "${node}")"
   token_kubeconfig "${name}" kruise-node-daemon "${node}"
+  mkdir -p "${LOCAL_DIR}/cri"
   # shellcheck disable=SC2086
   start_process_env "${name}" "NODE_NAME=${node}" "${BIN_DIR}/kruise-node-daemon" \
-    --kubeconfig="${KUBECONFIGS}/${name}.kubeconfig" ${KRUISE_NODE_DAEMON_ARGS}
-  [[ "${2:-}" == "--no-wait" ]] || wait_alive "${name}"
+    --kubeconfig="${KUBECONFIGS}/${name}.kubeconfig" \
+    --fake-runtime-socket="${LOCAL_DIR}/cri/${node}.sock" \
+    --bind-address="127.0.0.1:${p:-0}" ${KRUISE_NODE_DAEMON_ARGS}
+  [[ "${2:-}" == "--no-wait" ]] || wait_node_daemons "${name}"
+}
+
+# wait_node_daemons <component>...: /readyz (runtime answers, informers synced) of each
+# daemon with a known port, one line for all; the others only have to keep running
+wait_node_daemons() {
+  local c p ports=() others=()
+  for c in "$@"; do
+    p="$(daemon_port "${c#kruise-node-daemon-}")"
+    if [[ -n "${p}" ]]; then
+      WAIT_QUIET=1 wait_ready "${c}" "/readyz" curl_ok "http://127.0.0.1:${p}/readyz"
+      ports+=("${p}")
+    else
+      others+=("${c}")
+    fi
+  done
+  ((${#ports[@]} == 0)) || log "$(( $# - ${#others[@]} )) node daemon(s) ready (/readyz on ports ${ports[*]})"
+  ((${#others[@]} == 0)) || wait_alive "${others[@]}"
 }
 
 node_names() {
@@ -781,7 +837,7 @@ cmd_up() {
         started+=("kruise-node-daemon-${c}")
       fi
     done
-    ((${#started[@]} == 0)) || wait_alive "${started[@]}"
+    ((${#started[@]} == 0)) || wait_node_daemons "${started[@]}"
   fi
   log "up in $((SECONDS - start))s"
   print_done
@@ -812,6 +868,8 @@ cmd_status() {
 cmd_ports() {
   local n
   for n in "${PORT_NAMES[@]}"; do echo "${n}=$(port "${n}")"; done
+  have_bin kruise-node-daemon && daemon_ports
+  return 0
 }
 
 case "${1:-up}" in
