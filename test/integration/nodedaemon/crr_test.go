@@ -1,0 +1,112 @@
+package nodedaemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// crrNode is the node of the recreate tests.
+const crrNode = "kwok-node-1"
+
+// The documented request, for a pod with containers app and sidecar: both containers
+// are recreated in place (same pod, new containers, restartCount +1) and the request
+// completes.
+func TestContainerRecreateRequestExample(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	ctx := context.Background()
+	before := runPod(t, ns, "web", crrNode, map[string]string{"app": "web"},
+		corev1.Container{Name: "app", Image: "nginx:1.25"}, corev1.Container{Name: "sidecar", Image: "busybox:1.36"})
+	putsBefore, _ := daemonWrites(t, crrNode)
+
+	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", "containerrecreaterequest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := strings.NewReplacer("POD_NAME", "web", "namespace: default", "namespace: "+ns).Replace(string(data))
+	if _, err := c.KubectlStdin(t, manifest, "apply", "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var crr *v1alpha1.ContainerRecreateRequest
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		crr, err = kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Get(ctx, "crr-demo", metav1.GetOptions{})
+		return err == nil && crr.Status.Phase == v1alpha1.ContainerRecreateRequestCompleted, err
+	})
+	t.Logf("request completed in %s (unreadyGracePeriodSeconds 3, minStartedSeconds 10)", time.Since(start).Round(100*time.Millisecond))
+
+	if crr.Status.CompletionTime == nil || crr.Status.Message != "" {
+		t.Errorf("status %s, want a completion time and no message", describe(crr.Status))
+	}
+	for _, st := range crr.Status.ContainerRecreateStates {
+		if st.Phase != v1alpha1.ContainerRecreateRequestSucceeded || !st.IsKilled {
+			t.Errorf("container %s: %s, want Succeeded and isKilled", st.Name, describe(st))
+		}
+	}
+	if n := len(crr.Status.ContainerRecreateStates); n != 2 {
+		t.Errorf("%d container states, want 2", n)
+	}
+
+	after, err := c.Client.CoreV1().Pods(ns).Get(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.UID != before.UID || after.Name != before.Name {
+		t.Fatalf("pod replaced: %s/%s → %s/%s", before.Name, before.UID, after.Name, after.UID)
+	}
+	for _, ctr := range crr.Spec.Containers {
+		was, now := containerStatus(before, ctr.Name), containerStatus(after, ctr.Name)
+		if ctr.StatusContext == nil || ctr.StatusContext.ContainerID != was.ContainerID || ctr.StatusContext.RestartCount != was.RestartCount {
+			t.Errorf("%s: statusContext %s, want the container before the request (%s, %d)", ctr.Name, describe(ctr.StatusContext), was.ContainerID, was.RestartCount)
+		}
+		if now.RestartCount != was.RestartCount+1 || now.ContainerID == was.ContainerID || now.State.Running == nil {
+			t.Errorf("%s: restartCount %d → %d, containerID %s → %s; want one restart into a new running container",
+				ctr.Name, was.RestartCount, now.RestartCount, was.ContainerID, now.ContainerID)
+		}
+	}
+	puts, _ := daemonWrites(t, crrNode)
+	t.Logf("daemon writes for the request: %.0f (statusContext, Recreating, stopped, Completed)", puts-putsBefore)
+	if puts-putsBefore > 5 {
+		t.Errorf("the daemon wrote %.0f times for one request, want at most 5", puts-putsBefore)
+	}
+}
+
+// A request whose pod goes away before it can start fails, naming the pod.
+func TestContainerRecreateRequestPodGone(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	ctx := context.Background()
+	runPod(t, ns, "short-lived", crrNode, nil, corev1.Container{Name: "app", Image: "nginx:1.25"})
+	crr := &v1alpha1.ContainerRecreateRequest{
+		ObjectMeta: metav1.ObjectMeta{Name: "gone", Namespace: ns},
+		Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "short-lived",
+			Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
+			// waits for the pod to be made unready for an hour: it cannot start before
+			// the pod is deleted
+			Strategy: &v1alpha1.ContainerRecreateRequestStrategy{UnreadyGracePeriodSeconds: ptrTo[int64](3600)}},
+	}
+	if _, err := kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, crr, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, "short-lived", metav1.DeleteOptions{GracePeriodSeconds: ptrTo[int64](0)}); err != nil {
+		t.Fatal(err)
+	}
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		got, err := kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Get(ctx, "gone", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		return got.Status.Phase == v1alpha1.ContainerRecreateRequestFailed && strings.Contains(got.Status.Message, "short-lived") &&
+			got.Status.CompletionTime != nil, nil
+	})
+}
