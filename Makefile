@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build tools up down test test-unit test-integration verify codegen bench clean
+.PHONY: all build tools up down test test-unit test-integration test-containerd verify codegen bench clean
 
 all: build
 
@@ -35,6 +35,14 @@ test-unit:
 
 test-integration: tools build
 	go test -count=1 -timeout 40m -p 1 ./test/integration/...
+
+## test-containerd: opt-in, not part of `make test`: the node daemon's CRI code against a real
+## containerd on a private socket (test/containerd). Installs Debian's containerd and runc with
+## apt-get when containerd is missing; needs root. Skips, saying why, where containerd cannot run.
+test-containerd:
+	@command -v containerd >/dev/null && command -v runc >/dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y containerd runc; }
+	KRUISE_TEST_CONTAINERD=1 go test -count=1 -v -timeout 10m ./test/containerd/...
 
 ## verify: generated code up to date, gofmt and go vet clean
 verify:
