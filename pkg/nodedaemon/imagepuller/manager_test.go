@@ -339,7 +339,7 @@ func TestAuthPassedThrough(t *testing.T) {
 	if len(pulls) != 1 {
 		t.Fatalf("runtime saw %d pulls, want 1", len(pulls))
 	}
-	want := fakecri.Auth{Username: "user", Password: "s3cret", ServerAddress: "registry.example.com"}
+	want := fakecri.Auth{Username: "user", Password: "s3cret"}
 	if got := pulls[0].Auth; got == nil || *got != want {
 		t.Errorf("credential = %+v, want %+v", got, want)
 	}
@@ -354,8 +354,8 @@ func TestCredentialsTriedInTurn(t *testing.T) {
 	m, _ := newManager(t, client, imagepuller.Options{})
 
 	auths := []*runtimeapi.AuthConfig{
-		{Username: "stale", Password: "x", ServerAddress: "docker.io"},
-		{Username: "fresh", Password: "y", ServerAddress: "docker.io"},
+		{Username: "stale", Password: "x"},
+		{Username: "fresh", Password: "y"},
 	}
 	m.Sync(map[string]imagepuller.Task{"private:1": {Image: "private:1", Version: 1, Auths: auths}})
 	st := waitFinished(t, m, "private:1")

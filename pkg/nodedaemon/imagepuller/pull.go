@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2"
@@ -41,11 +42,30 @@ func (m *Manager) attempt(ctx context.Context, t Task, timeout time.Duration) (s
 	ctx, cancel := m.withTimeout(ctx, timeout)
 	defer cancel()
 	id, err := m.pull(ctx, t)
-	if err != nil && errors.Is(context.Cause(ctx), errTimedOut) {
+	if err != nil && (errors.Is(context.Cause(ctx), errTimedOut) || endedByDeadline(ctx, err)) {
 		return "", timeoutError{after: timeout}
 	}
 	return id, err
 }
+
+// endedByDeadline tells a call the runtime ended because of our deadline before our
+// own context noticed: gRPC sends the deadline to the server, whose clock may fire
+// first and reset the stream (Canceled) or answer DeadlineExceeded.
+func endedByDeadline(ctx context.Context, err error) bool {
+	switch status.Code(errors.Unwrap(err)) {
+	case codes.Canceled, codes.DeadlineExceeded:
+	default:
+		if c := status.Code(err); c != codes.Canceled && c != codes.DeadlineExceeded {
+			return false
+		}
+	}
+	d, ok := ctx.Deadline()
+	return ok && time.Until(d) < deadlineSlack
+}
+
+// deadlineSlack is how close to the deadline a Canceled or DeadlineExceeded answer
+// counts as the timeout firing.
+const deadlineSlack = 250 * time.Millisecond
 
 // pull tries each credential in turn, as the kubelet does with several
 // matching pull secrets, and fails with every distinct runtime message when

@@ -42,7 +42,7 @@ func AuthsFromSecrets(image string, secrets []*corev1.Secret) []*runtimeapi.Auth
 	seen := map[string]bool{}
 	for _, secret := range secrets {
 		for _, m := range matchingEntries(ref, dockerConfigOf(secret)) {
-			auth, ok := m.entry.authConfig(m.key.rawHost)
+			auth, ok := m.entry.authConfig()
 			if !ok {
 				continue
 			}
@@ -114,7 +114,12 @@ func matchingEntries(ref Reference, cfg map[string]dockerConfigEntry) []matchedE
 // "user:password", wins over separate username/password fields (docker's
 // rule). An entry with no credential at all is dropped: pulling with it is the
 // same as pulling anonymously, which the runtime does when no secret matches.
-func (e dockerConfigEntry) authConfig(serverAddress string) (*runtimeapi.AuthConfig, bool) {
+//
+// The credential carries no server address, as the kubelet's do: containerd reads
+// that field as a URL and uses the credential only when its host is the registry's,
+// so a bare "host:port" fails to parse and a bare "host" silently drops the
+// credential. Empty, it applies to the registry being pulled from.
+func (e dockerConfigEntry) authConfig() (*runtimeapi.AuthConfig, bool) {
 	user, pass := e.Username, e.Password
 	if e.Auth != "" {
 		decoded, err := decodeBase64(e.Auth)
@@ -133,7 +138,6 @@ func (e dockerConfigEntry) authConfig(serverAddress string) (*runtimeapi.AuthCon
 	return &runtimeapi.AuthConfig{
 		Username:      user,
 		Password:      pass,
-		ServerAddress: serverAddress,
 		IdentityToken: e.IdentityToken,
 		RegistryToken: e.RegistryToken,
 	}, true

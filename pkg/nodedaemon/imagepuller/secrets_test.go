@@ -41,8 +41,11 @@ func basic(user, pass string) dockerConfigEntry {
 	return dockerConfigEntry{Auth: b64(user + ":" + pass)}
 }
 
-func cred(server, user, pass string) *runtimeapi.AuthConfig {
-	return &runtimeapi.AuthConfig{ServerAddress: server, Username: user, Password: pass}
+// cred is the credential expected for registry (named for the reader only: the
+// credential itself carries no server address, see authConfig).
+func cred(registry, user, pass string) *runtimeapi.AuthConfig {
+	_ = registry
+	return &runtimeapi.AuthConfig{Username: user, Password: pass}
 }
 
 func TestAuthsFromSecrets(t *testing.T) {
@@ -141,8 +144,8 @@ func TestAuthsFromSecrets(t *testing.T) {
 		want: []*runtimeapi.AuthConfig{
 			cred("reg.io", "u", "p:with:colons"),
 			cred("reg.io", "a", "b:c"),
-			{ServerAddress: "reg.io", IdentityToken: "id-tok"},
-			{ServerAddress: "reg.io", RegistryToken: "reg-tok"},
+			{IdentityToken: "id-tok"},
+			{RegistryToken: "reg-tok"},
 			cred("reg.io", "x", "y1"),
 		},
 	}, {
