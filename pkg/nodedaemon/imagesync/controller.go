@@ -187,6 +187,7 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 	wants := Wanted(&ni.Spec)
 	running := c.puller.Statuses()
 	tasks := map[string]imagepuller.Task{}
+	started := false
 	for _, w := range Plan(wants, &ni.Status, running) {
 		if r, ok := running[w.Key]; ok && r.Version == w.Tag.Version {
 			// Same version: the puller keeps the task it has and ignores this one,
@@ -200,8 +201,16 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 		}
 		c.notes[w.Key] = note{version: w.Tag.Version, text: text}
 		tasks[w.Key] = TaskFor(w, auths)
+		started = true
 	}
 	c.puller.Sync(tasks)
+	if started {
+		// New pulls report within moments (an image already present, a fast pull,
+		// a registry that refuses): let them, and write once, rather than a status
+		// of Waiting tags now and the results right after.
+		c.queue.AddAfter(c.node, c.opts.CoalesceDelay)
+		return nil
+	}
 	running = c.puller.Statuses()
 
 	notes := map[string]string{}
