@@ -110,3 +110,60 @@ func TestContainerRecreateRequestPodGone(t *testing.T) {
 			got.Status.CompletionTime != nil, nil
 	})
 }
+
+// A daemon restarted while a request waits for its containers to have run long enough
+// carries on from the stored request and pod: the request completes and no container
+// is stopped a second time (each restartCount is +1, not +2).
+func TestContainerRecreateRequestSurvivesDaemonRestart(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	ctx := context.Background()
+	before := runPod(t, ns, "web", crrNode, nil,
+		corev1.Container{Name: "app", Image: "nginx:1.25"}, corev1.Container{Name: "sidecar", Image: "busybox:1.36"})
+	crr := &v1alpha1.ContainerRecreateRequest{
+		ObjectMeta: metav1.ObjectMeta{Name: "restart", Namespace: ns},
+		Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "web",
+			Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}, {Name: "sidecar"}},
+			Strategy:   &v1alpha1.ContainerRecreateRequestStrategy{MinStartedSeconds: 15}},
+	}
+	if _, err := kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, crr, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Both stopped and started again, not yet running for minStartedSeconds.
+	waitPod(t, ns, "web", time.Minute, func(p *corev1.Pod) bool {
+		for _, name := range []string{"app", "sidecar"} {
+			if containerStatus(p, name).RestartCount != containerStatus(before, name).RestartCount+1 {
+				return false
+			}
+		}
+		return true
+	})
+	got, err := kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Get(ctx, "restart", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.Phase != v1alpha1.ContainerRecreateRequestRecreating {
+		t.Fatalf("before the restart: %s, want Recreating (minStartedSeconds 15)", describe(got.Status))
+	}
+
+	component := "kruise-node-daemon-" + crrNode
+	c.StopComponent(t, component)
+	c.StartComponent(t, component)
+
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		got, err = kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Get(ctx, "restart", metav1.GetOptions{})
+		return err == nil && got.Status.Phase == v1alpha1.ContainerRecreateRequestCompleted, err
+	})
+	after, err := c.Client.CoreV1().Pods(ns).Get(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range got.Status.ContainerRecreateStates {
+		if st.Phase != v1alpha1.ContainerRecreateRequestSucceeded {
+			t.Errorf("%s: %s, want Succeeded", st.Name, describe(st))
+		}
+		if was, now := containerStatus(before, st.Name).RestartCount, containerStatus(after, st.Name).RestartCount; now != was+1 {
+			t.Errorf("%s: restartCount %d → %d, want +1 (stopped once)", st.Name, was, now)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func succeeded(st *v1alpha1.ImageTagStatus) bool { return st.Phase == v1alpha1.I
 func TestNodeImageExamplePatch(t *testing.T) {
 	c := framework.Get(t)
 	ensureNodeImage(t, imageNode)
+	putsBefore, _ := daemonWrites(t, imageNode)
 	example := filepath.Join(c.Root, "..", "shared", "examples", "nodeimage-patch.yaml")
 	if _, _, err := c.Kubectl(t, "patch", "nodeimage", imageNode, "--type=merge", "--patch-file", example); err != nil {
 		t.Fatal(err)
@@ -39,6 +40,12 @@ func TestNodeImageExamplePatch(t *testing.T) {
 	}
 	if ni.Status.Desired < 1 || ni.Status.Succeeded < 1 || ni.Status.Desired != ni.Status.Succeeded+ni.Status.Failed+ni.Status.Pulling {
 		t.Errorf("counts %+v do not add up", ni.Status)
+	}
+	// A pull that ends at once costs one status write (no Waiting status first).
+	puts, _ := daemonWrites(t, imageNode)
+	t.Logf("daemon status writes for the pull: %.0f", puts-putsBefore)
+	if puts-putsBefore > 2 {
+		t.Errorf("%.0f status writes for one fast pull, want at most 2", puts-putsBefore)
 	}
 
 	// The runtime has the image under that ID (what crictl images would show).
