@@ -7,11 +7,13 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
 
 // All are the controllers kruise-controller runs, in start order.
 var All = []manager.NewFunc{
 	cloneset.New,
+	statefulset.New,
 	nodeimage.New,
 	imagepulljob.New,
 	containerrecreaterequest.New,

@@ -1,0 +1,87 @@
+package statefulset
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+)
+
+// applyStep writes one lifecycle transition to a pod: a pods/status patch when the
+// KruisePodReady condition changes too (that endpoint also takes the labels), a pod
+// patch otherwise. It returns the pod as written, or pod itself when nothing changed.
+func (c *Controller) applyStep(ctx context.Context, st *syncState, pod *corev1.Pod, step *lifecycle.Step) (*corev1.Pod, error) {
+	if step == nil {
+		return pod, nil
+	}
+	newPod, needsStatus := step.Apply(pod, metav1.NewTime(st.now))
+	if newPod == nil {
+		return pod, nil
+	}
+	data, err := lifecycle.PatchBytes(pod, newPod)
+	if err != nil || data == nil {
+		return pod, err
+	}
+	var sub []string
+	if needsStatus {
+		sub = []string{"status"}
+	}
+	out, err := c.kubeClient.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, data,
+		metav1.PatchOptions{FieldManager: ControllerName}, sub...)
+	if apierrors.IsNotFound(err) {
+		return pod, nil
+	}
+	if err != nil {
+		return pod, wrap(err, "moving pod %s to lifecycle state %s", pod.Name, step.To)
+	}
+	c.podVersions.Expect(out)
+	c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "LifecycleStateChanged", "pod %s lifecycle state %s", pod.Name, step.To)
+	return out, nil
+}
+
+// advanceLifecycles moves pods on from PreparingNormal, Updating and Updated once
+// their hooks allow, and takes back a PreparingDelete pod the set wants again
+// (scaled up before its hook let go); pods without a lifecycle never need a write.
+func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error {
+	lc := st.set.Spec.Lifecycle
+	var todo []*corev1.Pod
+	for _, pod := range st.pods {
+		state := lifecycle.State(pod)
+		if pod.DeletionTimestamp != nil || state == "" || state == pub.LifecycleStateNormal && lc == nil {
+			continue
+		}
+		todo = append(todo, pod)
+	}
+	planned := map[int]bool{}
+	for _, d := range st.plan.Delete {
+		planned[d.Ordinal] = true
+	}
+	for _, o := range st.plan.Update {
+		planned[o] = true
+	}
+	return batch.ForEach(todo, parallelWrites, func(pod *corev1.Pod) error {
+		ord := OrdinalOf(st.set.Name, pod.Name)
+		if lifecycle.State(pod) == pub.LifecycleStatePreparingDelete {
+			if !st.desired[ord] || planned[ord] {
+				return nil // still to go: its hook decides when
+			}
+			_, err := c.applyStep(ctx, st, pod, lifecycle.CancelDelete(lc, pod))
+			return err
+		}
+		if planned[ord] {
+			return nil // this sync already wrote it
+		}
+		completed, _ := inplaceupdate.CheckCompleted(pod)
+		upToDate := pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name &&
+			(completed || !inplaceupdate.IsInPlaceUpdating(pod))
+		_, err := c.applyStep(ctx, st, pod, lifecycle.DecideNormal(lc, pod, upToDate))
+		return err
+	})
+}

@@ -1,0 +1,136 @@
+package statefulset
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+)
+
+// OpenKruise's condition types for failed pod writes.
+const (
+	ConditionFailedCreatePod appsv1.StatefulSetConditionType = "FailedCreatePod"
+	ConditionFailedUpdatePod appsv1.StatefulSetConditionType = "FailedUpdatePod"
+)
+
+// computeStatus derives status from the pods this sync saw, counting as kube's
+// StatefulSet controller does: replicas are all the set's pods (terminating ones
+// too), current and updated ones exclude terminating pods.
+func computeStatus(st *syncState, now metav1.Time) apps.StatefulSetStatus {
+	set := st.set
+	s := apps.StatefulSetStatus{
+		ObservedGeneration: set.Generation,
+		UpdateRevision:     st.updateRev.Name,
+		CurrentRevision:    st.currentRev.Name,
+		CollisionCount:     &st.collisions,
+		LabelSelector:      selectorString(set),
+		Conditions:         set.Status.Conditions,
+		VolumeClaims:       set.Status.VolumeClaims,
+	}
+	minReady := minReadySeconds(set)
+	for _, pod := range st.pods {
+		s.Replicas++
+		revision := pod.Labels[pub.ControllerRevisionHashLabelKey]
+		updated := revision == st.updateRev.Name
+		if isRunningAndReady(pod) {
+			s.ReadyReplicas++
+			if updated {
+				s.UpdatedReadyReplicas++
+			}
+			if available, _ := readyFor(pod, minReady, now.Time); available {
+				s.AvailableReplicas++
+				if updated {
+					s.UpdatedAvailableReplicas++
+				}
+			}
+		}
+		if pod.DeletionTimestamp == nil {
+			if revision == st.currentRev.Name {
+				s.CurrentReplicas++
+			}
+			if updated {
+				s.UpdatedReplicas++
+			}
+		}
+	}
+	// A rolling update is complete once every wanted pod runs the update revision.
+	replicas := int32(1)
+	if set.Spec.Replicas != nil {
+		replicas = *set.Spec.Replicas
+	}
+	if set.Spec.UpdateStrategy.Type != appsv1.OnDeleteStatefulSetStrategyType &&
+		s.UpdatedReplicas == replicas && s.ReadyReplicas == replicas && s.Replicas == replicas {
+		s.CurrentRevision = s.UpdateRevision
+		s.CurrentReplicas = s.UpdatedReplicas
+	}
+	s.Conditions = setCondition(s.Conditions, ConditionFailedCreatePod, st.createErr, now)
+	s.Conditions = setCondition(s.Conditions, ConditionFailedUpdatePod, st.updateErr, now)
+	return s
+}
+
+// setCondition reports a failure as a True condition of type t, and removes the
+// condition once the writes of its kind succeed again.
+func setCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetConditionType, failure error, now metav1.Time) []appsv1.StatefulSetCondition {
+	var out []appsv1.StatefulSetCondition
+	var prev *appsv1.StatefulSetCondition
+	for i := range conds {
+		if conds[i].Type == t {
+			prev = &conds[i]
+			continue
+		}
+		out = append(out, conds[i])
+	}
+	if failure == nil {
+		return out
+	}
+	c := appsv1.StatefulSetCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now, Reason: string(t), Message: failure.Error()}
+	if prev != nil && prev.Status == corev1.ConditionTrue {
+		c.LastTransitionTime = prev.LastTransitionTime
+	}
+	return append(out, c)
+}
+
+// updateStatus writes status once per sync, and only when it changed.
+func (c *Controller) updateStatus(ctx context.Context, st *syncState) error {
+	if st.updateRev == nil {
+		return nil
+	}
+	status := computeStatus(st, metav1.NewTime(st.now))
+	if equalIgnoringTimes(st.set.Status, status) {
+		return nil
+	}
+	updated := st.set.DeepCopy()
+	updated.Status = status
+	out := &v1beta1.StatefulSet{}
+	if err := c.scheme.Convert(updated, out, nil); err != nil {
+		return err
+	}
+	written, err := c.kruiseClient.AppsV1beta1().StatefulSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
+	if isNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return wrap(err, "updating status")
+	}
+	c.setVersions.Expect(written)
+	return nil
+}
+
+// equalIgnoringTimes compares statuses, ignoring condition timestamps (a repeated
+// failure is not news).
+func equalIgnoringTimes(stored, computed apps.StatefulSetStatus) bool {
+	strip := func(s apps.StatefulSetStatus) apps.StatefulSetStatus {
+		s = *s.DeepCopy()
+		for i := range s.Conditions {
+			s.Conditions[i].LastTransitionTime = metav1.Time{}
+		}
+		return s
+	}
+	return apiequality.Semantic.DeepEqual(strip(stored), strip(computed))
+}

@@ -1,0 +1,54 @@
+package statefulset
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+)
+
+// podUpdatePolicy is rollingUpdate.podUpdatePolicy, ReCreate when unset.
+func podUpdatePolicy(set *apps.StatefulSet) apps.PodUpdateStrategyType {
+	if ru := set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.PodUpdatePolicy != "" {
+		return ru.PodUpdatePolicy
+	}
+	return apps.RecreatePodUpdateStrategyType
+}
+
+// updatePods brings the planned old pods to the update revision: in place when the
+// policy allows and only in-place-able fields changed, otherwise by deleting them
+// (the replacement is created at the update revision by a later sync, at the same
+// ordinal and with the same claims).
+func (c *Controller) updatePods(ctx context.Context, st *syncState) error {
+	if len(st.plan.Update) == 0 {
+		return nil
+	}
+	policy := podUpdatePolicy(st.set)
+	var (
+		mu       sync.Mutex
+		recreate []*corev1.Pod
+	)
+	err := batch.ForEach(st.plan.Update, parallelWrites, func(ord int) error {
+		pod := st.byOrdinal[ord]
+		if policy != apps.RecreatePodUpdateStrategyType {
+			done, err := c.updateInPlace(ctx, st, pod)
+			if err != nil || done {
+				return err
+			}
+			if policy == apps.InPlaceOnlyPodUpdateStrategyType {
+				c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedUpdatePodInPlace",
+					"pod %s cannot be updated in place and the podUpdatePolicy is InPlaceOnly", pod.Name)
+				return nil
+			}
+		}
+		mu.Lock()
+		recreate = append(recreate, pod)
+		mu.Unlock()
+		return nil
+	})
+	return errors.Join(err, c.deleteWithHooks(ctx, st, recreate))
+}
