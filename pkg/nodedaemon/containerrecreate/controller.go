@@ -333,16 +333,10 @@ func stateOf(status *v1alpha1.ContainerRecreateRequestStatus, name string) *v1al
 	return &status.ContainerRecreateStates[len(status.ContainerRecreateStates)-1]
 }
 
+// joinMessages joins two messages, either of which may be empty.
 func joinMessages(a, b string) string {
-	return strings.Join(slicesNonEmpty(a, b), "; ")
-}
-
-func slicesNonEmpty(s ...string) []string {
-	out := s[:0]
-	for _, v := range s {
-		if v != "" {
-			out = append(out, v)
-		}
+	if a == "" || b == "" {
+		return a + b
 	}
-	return out
+	return a + "; " + b
 }
