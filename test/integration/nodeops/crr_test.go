@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -122,9 +123,18 @@ func TestContainerRecreateRequestAdmission(t *testing.T) {
 		t.Fatalf("want POD web NODE kwok-node-0, got\n%s", out)
 	}
 
-	// The spec is an order, not a desired state.
-	got.Spec.Containers = append(got.Spec.Containers, v1alpha1.ContainerRecreateRequestContainer{Name: "sidecar"})
-	if _, err := kc.AppsV1alpha1().ContainerRecreateRequests(ns).Update(ctx, got, metav1.UpdateOptions{}); !apierrors.IsInvalid(err) {
+	// The spec is an order, not a desired state. (The node daemon records status
+	// context meanwhile: retry on its conflicting writes, expect the refusal.)
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cur, err := kc.AppsV1alpha1().ContainerRecreateRequests(ns).Get(ctx, "ok", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cur.Spec.Containers = append(cur.Spec.Containers, v1alpha1.ContainerRecreateRequestContainer{Name: "sidecar"})
+		_, err = kc.AppsV1alpha1().ContainerRecreateRequests(ns).Update(ctx, cur, metav1.UpdateOptions{})
+		return err
+	})
+	if !apierrors.IsInvalid(err) {
 		t.Fatalf("changing the containers of a request: want 422, got %v", err)
 	}
 }
