@@ -16,6 +16,5 @@
 //     of the values inside it (extractedEnvFromMetadataHash), again whenever a
 //     containerID changes.
 //
-// The hash (hash.go) must be the controllers' exactly. Their package is internal to
-// pkg/controllers, so it is written again here and pinned by golden values in the tests.
+// The hash and the report's types are the controllers' own, from pkg/envmeta.
 package envrestart

@@ -3,37 +3,21 @@ package envrestart
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/envmeta"
 )
 
-// RuntimeContainerMetaKey is the pod annotation where the daemon reports what runs.
-const RuntimeContainerMetaKey = "apps.kruise.io/runtime-containers-meta"
+// The report's key, types and the env hash are the controllers' own (pkg/envmeta).
+const RuntimeContainerMetaKey = envmeta.RuntimeContainerMetaKey
 
-// RuntimeContainerMetaSet is the value of RuntimeContainerMetaKey (OpenKruise's JSON).
-type RuntimeContainerMetaSet struct {
-	Containers []RuntimeContainerMeta `json:"containers"`
-}
-
-// RuntimeContainerMeta describes one running container as the daemon saw it.
-type RuntimeContainerMeta struct {
-	Name         string                 `json:"name"`
-	ContainerID  string                 `json:"containerID"`
-	RestartCount int32                  `json:"restartCount"`
-	Hashes       RuntimeContainerHashes `json:"hashes"`
-}
-
-// RuntimeContainerHashes are hashes of a running container; only
-// ExtractedEnvFromMetadataHash is computed (the controllers read nothing else).
-type RuntimeContainerHashes struct {
-	PlainHash                    uint64 `json:"plainHash"`
-	PlainHashWithoutResources    uint64 `json:"plainHashWithoutResources"`
-	ExtractedEnvFromMetadataHash uint64 `json:"extractedEnvFromMetadataHash,omitempty"`
-}
+type (
+	RuntimeContainerMetaSet = envmeta.RuntimeContainerMetaSet
+	RuntimeContainerMeta    = envmeta.RuntimeContainerMeta
+	RuntimeContainerHashes  = envmeta.RuntimeContainerHashes
+)
 
 // updateState is the part of apps.kruise.io/inplace-update-state the daemon reads.
 type updateState struct {
@@ -66,70 +50,14 @@ func envUpdate(pod *corev1.Pod) (map[string]bool, error) {
 	return names, nil
 }
 
-const (
-	metaLabels      = "labels"
-	metaAnnotations = "annotations"
-)
+func readsMetadata(c *corev1.Container) bool { return envmeta.ReadsMetadata(c) }
 
-// metadataRef returns which label or annotation an env var reads, if any
-// (metadata.labels['key'] or metadata.annotations['key']).
-func metadataRef(env *corev1.EnvVar) (kind, key string, ok bool) {
-	if env.ValueFrom == nil || env.ValueFrom.FieldRef == nil {
-		return "", "", false
-	}
-	path := env.ValueFrom.FieldRef.FieldPath
-	for _, kind := range []string{metaLabels, metaAnnotations} {
-		prefix := "metadata." + kind + "['"
-		if strings.HasPrefix(path, prefix) && strings.HasSuffix(path, "']") && len(path) > len(prefix)+2 {
-			return kind, path[len(prefix) : len(path)-2], true
-		}
-	}
-	return "", "", false
-}
-
-// readsMetadata reports whether the container reads any label or annotation.
-func readsMetadata(c *corev1.Container) bool {
-	for i := range c.Env {
-		if _, _, ok := metadataRef(&c.Env[i]); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// EnvFromMetadataHash hashes the container's env vars sourced from pod metadata, in spec
-// order, each as name NUL value NUL (FNV-1a 64); value gives each one's value. Never 0.
+// EnvFromMetadataHash: see envmeta.EnvFromMetadataHash.
 func EnvFromMetadataHash(c *corev1.Container, value func(envName string) string) uint64 {
-	h := fnv.New64a()
-	for i := range c.Env {
-		if _, _, ok := metadataRef(&c.Env[i]); !ok {
-			continue
-		}
-		h.Write([]byte(c.Env[i].Name))
-		h.Write([]byte{0})
-		h.Write([]byte(value(c.Env[i].Name)))
-		h.Write([]byte{0})
-	}
-	if sum := h.Sum64(); sum != 0 {
-		return sum
-	}
-	return 1
+	return envmeta.EnvFromMetadataHash(c, value)
 }
 
-// ExpectedEnvFromMetadataHash is EnvFromMetadataHash with the values the kubelet would
-// resolve from the pod's current labels and annotations.
+// ExpectedEnvFromMetadataHash: see envmeta.ExpectedEnvFromMetadataHash.
 func ExpectedEnvFromMetadataHash(pod *corev1.Pod, c *corev1.Container) uint64 {
-	values := map[string]string{}
-	for i := range c.Env {
-		kind, key, ok := metadataRef(&c.Env[i])
-		if !ok {
-			continue
-		}
-		if kind == metaLabels {
-			values[c.Env[i].Name] = pod.Labels[key]
-		} else {
-			values[c.Env[i].Name] = pod.Annotations[key]
-		}
-	}
-	return EnvFromMetadataHash(c, func(name string) string { return values[name] })
+	return envmeta.ExpectedEnvFromMetadataHash(pod, c)
 }
