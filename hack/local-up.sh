@@ -19,6 +19,8 @@
 #   NODES      number of kwok nodes (default 3)
 #   WAIT_TIMEOUT  seconds to wait for each component to become ready (default 90)
 #   KRUISE_CONTROLLER_ARGS, KRUISE_NODE_DAEMON_ARGS  extra flags for those binaries
+#   KUBE_APISERVER_ARGS  extra kube-apiserver flags (e.g. audit logging for benchmarks)
+#   KWOK_STAGES  directory of kwok Stage files (default hack/local/kwok)
 set -o errexit -o nounset -o pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,13 +34,14 @@ NODES="${NODES:-3}"
 WAIT_TIMEOUT="${WAIT_TIMEOUT:-90}"
 KRUISE_CONTROLLER_ARGS="${KRUISE_CONTROLLER_ARGS:-}"
 KRUISE_NODE_DAEMON_ARGS="${KRUISE_NODE_DAEMON_ARGS:-}"
+KUBE_APISERVER_ARGS="${KUBE_APISERVER_ARGS:-}"
 
 PKI="${LOCAL_DIR}/pki"
 KUBECONFIGS="${LOCAL_DIR}/kubeconfigs"
 LOGS="${LOCAL_DIR}/logs"
 PIDS="${LOCAL_DIR}/pids"
 ADMIN_KUBECONFIG="${LOCAL_DIR}/kubeconfig"
-KWOK_STAGES="${ROOT}/hack/local/kwok"
+KWOK_STAGES="${KWOK_STAGES:-${ROOT}/hack/local/kwok}"
 LOCAL_MANIFESTS="${ROOT}/hack/local/manifests"
 
 SERVICE_CIDR="10.96.0.0/16"
@@ -383,6 +386,7 @@ start_etcd() {
 }
 
 start_kube_apiserver() {
+  # shellcheck disable=SC2086 # extra args are split on purpose
   start_process kube-apiserver "${BIN_DIR}/kube-apiserver" \
     --bind-address=127.0.0.1 \
     --advertise-address=127.0.0.1 \
@@ -406,7 +410,7 @@ start_kube_apiserver() {
     --requestheader-extra-headers-prefix=X-Remote-Extra- \
     --proxy-client-cert-file="${PKI}/front-proxy-client.crt" \
     --proxy-client-key-file="${PKI}/front-proxy-client.key" \
-    --profiling=false
+    --profiling=false ${KUBE_APISERVER_ARGS}
   wait_ready kube-apiserver "/readyz" admin_curl "https://127.0.0.1:$(port kube-apiserver)/readyz"
 }
 
