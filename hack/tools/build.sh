@@ -3,6 +3,7 @@
 #   kube-apiserver kube-controller-manager kube-scheduler kubectl  (k8s.io/kubernetes)
 #   etcd                                                          (go.etcd.io/etcd/server/v3)
 #   kwok                                                          (sigs.k8s.io/kwok)
+#   controller-gen  (sigs.k8s.io/controller-tools; CRD schemas for the benchmark's CRD side)
 # Versions are pinned by hack/tools/go.mod and go.sum. The build is skipped when
 # _output/bin/.tools-stamp holds the sha256 of hack/tools/go.sum and every binary exists.
 #
@@ -24,6 +25,7 @@ KUBE_MINOR="36"
 TOOLS=(
   "etcd=github.com/kruise-native/kruise-native/hack/tools/cmd/etcd"
   "kwok=sigs.k8s.io/kwok/cmd/kwok"
+  "controller-gen=sigs.k8s.io/controller-tools/cmd/controller-gen"
   "kubectl=k8s.io/kubernetes/cmd/kubectl"
   "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver"
   "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager"
