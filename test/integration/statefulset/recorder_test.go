@@ -66,13 +66,18 @@ func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
 				r.pods[pod.Name] = pod
 			case watch.Modified:
 				if pod.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) {
-					r.deleted = append(r.deleted, pod.Name)
+					if g := pod.DeletionGracePeriodSeconds; g != nil && *g == 0 {
+						r.forced = append(r.forced, pod.Name) // see below
+					} else {
+						r.deleted = append(r.deleted, pod.Name)
+					}
 				}
 				r.pods[pod.Name] = pod
 			case watch.Deleted:
 				if old != nil && old.DeletionTimestamp == nil {
-					// Deleted without a grace period: not the controller's doing. kwok
-					// v0.8.0 deletes by name and, acting twice on a terminating pod,
+					// Deleted without a grace period: not the controller's doing (it
+					// deletes with the pod's grace period). kwok v0.8.0 deletes
+					// terminating pods with grace 0, by name; acting twice on one, it
 					// sometimes deletes the replacement the controller just created.
 					r.forced = append(r.forced, pod.Name)
 				}
