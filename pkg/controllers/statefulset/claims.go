@@ -52,7 +52,9 @@ func newClaim(set *apps.StatefulSet, tmpl *corev1.PersistentVolumeClaim, ordinal
 	if claim.Labels == nil {
 		claim.Labels = map[string]string{}
 	}
-	maps.Copy(claim.Labels, set.Spec.Selector.MatchLabels)
+	if set.Spec.Selector != nil {
+		maps.Copy(claim.Labels, set.Spec.Selector.MatchLabels)
+	}
 	if setRef, _ := claimOwners(set, false); setRef {
 		claim.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, controllerKind)}
 	}

@@ -221,3 +221,42 @@ func TestSyncWritesStatusOnlyOnChange(t *testing.T) {
 		t.Errorf("status %+v", s)
 	}
 }
+
+// A preDelete hook holds a condemned pod in PreparingDelete until its owner removes
+// the hook's label; only then is it deleted.
+func TestSyncPreDeleteHookHoldsScaleDown(t *testing.T) {
+	h := newHarness(t, webSet(2, func(s *v1beta1.StatefulSet) {
+		s.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+		s.Spec.Lifecycle = &pub.Lifecycle{PreDelete: &pub.LifecycleHook{LabelsHandler: map[string]string{"hold": "true"}}}
+		s.Spec.Template.Labels["hold"] = "true"
+	}))
+	h.sync()
+	h.c.scaleExp.Observe("ns/web", "create", "web-0")
+	h.c.scaleExp.Observe("ns/web", "create", "web-1")
+	h.kubelet("web-0", "web-1")
+	set, _ := h.kruise.AppsV1beta1().StatefulSets("ns").Get(context.Background(), "web", metav1.GetOptions{})
+	set.Spec.Replicas = ptr.To[int32](1)
+	if _, err := h.kruise.AppsV1beta1().StatefulSets("ns").Update(context.Background(), set, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.refresh()
+	if got := h.sync(); slices.Contains(got, "delete pods web-1") || !slices.Contains(got, "patch pods web-1") {
+		t.Fatalf("wrote %v, want web-1 moved to PreparingDelete, not deleted", got)
+	}
+	p := h.pod("web-1")
+	if p.Labels[pub.LifecycleStateKey] != string(pub.LifecycleStatePreparingDelete) {
+		t.Fatalf("web-1 lifecycle state %q", p.Labels[pub.LifecycleStateKey])
+	}
+	h.refresh()
+	if got := h.sync(); slices.Contains(got, "delete pods web-1") {
+		t.Fatalf("wrote %v while the hook holds web-1", got)
+	}
+	delete(p.Labels, "hold") // the hook's owner lets go
+	if _, err := h.kube.CoreV1().Pods("ns").Update(context.Background(), p, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.refresh()
+	if got := h.sync(); !slices.Contains(got, "delete pods web-1") {
+		t.Fatalf("wrote %v once the hook let go, want web-1 deleted", got)
+	}
+}

@@ -74,4 +74,26 @@ func TestClaimRetentionOnScaleDown(t *testing.T) {
 	if err != nil || again.UID != claim.UID {
 		t.Fatalf("web-3 came back with a new claim (%v): a retained claim must be reused", err)
 	}
+
+	// whenDeleted: Delete, set on a running set: its claims get the set as owner, and
+	// deleting the set deletes them (the garbage collector follows the references).
+	patchSet(t, ns, "web", `{"spec":{"persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Delete"}}}`)
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		list, err := c.Client.CoreV1().PersistentVolumeClaims(ns).List(t.Context(), metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, cl := range list.Items {
+			if ref := metav1.GetControllerOf(&cl); ref == nil || ref.Kind != "StatefulSet" || ref.APIVersion != "apps.kruise.io/v1beta1" {
+				return false, nil
+			}
+		}
+		return len(list.Items) == 3, nil
+	})
+	if _, _, err := c.Kubectl(t, "delete", "statefulsets.apps.kruise.io", "web", "-n", ns); err != nil {
+		t.Fatal(err)
+	}
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		return len(claimNames(t, ns)) == 0, nil
+	})
 }
