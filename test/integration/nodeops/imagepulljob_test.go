@@ -9,6 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -85,46 +87,48 @@ func TestImagePullJobExample(t *testing.T) {
 	})
 }
 
-// Parallelism bounds how many nodes pull at once: with 1 and a pull that takes a while,
-// a single node ever lists the tag before the first finishes.
+// Parallelism bounds how many nodes pull at once: with 2, three nodes and a pull that
+// takes 15 s (the fake runtime's slow.invalid registry), two nodes pull together and the
+// third starts only when one of them finished.
 func TestImagePullJobParallelism(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
 	kc := kruiseClient(t)
 	ns := c.CreateNamespace(t)
 
-	job := &v1alpha1.ImagePullJob{ObjectMeta: metav1.ObjectMeta{Name: "one-at-a-time"},
-		Spec: v1alpha1.ImagePullJobSpec{Image: "busybox:1.36"}}
-	job.Spec.Selector = &v1alpha1.ImagePullJobNodeSelector{Names: []string{"kwok-node-0", "kwok-node-1", "kwok-node-2"}}
+	nodes := []string{"kwok-node-0", "kwok-node-1", "kwok-node-2"}
+	job := &v1alpha1.ImagePullJob{ObjectMeta: metav1.ObjectMeta{Name: "two-at-a-time"},
+		Spec: v1alpha1.ImagePullJobSpec{Image: "slow.invalid/app:1"}}
+	job.Spec.Selector = &v1alpha1.ImagePullJobNodeSelector{Names: nodes}
+	job.Spec.Parallelism = ptr.To(intstr.FromInt32(2))
 	if _, err := kc.AppsV1alpha1().ImagePullJobs(ns).Create(ctx, job, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	maxListed := 0
-	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
-		listed := 0
-		pending := 0
-		for _, node := range []string{"kwok-node-0", "kwok-node-1", "kwok-node-2"} {
+	maxPulling, maxListed := 0, 0
+	framework.WaitFor(t, 3*time.Minute, func() (bool, error) {
+		listed, pulling := 0, 0
+		for _, node := range nodes {
 			ni, err := kc.AppsV1alpha1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 			if err != nil {
 				return false, err
 			}
-			if _, ok := ni.Spec.Images["busybox"]; !ok {
+			if _, ok := ni.Spec.Images["slow.invalid/app"]; !ok {
 				continue
 			}
 			listed++
-			if !tagFinished(ni, "busybox", "1.36") {
-				pending++
+			if !tagFinished(ni, "slow.invalid/app", "1") {
+				pulling++
 			}
 		}
-		if pending > 1 {
-			t.Fatalf("%d nodes pulling at once with parallelism 1", pending)
+		if pulling > 2 {
+			t.Fatalf("%d nodes pulling at once with parallelism 2", pulling)
 		}
-		maxListed = max(maxListed, listed)
+		maxPulling, maxListed = max(maxPulling, pulling), max(maxListed, listed)
 		got, err := kc.AppsV1alpha1().ImagePullJobs(ns).Get(ctx, job.Name, metav1.GetOptions{})
-		return err == nil && got.Status.CompletionTime != nil, err
+		return err == nil && got.Status.CompletionTime != nil && got.Status.Succeeded == 3, err
 	})
-	if maxListed != 3 {
-		t.Fatalf("the tag reached %d nodes, want all 3", maxListed)
+	if maxPulling != 2 || maxListed != 3 {
+		t.Fatalf("at most %d nodes pulled together and %d were reached; want 2 and all 3", maxPulling, maxListed)
 	}
 }
 
