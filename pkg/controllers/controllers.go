@@ -4,6 +4,7 @@ package controllers
 import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
@@ -16,5 +17,6 @@ var All = []manager.NewFunc{
 	statefulset.New,
 	nodeimage.New,
 	imagepulljob.New,
+	imagelistpulljob.New,
 	containerrecreaterequest.New,
 }

@@ -190,3 +190,54 @@ spec:
 		})
 	}
 }
+
+// An ImageListPullJob pulls each image through an ImagePullJob it owns, completes when
+// they all have, and deleting it deletes them (garbage collection across the
+// aggregated API).
+func TestImageListPullJob(t *testing.T) {
+	c := framework.Get(t)
+	ctx := context.Background()
+	kc := kruiseClient(t)
+	ns := c.CreateNamespace(t)
+
+	manifest := `
+apiVersion: apps.kruise.io/v1alpha1
+kind: ImageListPullJob
+metadata: {name: warmup}
+spec:
+  images: [redis:7, fail.invalid/broken:1]
+  selector: {names: [kwok-node-0]}
+  pullPolicy: {backoffLimit: 0}
+  completionPolicy: {type: Always}
+`
+	if _, err := c.KubectlStdin(t, manifest, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	var list *v1alpha1.ImageListPullJob
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		var err error
+		list, err = kc.AppsV1alpha1().ImageListPullJobs(ns).Get(ctx, "warmup", metav1.GetOptions{})
+		return err == nil && list.Status.CompletionTime != nil, err
+	})
+	st := list.Status
+	if st.Desired != 2 || st.Completed != 2 || st.Succeeded != 1 || len(st.FailedImageStatuses) != 1 ||
+		st.FailedImageStatuses[0].Name != "fail.invalid/broken:1" {
+		t.Fatalf("status = %+v, want 2 completed, redis succeeded, the broken image failed", st)
+	}
+	out := kubectl(t, "get", "imagelistpulljobs", "-n", ns)
+	if got, want := headerFields(out), []string{"NAME", "TOTAL", "SUCCEEDED", "COMPLETED", "AGE"}; !slices.Equal(got, want) {
+		t.Fatalf("header = %v, want %v", got, want)
+	}
+	jobs, err := kc.AppsV1alpha1().ImagePullJobs(ns).List(ctx, metav1.ListOptions{})
+	if err != nil || len(jobs.Items) != 2 {
+		t.Fatalf("want 2 ImagePullJobs owned by the list, got %d (%v)", len(jobs.Items), err)
+	}
+
+	if err := kc.AppsV1alpha1().ImageListPullJobs(ns).Delete(ctx, "warmup", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		jobs, err := kc.AppsV1alpha1().ImagePullJobs(ns).List(ctx, metav1.ListOptions{})
+		return err == nil && len(jobs.Items) == 0, err
+	})
+}
