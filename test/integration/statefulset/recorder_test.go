@@ -120,11 +120,22 @@ func (r *podRecorder) stop() {
 	<-r.done
 }
 
-// result stops recording and returns what was seen.
+// result stops recording and returns what was seen. Creations that only replaced a
+// pod deleted by someone else than the controller (forced, see above) are left out:
+// they say nothing about the controller's order.
 func (r *podRecorder) result(t *testing.T) (created, deleted []string, maxDown int) {
 	r.stop()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t.Logf("pods created %v, deleted %v, force-deleted %v, at most %d wanted pods down", r.created, r.deleted, r.forced, r.maxDown)
-	return append([]string(nil), r.created...), append([]string(nil), r.deleted...), r.maxDown
+	created = append([]string(nil), r.created...)
+	for _, name := range r.forced {
+		for i := len(created) - 1; i >= 0; i-- {
+			if created[i] == name {
+				created = append(created[:i], created[i+1:]...)
+				break
+			}
+		}
+	}
+	return created, append([]string(nil), r.deleted...), r.maxDown
 }
