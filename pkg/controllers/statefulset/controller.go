@@ -27,6 +27,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/reconcile"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -61,6 +62,7 @@ type Controller struct {
 	// status write would only conflict.
 	setVersions *expectations.ResourceVersion
 	inPlace     *inplaceupdate.Executor
+	hooks       lifecycle.Writer
 	now         func() time.Time
 }
 
@@ -87,6 +89,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		podVersions:  expectations.NewResourceVersion(),
 		setVersions:  expectations.NewResourceVersion(),
 		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
+		hooks:        lifecycle.Writer{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("statefulset", c.sync, setInformer.Informer().HasSynced,

@@ -1,0 +1,48 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// PodPatcher sends one patch to a pod, or to a subresource of it (inplaceupdate's
+// NewPodPatcher is one).
+type PodPatcher interface {
+	Patch(ctx context.Context, namespace, name string, pt types.PatchType, data []byte, subresources ...string) (*corev1.Pod, error)
+}
+
+// Writer sends the lifecycle steps workloads decide on, one write per step.
+type Writer struct {
+	Pods PodPatcher
+}
+
+// Write takes step on pod with ONE patch: to pods/status when the KruisePodReady
+// condition changes too (that endpoint also takes the labels and annotations), to the
+// pod otherwise. It returns the pod as the server answered, or nil when the pod
+// already is as the step wants (no write) or step is nil.
+func (w Writer) Write(ctx context.Context, pod *corev1.Pod, step *Step, now metav1.Time) (*corev1.Pod, error) {
+	if step == nil {
+		return nil, nil
+	}
+	newPod, needsStatus := step.Apply(pod, now)
+	if newPod == nil {
+		return nil, nil
+	}
+	data, err := PatchBytes(pod, newPod)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	var sub []string
+	if needsStatus {
+		sub = []string{"status"}
+	}
+	out, err := w.Pods.Patch(ctx, pod.Namespace, pod.Name, types.StrategicMergePatchType, data, sub...)
+	if err != nil {
+		return nil, fmt.Errorf("moving pod %s/%s to lifecycle state %s: %w", pod.Namespace, pod.Name, step.To, err)
+	}
+	return out, nil
+}
