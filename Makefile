@@ -53,8 +53,11 @@ verify:
 codegen:
 	hack/update-codegen.sh
 
+## bench: opt-in, never part of `make test`: test/bench's benchmark on a private stack of 10
+## kwok nodes (about 40 minutes; one at a time) -> test/bench/results/<date>.{json,md} + PNG
+## charts, and README's benchmark section. `make bench BENCH_ARGS=-small` checks it in minutes.
 bench: tools build
-	go run ./test/bench/... 
+	go run ./test/bench/cmd/kruise-bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(OUT)

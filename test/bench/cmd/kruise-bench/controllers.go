@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
+)
+
+// controllers runs every workload in kwok's immediate mode, then with the modeled
+// container start (kwok restarted with delayed Stages), then puts kwok back.
+func (b *bench) controllers(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	reader, err := audit.NewReader(b.audit)
+	if err != nil {
+		return err
+	}
+	env := ctrlbench.Env{
+		Kube: b.kube, Kruise: b.kruise, Audit: reader,
+		KruiseWrites: func(ctx context.Context) (map[string]float64, error) {
+			raw, err := b.st.Scrape(ctx, "kruise-controller", "kruise_controller_api_writes_total")
+			if err != nil {
+				return nil, err
+			}
+			out := map[string]float64{}
+			for labels, v := range raw {
+				out[stack.LabelValue(labels, "resource")+" "+stack.LabelValue(labels, "verb")] += v
+			}
+			return out, nil
+		},
+	}
+	modes := []struct {
+		name   string
+		stages string // kwok Stage directory; empty = the stack's own
+	}{{name: "immediate"}}
+	if b.f.startDelay > 0 {
+		dir := filepath.Join(b.workDir, "kwok-delayed")
+		if err := ctrlbench.WriteDelayedStages(filepath.Join(b.st.Root, "hack", "local", "kwok"), dir, b.f.startDelay.Milliseconds()); err != nil {
+			return err
+		}
+		modes = append(modes, struct{ name, stages string }{fmt.Sprintf("%s container start", b.f.startDelay), dir})
+	}
+	for _, m := range modes {
+		if m.stages != "" {
+			if err := b.restartKwok(ctx, m.stages); err != nil {
+				return err
+			}
+		}
+		for _, kind := range []string{ctrlbench.Deployment, ctrlbench.CloneSetInPlace, ctrlbench.CloneSetRecreate} {
+			env.PIDs = b.pids()
+			phases, err := ctrlbench.Run(ctx, env, m.name, kind, ctrlbench.Options{Pods: b.f.pods, PhaseTimeout: b.f.phaseTimeout})
+			b.res.Controller = append(b.res.Controller, phases...)
+			if err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				logger.Error(err, "Scenario failed", "mode", m.name, "workload", kind)
+				b.res.Errors = append(b.res.Errors, fmt.Sprintf("controller %s %s: %v", m.name, kind, err))
+			}
+		}
+		if m.stages != "" {
+			if err := b.restartKwok(ctx, ""); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restartKwok restarts kwok with the Stages of dir (empty: the stack's own).
+func (b *bench) restartKwok(ctx context.Context, dir string) error {
+	if err := b.st.Stop(ctx, "kwok"); err != nil {
+		return fmt.Errorf("stopping kwok: %w", err)
+	}
+	var env []string
+	if dir != "" {
+		env = append(env, "KWOK_STAGES="+dir)
+	}
+	if err := b.st.Start(ctx, "kwok", env...); err != nil {
+		return fmt.Errorf("starting kwok with the Stages of %q: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+// Command kruise-bench runs the benchmark of issue 8 (`make bench`) on a private local
+// stack: the aggregated API against CRDs, CloneSet against Deployment at equal client
+// QPS/burst, and the pod-creation ceiling; it writes test/bench/results/<date>.{json,md},
+// PNG charts, and the README's benchmark section.
+//
+//	go run ./test/bench/cmd/kruise-bench                      # everything, full scale
+//	go run ./test/bench/cmd/kruise-bench -small               # quick check: 3 nodes, 50 pods, 200 CloneSets
+//	go run ./test/bench/cmd/kruise-bench -phases=controller -pods=200
+//	go run ./test/bench/cmd/kruise-bench -render=test/bench/results/2025-01-01.json
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+type flags struct {
+	phases                          string
+	nodes, pods                     int
+	objects, clients, watchers      int
+	watchWrites, lists, ceilingPods int
+	qps, burst                      int
+	startDelay, phaseTimeout, total time.Duration
+	out, date, render               string
+	readme, small, profile          bool
+}
+
+func parseFlags() *flags {
+	f := &flags{}
+	flag.StringVar(&f.phases, "phases", "api,controller,ceiling", "phases to run, comma separated")
+	flag.IntVar(&f.nodes, "nodes", 10, "kwok nodes")
+	flag.IntVar(&f.pods, "pods", 1000, "pods per workload in the controller phase")
+	flag.IntVar(&f.objects, "objects", 5000, "CloneSets created in the API phase")
+	flag.IntVar(&f.clients, "clients", 32, "concurrent API clients")
+	flag.IntVar(&f.watchers, "watchers", 50, "concurrent watchers")
+	flag.IntVar(&f.watchWrites, "watch-writes", 1000, "writes made while the watchers watch")
+	flag.IntVar(&f.lists, "lists", 20, "lists of all CloneSets per encoding")
+	flag.IntVar(&f.ceilingPods, "ceiling-pods", 5000, "pods the bare client creates")
+	flag.IntVar(&f.qps, "qps", 20, "client QPS of every controller (kube-controller-manager's default)")
+	flag.IntVar(&f.burst, "burst", 30, "client burst of every controller (kube-controller-manager's default)")
+	flag.DurationVar(&f.startDelay, "start-delay", 2*time.Second, "modeled container start for the second controller run (0: skip it)")
+	flag.DurationVar(&f.phaseTimeout, "phase-timeout", 12*time.Minute, "bound of each controller phase")
+	flag.DurationVar(&f.total, "timeout", 100*time.Minute, "bound of the whole run")
+	flag.StringVar(&f.out, "out", "test/bench/results", "results directory (relative to the repository root)")
+	flag.StringVar(&f.date, "date", time.Now().Format("2006-01-02"), "results file name")
+	flag.StringVar(&f.render, "render", "", "only render this results JSON again (Markdown, charts, README)")
+	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
+	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 200 CloneSets, 500 ceiling pods; README untouched")
+	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
+	klog.InitFlags(nil)
+	flag.Parse()
+	if f.small {
+		f.nodes, f.pods, f.objects, f.watchers, f.watchWrites, f.lists, f.ceilingPods = 3, 50, 200, 10, 200, 5, 500
+		f.readme = false
+		f.date += "-small"
+	}
+	return f
+}
+
+func main() {
+	f := parseFlags()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, f.total)
+	defer cancel()
+	logger := klog.Background().WithName("kruise-bench")
+	ctx = klog.NewContext(ctx, logger)
+	if err := run(ctx, f); err != nil {
+		logger.Error(err, "Benchmark failed")
+		klog.Flush()
+		os.Exit(1)
+	}
+	klog.Flush()
+}
+
+func run(ctx context.Context, f *flags) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	outDir := filepath.Join(root, f.out)
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", outDir, err)
+	}
+	if f.render != "" {
+		return render(ctx, root, outDir, f.render, f.readme)
+	}
+	res, err := measure(ctx, root, outDir, f)
+	if res == nil {
+		return err
+	}
+	if werr := write(ctx, root, outDir, res, f.readme); werr != nil {
+		return werr
+	}
+	return err
+}
+
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no hack/local-up.sh above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func phaseOn(f *flags, name string) bool {
+	for _, p := range strings.Split(f.phases, ",") {
+		if strings.TrimSpace(p) == name {
+			return true
+		}
+	}
+	return false
+}

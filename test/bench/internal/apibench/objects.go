@@ -1,0 +1,54 @@
+package apibench
+
+import (
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+)
+
+// cloneSetBody is the JSON of a typical CloneSet (one container with requests, probes,
+// env and a few labels), the same bytes for both servers but for the group.
+func cloneSetBody(group, name string) ([]byte, error) {
+	labels := map[string]string{"app": name, "tier": "web", "bench": "api"}
+	cs := v1alpha1.CloneSet{
+		TypeMeta:   metav1.TypeMeta{APIVersion: group + "/v1alpha1", Kind: "CloneSet"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"bench": "api"}},
+		Spec: v1alpha1.CloneSetSpec{
+			Replicas: ptr.To[int32](3),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{
+					Name:  "main",
+					Image: "nginx:1.25",
+					Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 80}},
+					Env:   []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "LOG_LEVEL", Value: "info"}},
+					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+						corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi"),
+					}},
+					ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{
+						HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString("http")},
+					}},
+				}}},
+			},
+			UpdateStrategy: v1alpha1.CloneSetUpdateStrategy{
+				Type:           v1alpha1.InPlaceIfPossibleCloneSetUpdateStrategyType,
+				MaxUnavailable: ptr.To(intstr.FromString("20%")),
+			},
+		},
+	}
+	b, err := json.Marshal(cs)
+	if err != nil {
+		return nil, fmt.Errorf("encoding CloneSet %s: %w", name, err)
+	}
+	return b, nil
+}
+
+func objectName(i int) string { return fmt.Sprintf("cs-%05d", i) }

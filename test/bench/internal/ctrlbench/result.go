@@ -1,0 +1,42 @@
+// Package ctrlbench compares kruise-controller's CloneSet with kube-controller-manager's
+// Deployment at equal client QPS/burst: scale-up and image rollout of the same number of
+// pods, with the writes every client made (from kube-apiserver's audit log), the time
+// to ready and what the controller processes cost.
+package ctrlbench
+
+import "github.com/kruise-native/kruise-native/test/bench/internal/proc"
+
+// Phase is one measured step of one workload.
+type Phase struct {
+	Mode     string `json:"mode"`     // "immediate" or "2s container start"
+	Workload string `json:"workload"` // Deployment, CloneSet InPlaceIfPossible, CloneSet ReCreate
+	Phase    string `json:"phase"`    // "scale-up" or "rollout"
+	Pods     int    `json:"pods"`
+	// Seconds until the workload's status and its pods both say done.
+	Seconds  float64 `json:"seconds"`
+	TimedOut bool    `json:"timedOut,omitempty"`
+	// Curve: seconds at which the 1st, 2nd, ... pod ran the phase's image and was Ready.
+	Curve []float64 `json:"curve"`
+	// ControllerWrites: the workload controller's writes (Deployment: its deployment
+	// and replicaset controllers), events left out, by "verb resource".
+	ControllerWrites       map[string]int `json:"controllerWrites"`
+	ControllerWritesPerPod float64        `json:"controllerWritesPerPod"`
+	ControllerEvents       int            `json:"controllerEvents"`
+	// AllWrites: every client's writes in the namespace, events included, by client
+	// then "verb resource"; the benchmark's own two patches are left out.
+	AllWrites       map[string]map[string]int `json:"allWrites"`
+	AllWritesPerPod float64                   `json:"allWritesPerPod"`
+	// KruiseControllerMetric: kruise_controller_api_writes_total over the phase
+	// (its own count, all namespaces), a cross-check of the audit figures.
+	KruiseControllerMetric map[string]float64 `json:"kruiseControllerMetric,omitempty"`
+	// Processes: CPU seconds and peak RSS of each control-plane process over the phase.
+	Processes map[string]proc.Usage `json:"processes"`
+}
+
+// controllerClients are the audit clients that count as the workload's controller.
+func controllerClients(kind string) []string {
+	if kind == Deployment {
+		return []string{"kube-controller-manager/deployment-controller", "kube-controller-manager/replicaset-controller"}
+	}
+	return []string{"kruise-controller"}
+}

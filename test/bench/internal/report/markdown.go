@@ -1,0 +1,177 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
+)
+
+// Markdown renders the results; chartDir is how the Markdown's location reaches the
+// PNGs (e.g. "." beside them, "test/bench/results" from the README).
+func Markdown(r *Results, chartDir string) string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	m := r.Machine
+	w("Run of %s (commit %s): %d kwok nodes, %d pods per workload, every controller at client QPS/burst %d/%d. ",
+		r.Started, r.Commit, r.Config.Nodes, r.Config.Pods, r.Config.QPS, r.Config.Burst)
+	w("Machine: %d cores, load average %.2f/%.2f/%.2f at start, %.2f/%.2f/%.2f at the end",
+		m.NProc, m.LoadAvgStart[0], m.LoadAvgStart[1], m.LoadAvgStart[2], m.LoadAvgEnd[0], m.LoadAvgEnd[1], m.LoadAvgEnd[2])
+	if m.Shared {
+		w("; **shared**: other engineers' stacks or tests ran meanwhile (%s), so wall times are pessimistic — the writes per pod are not affected",
+			strings.Join(dedupe(append(m.OtherAtStart, m.OtherAtFinish...)), ", "))
+	}
+	w(".\n\n")
+
+	w("### Targets\n\n| target | want | got | |\n|---|---|---|---|\n")
+	for _, t := range r.Targets {
+		verdict := "missed"
+		switch {
+		case t.Missing:
+			verdict = "no figure"
+		case t.Met:
+			verdict = "met"
+		}
+		w("| %s | %s | %s | **%s** |\n", t.Name, t.Want, t.Got, verdict)
+	}
+
+	if len(r.Controller) > 0 {
+		w("\n### Controllers (%d pods)\n\n", r.Config.Pods)
+		w("| kwok | workload | phase | wall s | controller writes/pod | all writes/pod | controller CPU s | controller peak RSS MiB |\n")
+		w("|---|---|---|---|---|---|---|---|\n")
+		for _, p := range r.Controller {
+			ctl := "kruise-controller"
+			if p.Workload == "Deployment" {
+				ctl = "kube-controller-manager"
+			}
+			u := p.Processes[ctl]
+			wall := fmt.Sprintf("%.1f", p.Seconds)
+			if p.TimedOut {
+				wall += " (timed out)"
+			}
+			w("| %s | %s | %s | %s | %.2f | %.2f | %.1f | %.0f |\n", p.Mode, p.Workload, p.Phase, wall,
+				p.ControllerWritesPerPod, p.AllWritesPerPod, u.CPUSeconds, u.PeakRSSMiB)
+		}
+		w("\nController writes by verb and resource (events left out, counted apart):\n\n")
+		for _, p := range r.Controller {
+			w("- %s, %s, %s: %s; events %d\n", p.Mode, p.Workload, p.Phase, formatCounts(p.ControllerWrites), p.ControllerEvents)
+		}
+		w("\nAll writes per client (every write to kube-apiserver in the workload's namespace):\n\n")
+		for _, p := range r.Controller {
+			var parts []string
+			for _, c := range sortedKeys(p.AllWrites) {
+				n := 0
+				for _, v := range p.AllWrites[c] {
+					n += v
+				}
+				parts = append(parts, fmt.Sprintf("%s %d", c, n))
+			}
+			w("- %s, %s, %s: %s\n", p.Mode, p.Workload, p.Phase, strings.Join(parts, ", "))
+		}
+		w("\n![scale-up](%s/%s-scaleup.png)\n![rollout](%s/%s-rollout.png)\n", chartDir, r.Date, chartDir, r.Date)
+	}
+
+	if len(r.API) > 0 {
+		w("\n### API: %d CloneSets, %d clients, through kube-apiserver\n\n", r.Config.Objects, r.Config.Clients)
+		w("| server | operation | requests | per s | p50 ms | p99 ms | bytes/response (wire) |\n|---|---|---|---|---|---|---|\n")
+		for _, a := range r.API {
+			row := func(op string, s *stats.Summary) {
+				if s == nil {
+					return
+				}
+				errs := ""
+				if s.Errors > 0 {
+					errs = fmt.Sprintf(" (%d failed)", s.Errors)
+				}
+				w("| %s | %s | %d%s | %.1f | %.1f | %.1f | %.0f (%.0f) |\n", a.Target, op, s.Requests, errs, s.PerSec, s.P50ms, s.P99ms, s.BytesAvg, s.WireAvg)
+			}
+			row("create (JSON)", &a.Create)
+			row("get (JSON)", &a.Get)
+			row("get (protobuf)", a.GetProtobuf)
+			row("list all (JSON)", &a.ListJSON)
+			row("list all (protobuf)", a.ListProtobuf)
+			row(fmt.Sprintf("patch while %d watch", a.Watch.Watchers), &a.Watch.Writes)
+		}
+		w("\nCRDs only speak JSON: the CRD has no protobuf rows.\n\n")
+		w("| server | watchers | events expected / received | delivery p50 ms | p99 ms | bytes/event | RSS after create MiB | peak RSS MiB |\n|---|---|---|---|---|---|---|---|\n")
+		for _, a := range r.API {
+			server := serverProcess(a)
+			w("| %s | %d | %d / %d | %.1f | %.1f | %.0f | %.0f | %.0f |\n", a.Target, a.Watch.Watchers, a.Watch.EventsExpected,
+				a.Watch.EventsReceived, a.Watch.DeliveryP50ms, a.Watch.DeliveryP99ms, a.Watch.BytesPerEvent,
+				a.RSSAfterCreateMiB[server], a.Processes[server].PeakRSSMiB)
+		}
+	}
+
+	if c := r.Ceiling; c != nil {
+		w("\n### Ceiling: a bare client, no rate limit\n\n")
+		w("%d pods created by %d clients at %.0f pods/s (p50 %.0f ms, p99 %.0f ms, %d failed); all Running and Ready after %.1f s.\n",
+			c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
+	}
+
+	if len(r.Profiles) > 0 {
+		w("\n### Profiles\n\n")
+		for _, p := range r.Profiles {
+			w("- `%s`\n", p.File)
+		}
+	}
+	if len(r.Errors) > 0 {
+		w("\n### Errors\n\n")
+		for _, e := range r.Errors {
+			w("- %s\n", e)
+		}
+	}
+	if len(r.Notes) > 0 {
+		w("\n### Notes\n\n")
+		for _, n := range r.Notes {
+			w("- %s\n", n)
+		}
+	}
+	return b.String()
+}
+
+// serverProcess is the process holding a target's objects.
+func serverProcess(a *apibench.Result) string {
+	if a.Target == "crd" {
+		return "kube-apiserver"
+	}
+	return "kruise-apiserver"
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func dedupe(l []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range l {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
