@@ -33,8 +33,7 @@ type syncState struct {
 	revisions             []*appsv1.ControllerRevision
 	collisions            int32
 
-	params Params
-	plan   Plan
+	plan Plan
 	// desired are the ordinals the set runs (plan.Desired as a set).
 	desired map[int]bool
 
@@ -108,7 +107,6 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		st.createErr = err
 		c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
 	} else {
-		st.params = params
 		st.plan = Compute(podStates(st, params), params)
 		st.desired = make(map[int]bool, len(st.plan.Desired))
 		for _, o := range st.plan.Desired {
