@@ -260,3 +260,63 @@ func TestSyncPreDeleteHookHoldsScaleDown(t *testing.T) {
 		t.Fatalf("wrote %v once the hook let go, want web-1 deleted", got)
 	}
 }
+
+// ordinals.start and reserveOrdinals name the pods; a pod at an ordinal the set no
+// longer wants is deleted.
+func TestSyncOrdinalsStartAndReserved(t *testing.T) {
+	stray := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "ns", UID: "stray", Labels: map[string]string{"app": "web"},
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps.kruise.io/v1beta1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: ptr.To(true)}}}}
+	h := newHarness(t, webSet(3, func(s *v1beta1.StatefulSet) {
+		s.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+		s.Spec.Ordinals = &v1beta1.StatefulSetOrdinals{Start: 2}
+		s.Spec.ReserveOrdinals = []intstr.IntOrString{intstr.FromInt32(3), intstr.FromString("5-6")}
+	}), stray)
+	got := h.sync()
+	for _, want := range []string{"create pods web-2", "create pods web-4", "create pods web-7", "delete pods web-0"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("wrote %v, want %q", got, want)
+		}
+	}
+	if hasPrefix(got, "create pods") != 3 {
+		t.Errorf("wrote %v, want three pods", got)
+	}
+	if idx := h.pod("web-7").Labels[appsv1.PodIndexLabel]; idx != "7" {
+		t.Errorf("web-7 pod-index label %q", idx)
+	}
+}
+
+// OnDelete and paused keep old pods; both still scale.
+func TestSyncOnDeleteAndPausedOnlyScale(t *testing.T) {
+	for name, edit := range map[string]func(*v1beta1.StatefulSet){
+		"OnDelete": func(s *v1beta1.StatefulSet) {
+			s.Spec.UpdateStrategy = v1beta1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+		},
+		"paused": func(s *v1beta1.StatefulSet) {
+			s.Spec.UpdateStrategy.RollingUpdate = &v1beta1.RollingUpdateStatefulSetStrategy{Paused: true}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, webSet(1, func(s *v1beta1.StatefulSet) {
+				s.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+				edit(s)
+			}))
+			h.sync()
+			h.c.scaleExp.Observe("ns/web", "create", "web-0")
+			h.kubelet("web-0")
+			set, _ := h.kruise.AppsV1beta1().StatefulSets("ns").Get(context.Background(), "web", metav1.GetOptions{})
+			set.Spec.Template.Spec.Containers[0].Image = "nginx:1.26"
+			set.Spec.Replicas = ptr.To[int32](2)
+			if _, err := h.kruise.AppsV1beta1().StatefulSets("ns").Update(context.Background(), set, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			h.refresh()
+			got := h.sync()
+			if !slices.Contains(got, "create pods web-1") || slices.Contains(got, "delete pods web-0") || slices.Contains(got, "patch pods web-0") {
+				t.Fatalf("wrote %v, want web-1 created and web-0 left alone", got)
+			}
+			if img := h.pod("web-1").Spec.Containers[0].Image; img != "nginx:1.26" {
+				t.Errorf("new pod runs %s, want the update revision", img)
+			}
+		})
+	}
+}
