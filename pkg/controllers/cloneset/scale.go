@@ -3,7 +3,6 @@ package cloneset
 import (
 	"context"
 	"errors"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
@@ -20,28 +20,9 @@ import (
 // what really paces them.
 const parallelWrites = 16
 
-// forEach runs fn on every item with bounded parallelism and joins the errors.
+// forEach runs fn on every item, parallelWrites at a time, joining the errors.
 func forEach[T any](items []T, fn func(T) error) error {
-	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, parallelWrites)
-	)
-	for _, item := range items {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := fn(item); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return batch.ForEach(items, parallelWrites, fn)
 }
 
 // createPods creates pods at the update and the current revision, with their PVCs.
@@ -112,21 +93,10 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 	return err
 }
 
-// slowStart runs fn on items in batches of 1, 2, 4, ... (at most parallelWrites at
-// once) and stops after the first batch with an error, as kube's ReplicaSet controller
-// does: when creations fail for a reason that will not go away by itself (quota, a
-// missing service account, admission), a sync wastes a few writes, not one per pod.
-// It returns how many items were attempted.
+// slowStart creates in batches of 1, 2, 4, ... and stops after a failing batch, as
+// kube's ReplicaSet controller does (see batch.SlowStart).
 func slowStart[T any](items []T, fn func(T) error) (int, error) {
-	done := 0
-	for batch := 1; done < len(items); batch = min(2*batch, parallelWrites) {
-		n := min(batch, len(items)-done)
-		if err := forEach(items[done:done+n], fn); err != nil {
-			return done + n, err
-		}
-		done += n
-	}
-	return done, nil
+	return batch.SlowStart(items, parallelWrites, fn)
 }
 
 // deletePods deletes pods (and the PVCs made for them).
