@@ -38,9 +38,8 @@ type syncState struct {
 	expectedUpdated int32
 	// requeue asks for another sync after this long (0: only on events).
 	requeue time.Duration
-	// templates and inPlaceSpecs memoise per-revision work within one sync.
-	templates    map[string]*corev1.PodTemplateSpec
-	inPlaceSpecs map[string]*inplaceupdate.UpdateSpec
+	// specs memoises per-revision work within one sync.
+	specs inplaceupdate.SpecCache
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will

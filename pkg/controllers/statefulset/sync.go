@@ -43,9 +43,8 @@ type syncState struct {
 	// conditions.
 	createErr, updateErr error
 
-	// templates and inPlaceSpecs memoise per-revision work within one sync.
-	templates    map[string]*corev1.PodTemplateSpec
-	inPlaceSpecs map[string]*inplaceupdate.UpdateSpec
+	// specs memoises per-revision work within one sync.
+	specs inplaceupdate.SpecCache
 }
 
 // sync reconciles one set; it returns when to look again if nothing else will trigger

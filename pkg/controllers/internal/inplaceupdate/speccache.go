@@ -1,0 +1,55 @@
+package inplaceupdate
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
+)
+
+// SpecCache memoises per-revision work for one sync of a workload: each revision's pod
+// template is decoded once, and the in-place update from each old revision to the
+// update revision is computed once, however many pods a rollout touches. The zero
+// value is ready to use; make a new one per sync (revisions may change between syncs).
+type SpecCache struct {
+	templates map[string]*corev1.PodTemplateSpec
+	specs     map[string]*UpdateSpec
+}
+
+// Template returns rev's pod template.
+func (c *SpecCache) Template(rev *appsv1.ControllerRevision) (*corev1.PodTemplateSpec, error) {
+	if t, ok := c.templates[rev.Name]; ok {
+		return t, nil
+	}
+	t, err := revision.Template(rev)
+	if err != nil {
+		return nil, err
+	}
+	if c.templates == nil {
+		c.templates = map[string]*corev1.PodTemplateSpec{}
+	}
+	c.templates[rev.Name] = t
+	return t, nil
+}
+
+// Spec returns the in-place update from oldRev to updateRev, nil when it cannot be
+// done in place.
+func (c *SpecCache) Spec(oldRev, updateRev *appsv1.ControllerRevision) (*UpdateSpec, error) {
+	if spec, ok := c.specs[oldRev.Name]; ok {
+		return spec, nil
+	}
+	oldTmpl, err := c.Template(oldRev)
+	if err != nil {
+		return nil, err
+	}
+	newTmpl, err := c.Template(updateRev)
+	if err != nil {
+		return nil, err
+	}
+	spec := CalculateSpec(oldTmpl, newTmpl, updateRev.Name)
+	if c.specs == nil {
+		c.specs = map[string]*UpdateSpec{}
+	}
+	c.specs[oldRev.Name] = spec
+	return spec, nil
+}
