@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -103,39 +102,17 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 
 // syncRevisions records the template as a ControllerRevision and settles the current revision.
 func (c *Controller) syncRevisions(st *syncState, owned []*corev1.Pod) error {
-	selector, err := metav1.LabelSelectorAsSelector(st.cs.Spec.Selector)
+	res, err := revision.SyncWorkload(c.history, revision.Workload{
+		Owner: revision.Owner{Object: st.owner, Kind: controllerKind, Template: &st.cs.Spec.Template,
+			CollisionCount: st.cs.Status.CollisionCount},
+		Selector: st.cs.Spec.Selector, Pods: owned,
+		CurrentRevision: st.cs.Status.CurrentRevision, RevisionHistoryLimit: st.cs.Spec.RevisionHistoryLimit,
+	})
 	if err != nil {
 		return err
 	}
-	revs, err := c.history.ListControllerRevisions(st.owner, controllerKind, selector)
-	if err != nil {
-		return wrap(err, "listing revisions")
-	}
-	inUse := sets.New[string]()
-	for _, pod := range owned {
-		if h := pod.Labels[pub.ControllerRevisionHashLabelKey]; h != "" {
-			inUse.Insert(h)
-		}
-	}
-	if st.cs.Status.CurrentRevision != "" {
-		inUse.Insert(st.cs.Status.CurrentRevision)
-	}
-	limit := int32(10)
-	if st.cs.Spec.RevisionHistoryLimit != nil {
-		limit = *st.cs.Spec.RevisionHistoryLimit
-	}
-	res, err := revision.Sync(c.history, revision.Owner{
-		Object: st.owner, Kind: controllerKind, Template: &st.cs.Spec.Template,
-		CollisionCount: st.cs.Status.CollisionCount, HistoryLimit: limit,
-	}, revs, inUse)
-	if err != nil {
-		return wrap(err, "syncing revisions")
-	}
 	st.updateRev, st.revisions, st.collisions = res.Update, res.Revisions, res.CollisionCount
-	st.currentRev = st.cs.Status.CurrentRevision
-	if st.currentRev == "" || st.revisionByName(st.currentRev) == nil {
-		st.currentRev = st.updateRev.Name
-	}
+	st.currentRev = res.Current.Name
 	return nil
 }
 
