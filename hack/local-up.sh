@@ -21,6 +21,8 @@
 #   KRUISE_CONTROLLER_ARGS, KRUISE_NODE_DAEMON_ARGS  extra flags for those binaries
 #   KUBE_APISERVER_ARGS  extra kube-apiserver flags (e.g. audit logging for benchmarks)
 #   KWOK_STAGES  directory of kwok Stage files (default hack/local/kwok)
+#   KWOK_ARGS    extra kwok flags (e.g. --node-lease-duration-seconds=40 for stacks that live
+#                longer than kube-controller-manager's 5 min node grace period)
 set -o errexit -o nounset -o pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,6 +37,7 @@ WAIT_TIMEOUT="${WAIT_TIMEOUT:-90}"
 KRUISE_CONTROLLER_ARGS="${KRUISE_CONTROLLER_ARGS:-}"
 KRUISE_NODE_DAEMON_ARGS="${KRUISE_NODE_DAEMON_ARGS:-}"
 KUBE_APISERVER_ARGS="${KUBE_APISERVER_ARGS:-}"
+KWOK_ARGS="${KWOK_ARGS:-}"
 
 PKI="${LOCAL_DIR}/pki"
 KUBECONFIGS="${LOCAL_DIR}/kubeconfigs"
@@ -473,6 +476,8 @@ start_kwok() {
   for f in "${KWOK_STAGES}"/*.yaml; do
     args+=(--config="${f}")
   done
+  # shellcheck disable=SC2206 # extra args are split on purpose
+  args+=(${KWOK_ARGS})
   start_process kwok "${BIN_DIR}/kwok" "${args[@]}"
   wait_ready kwok "/healthz" curl_ok "http://127.0.0.1:$(port kwok)/healthz"
 }
