@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
@@ -26,16 +27,23 @@ func (b *bench) api(ctx context.Context) error {
 		return err
 	}
 	o := apibench.Options{Objects: b.f.objects, Clients: b.f.clients, Lists: b.f.lists, Watchers: b.f.watchers, WatchWrites: b.f.watchWrites}
-	for _, t := range []apibench.Target{
-		{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"},
-		{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise", Protobuf: true},
+	direct := b.kruiseAPIServerConfig()
+	for _, t := range []struct {
+		apibench.Target
+		cfg *rest.Config
+	}{
+		{apibench.Target{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"}, b.st.Config},
+		{apibench.Target{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise", Protobuf: true}, b.st.Config},
+		// The same server without kube-apiserver's proxy in front: what the aggregation
+		// hop costs (clients never do this; it explains the difference).
+		{apibench.Target{Name: "kruise-apiserver-direct", Group: "apps.kruise.io", Namespace: "bench-api-direct", Protobuf: true}, direct},
 	} {
 		if err := b.createNamespace(ctx, t.Namespace); err != nil {
 			return err
 		}
 		server := profile.Target{Name: "kube-apiserver", Config: b.st.Config}
 		if t.Name != "crd" {
-			server = profile.Target{Name: "kruise-apiserver", Config: b.kruiseAPIServerConfig()}
+			server = profile.Target{Name: "kruise-apiserver", Config: direct}
 		}
 		var pending []func() *profile.Capture
 		var busy <-chan struct{} // closed when the CPU profile under way ends
@@ -47,7 +55,7 @@ func (b *bench) api(ctx context.Context) error {
 			dir := b.outDir + "/" + rel
 			switch stage {
 			case "created":
-				if c := profile.Heap(ctx, server, "after-create", dir, rel); c != nil {
+				if c := profile.Heap(ctx, server, t.Name+"-after-create", dir, rel); c != nil {
 					b.res.Profiles = append(b.res.Profiles, *c)
 				}
 			case "create", "list-json", "watch":
@@ -58,7 +66,12 @@ func (b *bench) api(ctx context.Context) error {
 						return // a server runs one CPU profile at a time
 					}
 				}
-				wait := profile.CPU(ctx, server, 10, stage, dir, rel)
+				if stage == "create" && t.Name == "kruise-apiserver" {
+					// what the proxy hop costs kube-apiserver
+					front := profile.Target{Name: "kube-apiserver", Config: b.st.Config}
+					pending = append(pending, profile.CPU(ctx, front, 10, "proxying-"+t.Name+"-create", dir, rel))
+				}
+				wait := profile.CPU(ctx, server, 10, t.Name+"-"+stage, dir, rel)
 				ch := make(chan struct{})
 				busy = ch
 				var c *profile.Capture
@@ -66,7 +79,7 @@ func (b *bench) api(ctx context.Context) error {
 				pending = append(pending, func() *profile.Capture { <-ch; return c })
 			}
 		}
-		r, err := apibench.Run(ctx, b.st.Config, t, o, b.pids())
+		r, err := apibench.Run(ctx, t.cfg, t.Target, o, b.pids())
 		for _, wait := range pending {
 			if c := wait(); c != nil {
 				b.res.Profiles = append(b.res.Profiles, *c)

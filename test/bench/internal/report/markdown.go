@@ -74,7 +74,7 @@ func Markdown(r *Results, chartDir string) string {
 	}
 
 	if len(r.API) > 0 {
-		w("\n### API: %d CloneSets, %d clients, through kube-apiserver\n\n", r.Config.Objects, r.Config.Clients)
+		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only)\n\n", r.Config.Objects, r.Config.Clients)
 		w("| server | operation | requests | per s | p50 ms | p99 ms | bytes/response (wire) |\n|---|---|---|---|---|---|---|\n")
 		for _, a := range r.API {
 			row := func(op string, s *stats.Summary) {
