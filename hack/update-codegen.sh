@@ -46,8 +46,18 @@ go tool openapi-gen --go-header-file "${HDR}" --output-file zz_generated.openapi
   $(pkgs "${SHARED[@]}" "${VERSIONS[@]}")
 
 echo "+ apply configurations"
+# SidecarContainer embeds a core/v1 Container inline: its fields get builders only
+# with client-go's apply configurations for Container and for the types of its
+# fields (the flag adds to the generator's meta/v1 defaults). Other core/v1 types
+# stay plain structs in our apply configurations.
+CORE_AC=""
+for t in Container ContainerPort EnvFromSource EnvVar ResourceRequirements ContainerResizePolicy \
+  ContainerRestartRule VolumeMount VolumeDevice Probe Lifecycle SecurityContext; do
+  CORE_AC+="${CORE_AC:+,}k8s.io/api/core/v1.${t}:k8s.io/client-go/applyconfigurations/core/v1"
+done
 rm -rf "${GEN}/applyconfiguration"
 go tool applyconfiguration-gen --go-header-file "${HDR}" \
+  --external-applyconfigurations "${CORE_AC}" \
   --output-dir "${GEN}/applyconfiguration" --output-pkg "${MOD}/${GEN}/applyconfiguration" \
   $(pkgs "${SHARED[@]}" "${VERSIONS[@]}")
 

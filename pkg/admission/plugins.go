@@ -7,6 +7,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
+	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
 )
 
 // Register adds every Kruise plugin to the registry.
@@ -14,6 +15,7 @@ func Register(plugins *admission.Plugins) {
 	deletionprotection.Register(plugins)
 	containerrecreaterequest.Register(plugins)
 	noderestriction.Register(plugins)
+	sidecarsetconflict.Register(plugins)
 }
 
 // PluginOrder is the order Kruise plugins run in, after the generic ones.
@@ -22,5 +24,6 @@ func Register(plugins *admission.Plugins) {
 var PluginOrder = []string{
 	containerrecreaterequest.PluginName,
 	deletionprotection.PluginName,
+	sidecarsetconflict.PluginName,
 	noderestriction.PluginName,
 }

@@ -21,6 +21,7 @@ import (
 	imagelistpulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob/storage"
 	imagepulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob/storage"
 	nodeimagestorage "github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/storage"
+	sidecarsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset/storage"
 	statefulsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset/storage"
 	"github.com/kruise-native/kruise-native/pkg/registry/rollback"
 )
@@ -81,6 +82,10 @@ func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) 
 	if err != nil {
 		return nil, fmt.Errorf("statefulsets storage: %w", err)
 	}
+	sidecarSets, err := sidecarsetstorage.NewStorage(Scheme, optsGetter)
+	if err != nil {
+		return nil, fmt.Errorf("sidecarsets storage: %w", err)
+	}
 	resources := map[string]registryrest.Storage{
 		"clonesets":             cloneSets.CloneSet,
 		"clonesets/status":      cloneSets.Status,
@@ -90,6 +95,8 @@ func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) 
 		"statefulsets/status":   statefulSets.Status,
 		"statefulsets/scale":    statefulSets.Scale,
 		"statefulsets/rollback": statefulSets.Rollback,
+		"sidecarsets":           sidecarSets.SidecarSet,
+		"sidecarsets/status":    sidecarSets.Status,
 	}
 	// Both versions serve the same storage: the hub type is converted on the way out.
 	info.VersionedResourcesStorageMap["v1beta1"] = resources

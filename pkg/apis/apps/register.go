@@ -34,6 +34,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
+		&SidecarSet{}, &SidecarSetList{},
 	)
 	return nil
 }

@@ -126,6 +126,28 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.RollingUpdateStatefulSetStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SandboxConfig"):
 		return &appsv1alpha1.SandboxConfigApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ShareVolumePolicy"):
+		return &appsv1alpha1.ShareVolumePolicyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarContainer"):
+		return &appsv1alpha1.SidecarContainerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarContainerUpgradeStrategy"):
+		return &appsv1alpha1.SidecarContainerUpgradeStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSet"):
+		return &appsv1alpha1.SidecarSetApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetInjectionStrategy"):
+		return &appsv1alpha1.SidecarSetInjectionStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetInjectRevision"):
+		return &appsv1alpha1.SidecarSetInjectRevisionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetPatchPodMetadata"):
+		return &appsv1alpha1.SidecarSetPatchPodMetadataApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetSpec"):
+		return &appsv1alpha1.SidecarSetSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetStatus"):
+		return &appsv1alpha1.SidecarSetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSetUpdateStrategy"):
+		return &appsv1alpha1.SidecarSetUpdateStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SourceContainerNameSource"):
+		return &appsv1alpha1.SourceContainerNameSourceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StatefulSet"):
 		return &appsv1alpha1.StatefulSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StatefulSetOrdinals"):
@@ -142,6 +164,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.StatefulSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SyncStatus"):
 		return &appsv1alpha1.SyncStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("TransferEnvVar"):
+		return &appsv1alpha1.TransferEnvVarApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("UnorderedUpdateStrategy"):
 		return &appsv1alpha1.UnorderedUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("VolumeClaimStatus"):
@@ -166,6 +190,28 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
 		return &appsv1beta1.RollingUpdateStatefulSetStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ShareVolumePolicy"):
+		return &appsv1beta1.ShareVolumePolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarContainer"):
+		return &appsv1beta1.SidecarContainerApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarContainerUpgradeStrategy"):
+		return &appsv1beta1.SidecarContainerUpgradeStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSet"):
+		return &appsv1beta1.SidecarSetApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetInjectionStrategy"):
+		return &appsv1beta1.SidecarSetInjectionStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetInjectRevision"):
+		return &appsv1beta1.SidecarSetInjectRevisionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetPatchPodMetadata"):
+		return &appsv1beta1.SidecarSetPatchPodMetadataApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetSpec"):
+		return &appsv1beta1.SidecarSetSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetStatus"):
+		return &appsv1beta1.SidecarSetStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SidecarSetUpdateStrategy"):
+		return &appsv1beta1.SidecarSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SourceContainerNameSource"):
+		return &appsv1beta1.SourceContainerNameSourceApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("StatefulSet"):
 		return &appsv1beta1.StatefulSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("StatefulSetOrdinals"):
@@ -180,6 +226,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.StatefulSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("StatefulSetUpdateStrategy"):
 		return &appsv1beta1.StatefulSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("TransferEnvVar"):
+		return &appsv1beta1.TransferEnvVarApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("UnorderedUpdateStrategy"):
 		return &appsv1beta1.UnorderedUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("VolumeClaimStatus"):

@@ -24,3 +24,31 @@ func ClaimTemplates(claims []corev1.PersistentVolumeClaim) {
 		claims[i].Status = corev1.PersistentVolumeClaimStatus{}
 	}
 }
+
+// Containers defaults containers in place as kube defaults those of a pod template:
+// a SidecarSet's containers read back as they will run once injected.
+func Containers(containers []corev1.Container) {
+	if len(containers) == 0 {
+		return
+	}
+	holder := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: containers}}
+	PodTemplate(holder)
+	copy(containers, holder.Spec.Containers)
+}
+
+// Volumes defaults volumes in place as kube defaults those of a pod template.
+func Volumes(volumes []corev1.Volume) {
+	if len(volumes) == 0 {
+		return
+	}
+	holder := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Volumes: volumes}}
+	PodTemplate(holder)
+	copy(volumes, holder.Spec.Volumes)
+}
+
+// FieldSelector defaults a pod field reference as kube does (apiVersion v1).
+func FieldSelector(f *corev1.ObjectFieldSelector) {
+	if f != nil {
+		k8scorev1.SetDefaults_ObjectFieldSelector(f)
+	}
+}

@@ -41,6 +41,10 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.StatefulSet{})
 		},
+		func(ss *apps.SidecarSet, c randfill.Continue) {
+			c.FillNoCustom(ss)
+			defaulter.apply(ss, &v1beta1.SidecarSet{})
+		},
 		// Kinds served in v1alpha1 only: random objects are defaulted like decoded ones.
 		func(ni *apps.NodeImage, c randfill.Continue) {
 			c.FillNoCustom(ni)

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -24,14 +25,16 @@ const examplesDir = "../../../../../shared/examples"
 // partition 0, maxUnavailable 20%, maxSurge 0; OrderedReady, RollingUpdate with
 // maxUnavailable 1, Retain/Retain; and kube's pod template defaults; for image pulls
 // timeout 600s, backoffLimit 3, completionPolicy Always, parallelism 1; for container
-// recreation failurePolicy Fail).
+// recreation failurePolicy Fail; for SidecarSets RollingUpdate with maxUnavailable 1
+// and partition 0, revisionHistoryLimit 10, podInjectPolicy BeforeAppContainer,
+// upgradeType ColdUpgrade, shareVolumePolicy disabled and kube's container defaults).
 func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 	scheme := runtime.NewScheme()
 	Install(scheme)
 	codecs := serializer.NewCodecFactory(scheme)
 
 	var files []string
-	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml"} {
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml"} {
 		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
 		if err != nil {
 			t.Fatal(err)
@@ -48,20 +51,30 @@ func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, gvk, err := codecs.UniversalDeserializer().Decode(data, nil, nil)
-			if err != nil {
-				t.Fatalf("decode: %v", err)
+			// A file may hold several documents (a SidecarSet and the pod it injects
+			// into): every apps.kruise.io one is defaulted, the others are left out.
+			var docs [][]byte
+			for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+				_, gvk, err := codecs.UniversalDeserializer().Decode(doc, nil, nil)
+				if runtime.IsNotRegisteredError(err) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				// A decoder for the manifest's own version applies defaults, as the API server does.
+				obj, _, err := codecs.UniversalDecoder(gvk.GroupVersion()).Decode(doc, nil, nil)
+				if err != nil {
+					t.Fatalf("decode as %s: %v", gvk, err)
+				}
+				obj.GetObjectKind().SetGroupVersionKind(*gvk)
+				out, err := yaml.Marshal(obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				docs = append(docs, out)
 			}
-			// A decoder for the manifest's own version applies defaults, as the API server does.
-			obj, _, err := codecs.UniversalDecoder(gvk.GroupVersion()).Decode(data, nil, nil)
-			if err != nil {
-				t.Fatalf("decode as %s: %v", gvk, err)
-			}
-			obj.GetObjectKind().SetGroupVersionKind(*gvk)
-			got, err := yaml.Marshal(obj)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := bytes.Join(docs, []byte("---\n"))
 			golden := filepath.Join("testdata", "defaults", name+".yaml")
 			if *updateGoldens {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {

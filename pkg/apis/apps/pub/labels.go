@@ -14,6 +14,10 @@ const (
 	ContainerLaunchPriorityKey = "apps.kruise.io/container-launch-priority"
 	// ContainerPriorityEnv sets a container's launch/update priority.
 	ContainerPriorityEnv = "KRUISE_CONTAINER_PRIORITY"
+	// SidecarSetCustomVersionLabel labels a SidecarSet, and the ControllerRevisions
+	// recorded from it, with a version of the user's choosing that
+	// injectionStrategy.revision.customVersion can name.
+	SidecarSetCustomVersionLabel = "apps.kruise.io/sidecarset-custom-version"
 	// DeletionProtectionKey is the label that protects an object from deletion.
 	DeletionProtectionKey = "policy.kruise.io/delete-protection"
 	// DeletionProtectionTypeAlways forbids deletion outright.

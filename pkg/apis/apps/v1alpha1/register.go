@@ -33,6 +33,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
+		&SidecarSet{}, &SidecarSetList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

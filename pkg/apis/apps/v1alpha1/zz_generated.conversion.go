@@ -456,6 +456,126 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ShareVolumePolicy)(nil), (*apps.ShareVolumePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(a.(*ShareVolumePolicy), b.(*apps.ShareVolumePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ShareVolumePolicy)(nil), (*ShareVolumePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(a.(*apps.ShareVolumePolicy), b.(*ShareVolumePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarContainer)(nil), (*apps.SidecarContainer)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarContainer_To_apps_SidecarContainer(a.(*SidecarContainer), b.(*apps.SidecarContainer), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarContainer)(nil), (*SidecarContainer)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarContainer_To_v1alpha1_SidecarContainer(a.(*apps.SidecarContainer), b.(*SidecarContainer), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarContainerUpgradeStrategy)(nil), (*apps.SidecarContainerUpgradeStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy(a.(*SidecarContainerUpgradeStrategy), b.(*apps.SidecarContainerUpgradeStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarContainerUpgradeStrategy)(nil), (*SidecarContainerUpgradeStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy(a.(*apps.SidecarContainerUpgradeStrategy), b.(*SidecarContainerUpgradeStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSet)(nil), (*apps.SidecarSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSet_To_apps_SidecarSet(a.(*SidecarSet), b.(*apps.SidecarSet), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSet)(nil), (*SidecarSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSet_To_v1alpha1_SidecarSet(a.(*apps.SidecarSet), b.(*SidecarSet), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetInjectRevision)(nil), (*apps.SidecarSetInjectRevision)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetInjectRevision_To_apps_SidecarSetInjectRevision(a.(*SidecarSetInjectRevision), b.(*apps.SidecarSetInjectRevision), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetInjectRevision)(nil), (*SidecarSetInjectRevision)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetInjectRevision_To_v1alpha1_SidecarSetInjectRevision(a.(*apps.SidecarSetInjectRevision), b.(*SidecarSetInjectRevision), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetInjectionStrategy)(nil), (*apps.SidecarSetInjectionStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(a.(*SidecarSetInjectionStrategy), b.(*apps.SidecarSetInjectionStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetInjectionStrategy)(nil), (*SidecarSetInjectionStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(a.(*apps.SidecarSetInjectionStrategy), b.(*SidecarSetInjectionStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetList)(nil), (*apps.SidecarSetList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetList_To_apps_SidecarSetList(a.(*SidecarSetList), b.(*apps.SidecarSetList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetList)(nil), (*SidecarSetList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetList_To_v1alpha1_SidecarSetList(a.(*apps.SidecarSetList), b.(*SidecarSetList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetPatchPodMetadata)(nil), (*apps.SidecarSetPatchPodMetadata)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetPatchPodMetadata_To_apps_SidecarSetPatchPodMetadata(a.(*SidecarSetPatchPodMetadata), b.(*apps.SidecarSetPatchPodMetadata), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetPatchPodMetadata)(nil), (*SidecarSetPatchPodMetadata)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetadata(a.(*apps.SidecarSetPatchPodMetadata), b.(*SidecarSetPatchPodMetadata), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetSpec)(nil), (*apps.SidecarSetSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(a.(*SidecarSetSpec), b.(*apps.SidecarSetSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetSpec)(nil), (*SidecarSetSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(a.(*apps.SidecarSetSpec), b.(*SidecarSetSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetStatus)(nil), (*apps.SidecarSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus(a.(*SidecarSetStatus), b.(*apps.SidecarSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetStatus)(nil), (*SidecarSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(a.(*apps.SidecarSetStatus), b.(*SidecarSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SidecarSetUpdateStrategy)(nil), (*apps.SidecarSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(a.(*SidecarSetUpdateStrategy), b.(*apps.SidecarSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SidecarSetUpdateStrategy)(nil), (*SidecarSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(a.(*apps.SidecarSetUpdateStrategy), b.(*SidecarSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SourceContainerNameSource)(nil), (*apps.SourceContainerNameSource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(a.(*SourceContainerNameSource), b.(*apps.SourceContainerNameSource), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SourceContainerNameSource)(nil), (*SourceContainerNameSource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(a.(*apps.SourceContainerNameSource), b.(*SourceContainerNameSource), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*StatefulSet)(nil), (*apps.StatefulSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_StatefulSet_To_apps_StatefulSet(a.(*StatefulSet), b.(*apps.StatefulSet), scope)
 	}); err != nil {
@@ -553,6 +673,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.SyncStatus)(nil), (*SyncStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_SyncStatus_To_v1alpha1_SyncStatus(a.(*apps.SyncStatus), b.(*SyncStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*TransferEnvVar)(nil), (*apps.TransferEnvVar)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(a.(*TransferEnvVar), b.(*apps.TransferEnvVar), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.TransferEnvVar)(nil), (*TransferEnvVar)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(a.(*apps.TransferEnvVar), b.(*TransferEnvVar), scope)
 	}); err != nil {
 		return err
 	}
@@ -1788,6 +1918,338 @@ func Convert_apps_SandboxConfig_To_v1alpha1_SandboxConfig(in *apps.SandboxConfig
 	return autoConvert_apps_SandboxConfig_To_v1alpha1_SandboxConfig(in, out, s)
 }
 
+func autoConvert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(in *ShareVolumePolicy, out *apps.ShareVolumePolicy, s conversion.Scope) error {
+	out.Type = apps.ShareVolumePolicyType(in.Type)
+	return nil
+}
+
+// Convert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy is an autogenerated conversion function.
+func Convert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(in *ShareVolumePolicy, out *apps.ShareVolumePolicy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(in, out, s)
+}
+
+func autoConvert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(in *apps.ShareVolumePolicy, out *ShareVolumePolicy, s conversion.Scope) error {
+	out.Type = ShareVolumePolicyType(in.Type)
+	return nil
+}
+
+// Convert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy is an autogenerated conversion function.
+func Convert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(in *apps.ShareVolumePolicy, out *ShareVolumePolicy, s conversion.Scope) error {
+	return autoConvert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarContainer_To_apps_SidecarContainer(in *SidecarContainer, out *apps.SidecarContainer, s conversion.Scope) error {
+	out.Container = in.Container
+	out.PodInjectPolicy = apps.PodInjectPolicyType(in.PodInjectPolicy)
+	if err := Convert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy(&in.UpgradeStrategy, &out.UpgradeStrategy, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(&in.ShareVolumePolicy, &out.ShareVolumePolicy, s); err != nil {
+		return err
+	}
+	out.TransferEnv = *(*[]apps.TransferEnvVar)(unsafe.Pointer(&in.TransferEnv))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarContainer_To_apps_SidecarContainer is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarContainer_To_apps_SidecarContainer(in *SidecarContainer, out *apps.SidecarContainer, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarContainer_To_apps_SidecarContainer(in, out, s)
+}
+
+func autoConvert_apps_SidecarContainer_To_v1alpha1_SidecarContainer(in *apps.SidecarContainer, out *SidecarContainer, s conversion.Scope) error {
+	out.Container = in.Container
+	out.PodInjectPolicy = PodInjectPolicyType(in.PodInjectPolicy)
+	if err := Convert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy(&in.UpgradeStrategy, &out.UpgradeStrategy, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(&in.ShareVolumePolicy, &out.ShareVolumePolicy, s); err != nil {
+		return err
+	}
+	out.TransferEnv = *(*[]TransferEnvVar)(unsafe.Pointer(&in.TransferEnv))
+	return nil
+}
+
+// Convert_apps_SidecarContainer_To_v1alpha1_SidecarContainer is an autogenerated conversion function.
+func Convert_apps_SidecarContainer_To_v1alpha1_SidecarContainer(in *apps.SidecarContainer, out *SidecarContainer, s conversion.Scope) error {
+	return autoConvert_apps_SidecarContainer_To_v1alpha1_SidecarContainer(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy(in *SidecarContainerUpgradeStrategy, out *apps.SidecarContainerUpgradeStrategy, s conversion.Scope) error {
+	out.UpgradeType = apps.SidecarContainerUpgradeType(in.UpgradeType)
+	out.HotUpgradeEmptyImage = in.HotUpgradeEmptyImage
+	return nil
+}
+
+// Convert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy(in *SidecarContainerUpgradeStrategy, out *apps.SidecarContainerUpgradeStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarContainerUpgradeStrategy_To_apps_SidecarContainerUpgradeStrategy(in, out, s)
+}
+
+func autoConvert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy(in *apps.SidecarContainerUpgradeStrategy, out *SidecarContainerUpgradeStrategy, s conversion.Scope) error {
+	out.UpgradeType = SidecarContainerUpgradeType(in.UpgradeType)
+	out.HotUpgradeEmptyImage = in.HotUpgradeEmptyImage
+	return nil
+}
+
+// Convert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy is an autogenerated conversion function.
+func Convert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy(in *apps.SidecarContainerUpgradeStrategy, out *SidecarContainerUpgradeStrategy, s conversion.Scope) error {
+	return autoConvert_apps_SidecarContainerUpgradeStrategy_To_v1alpha1_SidecarContainerUpgradeStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSet_To_apps_SidecarSet(in *SidecarSet, out *apps.SidecarSet, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSet_To_apps_SidecarSet is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSet_To_apps_SidecarSet(in *SidecarSet, out *apps.SidecarSet, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSet_To_apps_SidecarSet(in, out, s)
+}
+
+func autoConvert_apps_SidecarSet_To_v1alpha1_SidecarSet(in *apps.SidecarSet, out *SidecarSet, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_SidecarSet_To_v1alpha1_SidecarSet is an autogenerated conversion function.
+func Convert_apps_SidecarSet_To_v1alpha1_SidecarSet(in *apps.SidecarSet, out *SidecarSet, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSet_To_v1alpha1_SidecarSet(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetInjectRevision_To_apps_SidecarSetInjectRevision(in *SidecarSetInjectRevision, out *apps.SidecarSetInjectRevision, s conversion.Scope) error {
+	out.CustomVersion = (*string)(unsafe.Pointer(in.CustomVersion))
+	out.RevisionName = (*string)(unsafe.Pointer(in.RevisionName))
+	out.Policy = apps.SidecarSetInjectRevisionPolicy(in.Policy)
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetInjectRevision_To_apps_SidecarSetInjectRevision is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetInjectRevision_To_apps_SidecarSetInjectRevision(in *SidecarSetInjectRevision, out *apps.SidecarSetInjectRevision, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetInjectRevision_To_apps_SidecarSetInjectRevision(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetInjectRevision_To_v1alpha1_SidecarSetInjectRevision(in *apps.SidecarSetInjectRevision, out *SidecarSetInjectRevision, s conversion.Scope) error {
+	out.CustomVersion = (*string)(unsafe.Pointer(in.CustomVersion))
+	out.RevisionName = (*string)(unsafe.Pointer(in.RevisionName))
+	out.Policy = SidecarSetInjectRevisionPolicy(in.Policy)
+	return nil
+}
+
+// Convert_apps_SidecarSetInjectRevision_To_v1alpha1_SidecarSetInjectRevision is an autogenerated conversion function.
+func Convert_apps_SidecarSetInjectRevision_To_v1alpha1_SidecarSetInjectRevision(in *apps.SidecarSetInjectRevision, out *SidecarSetInjectRevision, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetInjectRevision_To_v1alpha1_SidecarSetInjectRevision(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(in *SidecarSetInjectionStrategy, out *apps.SidecarSetInjectionStrategy, s conversion.Scope) error {
+	out.Paused = in.Paused
+	out.Revision = (*apps.SidecarSetInjectRevision)(unsafe.Pointer(in.Revision))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(in *SidecarSetInjectionStrategy, out *apps.SidecarSetInjectionStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(in *apps.SidecarSetInjectionStrategy, out *SidecarSetInjectionStrategy, s conversion.Scope) error {
+	out.Paused = in.Paused
+	out.Revision = (*SidecarSetInjectRevision)(unsafe.Pointer(in.Revision))
+	return nil
+}
+
+// Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy is an autogenerated conversion function.
+func Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(in *apps.SidecarSetInjectionStrategy, out *SidecarSetInjectionStrategy, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetList_To_apps_SidecarSetList(in *SidecarSetList, out *apps.SidecarSetList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.SidecarSet)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetList_To_apps_SidecarSetList is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetList_To_apps_SidecarSetList(in *SidecarSetList, out *apps.SidecarSetList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetList_To_apps_SidecarSetList(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetList_To_v1alpha1_SidecarSetList(in *apps.SidecarSetList, out *SidecarSetList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]SidecarSet)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_SidecarSetList_To_v1alpha1_SidecarSetList is an autogenerated conversion function.
+func Convert_apps_SidecarSetList_To_v1alpha1_SidecarSetList(in *apps.SidecarSetList, out *SidecarSetList, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetList_To_v1alpha1_SidecarSetList(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetPatchPodMetadata_To_apps_SidecarSetPatchPodMetadata(in *SidecarSetPatchPodMetadata, out *apps.SidecarSetPatchPodMetadata, s conversion.Scope) error {
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	out.PatchPolicy = apps.SidecarSetPatchPolicyType(in.PatchPolicy)
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetPatchPodMetadata_To_apps_SidecarSetPatchPodMetadata is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetPatchPodMetadata_To_apps_SidecarSetPatchPodMetadata(in *SidecarSetPatchPodMetadata, out *apps.SidecarSetPatchPodMetadata, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetPatchPodMetadata_To_apps_SidecarSetPatchPodMetadata(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetadata(in *apps.SidecarSetPatchPodMetadata, out *SidecarSetPatchPodMetadata, s conversion.Scope) error {
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	out.PatchPolicy = SidecarSetPatchPolicyType(in.PatchPolicy)
+	return nil
+}
+
+// Convert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetadata is an autogenerated conversion function.
+func Convert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetadata(in *apps.SidecarSetPatchPodMetadata, out *SidecarSetPatchPodMetadata, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetadata(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Namespace = in.Namespace
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.InitContainers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.InitContainers))
+	out.Containers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.Containers))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	if err := Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
+		return err
+	}
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	out.PatchPodMetadata = *(*[]apps.SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Namespace = in.Namespace
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.InitContainers = *(*[]SidecarContainer)(unsafe.Pointer(&in.InitContainers))
+	out.Containers = *(*[]SidecarContainer)(unsafe.Pointer(&in.Containers))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	if err := Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
+		return err
+	}
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	out.PatchPodMetadata = *(*[]SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
+	return nil
+}
+
+// Convert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec is an autogenerated conversion function.
+func Convert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus(in *SidecarSetStatus, out *apps.SidecarSetStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	out.UpdatedPods = in.UpdatedPods
+	out.ReadyPods = in.ReadyPods
+	out.UpdatedReadyPods = in.UpdatedReadyPods
+	out.LatestRevision = in.LatestRevision
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus(in *SidecarSetStatus, out *apps.SidecarSetStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetStatus_To_apps_SidecarSetStatus(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(in *apps.SidecarSetStatus, out *SidecarSetStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	out.UpdatedPods = in.UpdatedPods
+	out.ReadyPods = in.ReadyPods
+	out.UpdatedReadyPods = in.UpdatedReadyPods
+	out.LatestRevision = in.LatestRevision
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	return nil
+}
+
+// Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus is an autogenerated conversion function.
+func Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(in *apps.SidecarSetStatus, out *SidecarSetStatus, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
+	out.Type = apps.SidecarSetUpdateStrategyType(in.Type)
+	out.Paused = in.Paused
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
+	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
+	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
+	out.ScatterStrategy = *(*[]pub.UpdateScatterTerm)(unsafe.Pointer(&in.ScatterStrategy))
+	return nil
+}
+
+// Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
+	out.Type = SidecarSetUpdateStrategyType(in.Type)
+	out.Paused = in.Paused
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
+	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
+	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
+	out.ScatterStrategy = *(*[]pub.UpdateScatterTerm)(unsafe.Pointer(&in.ScatterStrategy))
+	return nil
+}
+
+// Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy is an autogenerated conversion function.
+func Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	return nil
+}
+
+// Convert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource is an autogenerated conversion function.
+func Convert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in, out, s)
+}
+
+func autoConvert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	return nil
+}
+
+// Convert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource is an autogenerated conversion function.
+func Convert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
+	return autoConvert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(in, out, s)
+}
+
 func autoConvert_v1alpha1_StatefulSet_To_apps_StatefulSet(in *StatefulSet, out *apps.StatefulSet, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -2070,6 +2532,32 @@ func autoConvert_apps_SyncStatus_To_v1alpha1_SyncStatus(in *apps.SyncStatus, out
 // Convert_apps_SyncStatus_To_v1alpha1_SyncStatus is an autogenerated conversion function.
 func Convert_apps_SyncStatus_To_v1alpha1_SyncStatus(in *apps.SyncStatus, out *SyncStatus, s conversion.Scope) error {
 	return autoConvert_apps_SyncStatus_To_v1alpha1_SyncStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(in *TransferEnvVar, out *apps.TransferEnvVar, s conversion.Scope) error {
+	out.SourceContainerName = in.SourceContainerName
+	out.SourceContainerNameFrom = (*apps.SourceContainerNameSource)(unsafe.Pointer(in.SourceContainerNameFrom))
+	out.EnvName = in.EnvName
+	out.EnvNames = *(*[]string)(unsafe.Pointer(&in.EnvNames))
+	return nil
+}
+
+// Convert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar is an autogenerated conversion function.
+func Convert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(in *TransferEnvVar, out *apps.TransferEnvVar, s conversion.Scope) error {
+	return autoConvert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(in, out, s)
+}
+
+func autoConvert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(in *apps.TransferEnvVar, out *TransferEnvVar, s conversion.Scope) error {
+	out.SourceContainerName = in.SourceContainerName
+	out.SourceContainerNameFrom = (*SourceContainerNameSource)(unsafe.Pointer(in.SourceContainerNameFrom))
+	out.EnvName = in.EnvName
+	out.EnvNames = *(*[]string)(unsafe.Pointer(&in.EnvNames))
+	return nil
+}
+
+// Convert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar is an autogenerated conversion function.
+func Convert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(in *apps.TransferEnvVar, out *TransferEnvVar, s conversion.Scope) error {
+	return autoConvert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(in, out, s)
 }
 
 func autoConvert_v1alpha1_UnorderedUpdateStrategy_To_apps_UnorderedUpdateStrategy(in *UnorderedUpdateStrategy, out *apps.UnorderedUpdateStrategy, s conversion.Scope) error {

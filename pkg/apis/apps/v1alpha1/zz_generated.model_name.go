@@ -242,6 +242,66 @@ func (in SandboxConfig) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ShareVolumePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ShareVolumePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarContainer) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarContainer"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarContainerUpgradeStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarContainerUpgradeStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSet) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSet"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetInjectRevision) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetInjectRevision"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetInjectionStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetInjectionStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetPatchPodMetadata) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetPatchPodMetadata"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetUpdateStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SidecarSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SourceContainerNameSource) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SourceContainerNameSource"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatefulSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.StatefulSet"
 }
@@ -289,6 +349,11 @@ func (in StatefulSetUpdateStrategy) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in SyncStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.SyncStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in TransferEnvVar) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.TransferEnvVar"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

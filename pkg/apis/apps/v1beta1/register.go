@@ -29,6 +29,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&CloneSet{}, &CloneSetList{}, &CloneSetRollback{},
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
+		&SidecarSet{}, &SidecarSetList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -72,6 +72,66 @@ func (in RollingUpdateStatefulSetStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ShareVolumePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ShareVolumePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarContainer) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarContainer"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarContainerUpgradeStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarContainerUpgradeStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSet) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSet"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetInjectRevision) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetInjectRevision"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetInjectionStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetInjectionStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetPatchPodMetadata) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetPatchPodMetadata"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SidecarSetUpdateStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SidecarSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SourceContainerNameSource) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SourceContainerNameSource"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatefulSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.StatefulSet"
 }
@@ -114,6 +174,11 @@ func (in StatefulSetStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatefulSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.StatefulSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in TransferEnvVar) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.TransferEnvVar"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

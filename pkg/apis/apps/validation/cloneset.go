@@ -157,33 +157,8 @@ func validateCloneSetUpdateStrategy(s *apps.CloneSetUpdateStrategy, fldPath *fie
 	}
 
 	allErrs = append(allErrs, validatePriorityStrategy(s.PriorityStrategy, fldPath.Child("priorityStrategy"))...)
-	allErrs = append(allErrs, validateScatterStrategy(s, fldPath.Child("scatterStrategy"))...)
+	allErrs = append(allErrs, validateScatterStrategy(s.ScatterStrategy, fldPath.Child("scatterStrategy"))...)
 	allErrs = append(allErrs, validateInPlaceUpdateStrategy(s.InPlaceUpdateStrategy, fldPath.Child("inPlaceUpdateStrategy"))...)
-	return allErrs
-}
-
-// validateScatterStrategy checks scatter terms: a label key and value each, no term twice.
-func validateScatterStrategy(s *apps.CloneSetUpdateStrategy, fldPath *field.Path) field.ErrorList {
-	var allErrs field.ErrorList
-	seen := make(map[[2]string]bool, len(s.ScatterStrategy))
-	for i, term := range s.ScatterStrategy {
-		termPath := fldPath.Index(i)
-		if term.Key == "" {
-			allErrs = append(allErrs, field.Required(termPath.Child("key"), ""))
-		}
-		if term.Value == "" {
-			allErrs = append(allErrs, field.Required(termPath.Child("value"), ""))
-		}
-		if term.Key == "" || term.Value == "" {
-			continue
-		}
-		allErrs = append(allErrs, validateLabel(term.Key, term.Value, termPath)...)
-		id := [2]string{term.Key, term.Value}
-		if seen[id] {
-			allErrs = append(allErrs, field.Duplicate(termPath, term.Key+"="+term.Value))
-		}
-		seen[id] = true
-	}
 	return allErrs
 }
 

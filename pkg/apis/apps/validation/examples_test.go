@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,15 +19,16 @@ import (
 // examplesDir holds the documented manifests users apply (relative to this package).
 const examplesDir = "../../../../../shared/examples"
 
-// TestDocumentedExamplesAreValid decodes every documented CloneSet and Advanced
-// StatefulSet manifest into its versioned type, defaults and converts it as the API
-// server does, and expects no validation error.
+// TestDocumentedExamplesAreValid decodes every documented CloneSet, Advanced
+// StatefulSet and SidecarSet manifest into its versioned type, defaults and converts
+// it as the API server does, and expects no validation error. Documents of other
+// groups in the same file (the pods a SidecarSet injects into) are left out.
 func TestDocumentedExamplesAreValid(t *testing.T) {
 	if info, err := os.Stat(examplesDir); err != nil || !info.IsDir() {
 		t.Fatalf("documented examples directory %s (from %s) is missing: %v", examplesDir, mustGetwd(t), err)
 	}
 	var files []string
-	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml"} {
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "sidecarset*.yaml"} {
 		matches, err := filepath.Glob(filepath.Join(examplesDir, pattern))
 		if err != nil {
 			t.Fatalf("glob %s: %v", pattern, err)
@@ -43,7 +45,16 @@ func TestDocumentedExamplesAreValid(t *testing.T) {
 			if err != nil {
 				t.Fatalf("reading %s: %v", file, err)
 			}
-			expectErrors(t, validateManifest(t, data))
+			for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+				var typeMeta metav1.TypeMeta
+				if err := yaml.Unmarshal(doc, &typeMeta); err != nil {
+					t.Fatalf("decoding apiVersion/kind: %v", err)
+				}
+				if typeMeta.GroupVersionKind().Group != apps.GroupName {
+					continue
+				}
+				expectErrors(t, validateManifest(t, doc))
+			}
 		})
 	}
 }
@@ -83,6 +94,13 @@ func validateManifest(t *testing.T, data []byte) field.ErrorList {
 		decode(v)
 		v1beta1.SetObjectDefaults_StatefulSet(v)
 		return validateStatefulSetCreate(t, v)
+	case v1alpha1.SchemeGroupVersion.WithKind("SidecarSet"):
+		v := &v1alpha1.SidecarSet{}
+		decode(v)
+		v1alpha1.SetObjectDefaults_SidecarSet(v)
+		ss := &apps.SidecarSet{}
+		toInternal(t, v, ss)
+		return ValidateSidecarSet(ss)
 	}
 	t.Fatalf("unexpected apiVersion %q kind %q", typeMeta.APIVersion, typeMeta.Kind)
 	return nil

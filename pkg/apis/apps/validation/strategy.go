@@ -46,6 +46,31 @@ func validatePriorityStrategy(s *pub.UpdatePriorityStrategy, fldPath *field.Path
 	return allErrs
 }
 
+// validateScatterStrategy checks scatter terms: a label key and value each, no term twice.
+func validateScatterStrategy(terms []pub.UpdateScatterTerm, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	seen := make(map[[2]string]bool, len(terms))
+	for i, term := range terms {
+		termPath := fldPath.Index(i)
+		if term.Key == "" {
+			allErrs = append(allErrs, field.Required(termPath.Child("key"), ""))
+		}
+		if term.Value == "" {
+			allErrs = append(allErrs, field.Required(termPath.Child("value"), ""))
+		}
+		if term.Key == "" || term.Value == "" {
+			continue
+		}
+		allErrs = append(allErrs, validateLabel(term.Key, term.Value, termPath)...)
+		id := [2]string{term.Key, term.Value}
+		if seen[id] {
+			allErrs = append(allErrs, field.Duplicate(termPath, term.Key+"="+term.Value))
+		}
+		seen[id] = true
+	}
+	return allErrs
+}
+
 // validateInPlaceUpdateStrategy checks the tuning of in-place updates.
 func validateInPlaceUpdateStrategy(s *pub.InPlaceUpdateStrategy, fldPath *field.Path) field.ErrorList {
 	if s == nil {

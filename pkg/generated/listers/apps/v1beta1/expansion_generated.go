@@ -26,6 +26,10 @@ type CloneSetListerExpansion interface{}
 // CloneSetNamespaceLister.
 type CloneSetNamespaceListerExpansion interface{}
 
+// SidecarSetListerExpansion allows custom methods to be added to
+// SidecarSetLister.
+type SidecarSetListerExpansion interface{}
+
 // StatefulSetListerExpansion allows custom methods to be added to
 // StatefulSetLister.
 type StatefulSetListerExpansion interface{}

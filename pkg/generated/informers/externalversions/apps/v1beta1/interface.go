@@ -26,6 +26,8 @@ import (
 type Interface interface {
 	// CloneSets returns a CloneSetInformer.
 	CloneSets() CloneSetInformer
+	// SidecarSets returns a SidecarSetInformer.
+	SidecarSets() SidecarSetInformer
 	// StatefulSets returns a StatefulSetInformer.
 	StatefulSets() StatefulSetInformer
 }
@@ -44,6 +46,11 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // CloneSets returns a CloneSetInformer.
 func (v *version) CloneSets() CloneSetInformer {
 	return &cloneSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// SidecarSets returns a SidecarSetInformer.
+func (v *version) SidecarSets() SidecarSetInformer {
+	return &sidecarSetInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // StatefulSets returns a StatefulSetInformer.

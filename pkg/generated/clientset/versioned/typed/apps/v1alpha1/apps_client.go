@@ -33,6 +33,7 @@ type AppsV1alpha1Interface interface {
 	ImageListPullJobsGetter
 	ImagePullJobsGetter
 	NodeImagesGetter
+	SidecarSetsGetter
 	StatefulSetsGetter
 }
 
@@ -59,6 +60,10 @@ func (c *AppsV1alpha1Client) ImagePullJobs(namespace string) ImagePullJobInterfa
 
 func (c *AppsV1alpha1Client) NodeImages() NodeImageInterface {
 	return newNodeImages(c)
+}
+
+func (c *AppsV1alpha1Client) SidecarSets() SidecarSetInterface {
+	return newSidecarSets(c)
 }
 
 func (c *AppsV1alpha1Client) StatefulSets(namespace string) StatefulSetInterface {

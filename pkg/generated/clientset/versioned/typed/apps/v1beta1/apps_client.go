@@ -29,6 +29,7 @@ import (
 type AppsV1beta1Interface interface {
 	RESTClient() rest.Interface
 	CloneSetsGetter
+	SidecarSetsGetter
 	StatefulSetsGetter
 }
 
@@ -39,6 +40,10 @@ type AppsV1beta1Client struct {
 
 func (c *AppsV1beta1Client) CloneSets(namespace string) CloneSetInterface {
 	return newCloneSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) SidecarSets() SidecarSetInterface {
+	return newSidecarSets(c)
 }
 
 func (c *AppsV1beta1Client) StatefulSets(namespace string) StatefulSetInterface {

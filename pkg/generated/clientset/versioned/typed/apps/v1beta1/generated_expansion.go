@@ -20,4 +20,6 @@ package v1beta1
 
 type CloneSetExpansion interface{}
 
+type SidecarSetExpansion interface{}
+
 type StatefulSetExpansion interface{}

@@ -48,6 +48,10 @@ func (c *FakeAppsV1alpha1) NodeImages() v1alpha1.NodeImageInterface {
 	return newFakeNodeImages(c)
 }
 
+func (c *FakeAppsV1alpha1) SidecarSets() v1alpha1.SidecarSetInterface {
+	return newFakeSidecarSets(c)
+}
+
 func (c *FakeAppsV1alpha1) StatefulSets(namespace string) v1alpha1.StatefulSetInterface {
 	return newFakeStatefulSets(c, namespace)
 }
