@@ -19,10 +19,10 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/reconcile"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
 	"k8s.io/client-go/kubernetes"
 )
 

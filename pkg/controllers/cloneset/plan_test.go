@@ -234,26 +234,3 @@ func TestComputeScattersUpdates(t *testing.T) {
 		t.Fatalf("foo=bar pods at update positions %v (%v), want [0 5 9]", at, got.Update)
 	}
 }
-
-func TestSlowStart(t *testing.T) {
-	items := make([]int, 20)
-	for i := range items {
-		items[i] = i
-	}
-	calls := 0
-	n, err := slowStart(items, func(i int) error {
-		calls++
-		if i >= 3 {
-			return fmt.Errorf("quota exceeded")
-		}
-		return nil
-	})
-	// Batches 1, 2 succeed; the batch of 4 (items 3-6) fails: 7 attempts, not 20.
-	if err == nil || n != 7 || calls != 7 {
-		t.Fatalf("attempted %d (calls %d), err %v; want 7 attempts and an error", n, calls, err)
-	}
-	calls = 0
-	if n, err := slowStart(items, func(int) error { calls++; return nil }); err != nil || n != 20 || calls != 20 {
-		t.Fatalf("all succeed: attempted %d calls %d err %v", n, calls, err)
-	}
-}

@@ -17,10 +17,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/reconcile"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller.

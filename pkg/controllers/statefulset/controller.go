@@ -28,10 +28,10 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/reconcile"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller, as in

@@ -16,8 +16,9 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
 	"k8s.io/utils/clock"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -42,7 +43,7 @@ type Controller struct {
 	crrIndex cache.Indexer
 	pods     corelisters.PodLister
 	synced   []cache.InformerSynced
-	queue    workqueue.TypedRateLimitingInterface[string]
+	loop     *reconcile.Loop
 }
 
 // New returns a controller over informers scoped to the node: requests labelled with
@@ -70,9 +71,8 @@ func New(kube kubernetes.Interface, kruise kruiseclient.Interface, crrInformer a
 		crrIndex: crrInformer.Informer().GetIndexer(),
 		pods:     podInformer.Lister(),
 		synced:   []cache.InformerSynced{crrInformer.Informer().HasSynced, podInformer.Informer().HasSynced},
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "containerrecreaterequest"}),
 	}
+	c.loop = reconcile.NewLoop("containerrecreaterequest", c.sync, c.synced...)
 	if _, err := crrInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
 		UpdateFunc: func(_, obj interface{}) { c.enqueue(obj) },
@@ -95,7 +95,7 @@ func (c *Controller) enqueue(obj interface{}) {
 		utilruntime.HandleError(err)
 		return
 	}
-	c.queue.Add(key)
+	c.loop.Add(key)
 }
 
 func (c *Controller) onPod(obj interface{}) {
@@ -125,47 +125,12 @@ func (c *Controller) HasSynced() bool {
 // Run processes requests with workers goroutines until ctx ends. Several workers, so
 // that a container taking its whole grace period to stop holds up only its request.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer c.queue.ShutDown()
 	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
 		return fmt.Errorf("containerrecreate: caches did not sync: %w", context.Cause(ctx))
 	}
 	klog.FromContext(ctx).Info("Container recreation started", "workers", workers)
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c.processNext(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
-	c.queue.ShutDown()
-	wg.Wait()
+	c.loop.Run(ctx, workers)
 	return nil
-}
-
-func (c *Controller) processNext(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
-	logger := klog.FromContext(ctx).WithValues("request", key)
-	after, err := c.sync(klog.NewContext(ctx, logger), key)
-	switch {
-	case err != nil:
-		if ctx.Err() == nil {
-			logger.Error(err, "Sync failed, will retry")
-		}
-		c.queue.AddRateLimited(key)
-	case after > 0:
-		c.queue.Forget(key)
-		c.queue.AddAfter(key, after)
-	default:
-		c.queue.Forget(key)
-	}
-	return true
 }
 
 // sync takes one step of one request.

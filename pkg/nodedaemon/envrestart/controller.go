@@ -19,7 +19,6 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2"
 
@@ -28,6 +27,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/containerrecreate"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // criTimeout bounds one ContainerStatus call.
@@ -42,7 +42,7 @@ type Controller struct {
 	recorder record.EventRecorder
 	pods     corelisters.PodLister
 	synced   cache.InformerSynced
-	queue    workqueue.TypedRateLimitingInterface[string]
+	loop     *reconcile.Loop
 }
 
 // New returns a controller over the node's pod informer. recorder may be nil.
@@ -58,9 +58,8 @@ func New(kube kubernetes.Interface, podInformer coreinformers.PodInformer, runti
 		recorder: recorder,
 		pods:     podInformer.Lister(),
 		synced:   podInformer.Informer().HasSynced,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "envrestart"}),
 	}
+	c.loop = reconcile.NewLoop("envrestart", func(ctx context.Context, key string) (time.Duration, error) { return 0, c.sync(ctx, key) }, podInformer.Informer().HasSynced)
 	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onPod,
 		UpdateFunc: func(_, obj interface{}) { c.onPod(obj) },
@@ -79,7 +78,7 @@ func (c *Controller) onPod(obj interface{}) {
 	}
 	key, err := cache.MetaNamespaceKeyFunc(pod)
 	if err == nil {
-		c.queue.Add(key)
+		c.loop.Add(key)
 	}
 }
 
@@ -88,42 +87,12 @@ func (c *Controller) HasSynced() bool { return c.synced() }
 
 // Run processes pods with workers goroutines until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer c.queue.ShutDown()
 	if !cache.WaitForCacheSync(ctx.Done(), c.synced) {
 		return fmt.Errorf("envrestart: pod cache did not sync: %w", context.Cause(ctx))
 	}
 	klog.FromContext(ctx).Info("Env-from-metadata restarts started", "workers", workers)
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c.processNext(ctx) {
-			}
-		}()
-	}
-	<-ctx.Done()
-	c.queue.ShutDown()
-	wg.Wait()
+	c.loop.Run(ctx, workers)
 	return nil
-}
-
-func (c *Controller) processNext(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
-	logger := klog.FromContext(ctx).WithValues("pod", key)
-	if err := c.sync(klog.NewContext(ctx, logger), key); err != nil {
-		if ctx.Err() == nil {
-			logger.Error(err, "Env-from-metadata sync failed, will retry")
-		}
-		c.queue.AddRateLimited(key)
-		return true
-	}
-	c.queue.Forget(key)
-	return true
 }
 
 func (c *Controller) sync(ctx context.Context, key string) error {

@@ -1,6 +1,8 @@
 package inplaceupdate
 
 import (
+	"sync"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
@@ -11,13 +13,21 @@ import (
 // template is decoded once, and the in-place update from each old revision to the
 // update revision is computed once, however many pods a rollout touches. The zero
 // value is ready to use; make a new one per sync (revisions may change between syncs).
+// It is safe for the concurrent writes of one sync (pods are updated in parallel).
 type SpecCache struct {
+	mu        sync.Mutex
 	templates map[string]*corev1.PodTemplateSpec
 	specs     map[string]*UpdateSpec
 }
 
 // Template returns rev's pod template.
 func (c *SpecCache) Template(rev *appsv1.ControllerRevision) (*corev1.PodTemplateSpec, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.template(rev)
+}
+
+func (c *SpecCache) template(rev *appsv1.ControllerRevision) (*corev1.PodTemplateSpec, error) {
 	if t, ok := c.templates[rev.Name]; ok {
 		return t, nil
 	}
@@ -35,14 +45,16 @@ func (c *SpecCache) Template(rev *appsv1.ControllerRevision) (*corev1.PodTemplat
 // Spec returns the in-place update from oldRev to updateRev, nil when it cannot be
 // done in place.
 func (c *SpecCache) Spec(oldRev, updateRev *appsv1.ControllerRevision) (*UpdateSpec, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if spec, ok := c.specs[oldRev.Name]; ok {
 		return spec, nil
 	}
-	oldTmpl, err := c.Template(oldRev)
+	oldTmpl, err := c.template(oldRev)
 	if err != nil {
 		return nil, err
 	}
-	newTmpl, err := c.Template(updateRev)
+	newTmpl, err := c.template(updateRev)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package reconcile
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -71,7 +72,8 @@ func (l *Loop) Handler() cache.ResourceEventHandler {
 	}
 }
 
-// Run waits for the caches, then syncs keys with workers until ctx ends.
+// Run waits for the caches, then syncs keys with workers until ctx ends, and returns
+// once the workers have finished their current keys.
 func (l *Loop) Run(ctx context.Context, workers int) {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	defer l.queue.ShutDown()
@@ -79,10 +81,17 @@ func (l *Loop) Run(ctx context.Context, workers int) {
 		return
 	}
 	klog.FromContext(ctx).Info("Starting workers", "controller", l.name, "workers", workers)
-	for range workers {
-		go wait.UntilWithContext(ctx, l.worker, time.Second)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wait.UntilWithContext(ctx, l.worker, time.Second)
+		}()
 	}
 	<-ctx.Done()
+	l.queue.ShutDown()
+	wg.Wait()
 }
 
 func (l *Loop) worker(ctx context.Context) {
@@ -96,10 +105,13 @@ func (l *Loop) processNext(ctx context.Context) bool {
 		return false
 	}
 	defer l.queue.Done(key)
+	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("controller", l.name, "key", key))
 	requeueAfter, err := l.sync(ctx, key)
 	switch {
 	case err != nil:
-		utilruntime.HandleErrorWithContext(ctx, err, "Sync failed", "controller", l.name, "key", key)
+		if ctx.Err() == nil {
+			utilruntime.HandleErrorWithContext(ctx, err, "Sync failed, will retry")
+		}
 		l.queue.AddRateLimited(key)
 	case requeueAfter > 0:
 		l.queue.Forget(key)
