@@ -6,8 +6,8 @@
 #   hack/gen-certs.sh [--apply]
 #     writes CERT_DIR/{ca.crt,ca.key,tls.crt,tls.key} (kept if they already exist)
 #     --apply: also creates/updates the Secret kruise-apiserver-cert in kruise-system and
-#              sets the CA as caBundle of the three Kruise APIServices (apply
-#              artifacts/deploy first, or run this again after applying it)
+#              sets the CA as caBundle of the three Kruise APIServices and of the Pod
+#              webhook (apply artifacts/deploy first, or run this again after applying it)
 # Environment:
 #   CERT_DIR   default _output/certs
 #   NAMESPACE  default kruise-system;  SERVICE  default kruise-apiserver
@@ -37,6 +37,8 @@ Create the Secret and set the APIServices' caBundle with:
   for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
     kubectl patch apiservice \$a --type=merge -p "{\"spec\":{\"caBundle\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}}"
   done
+  kubectl patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
+    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}]"
 (or run: hack/gen-certs.sh --apply)
 EOT
   exit 0
@@ -54,3 +56,9 @@ for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.i
     echo "gen-certs: APIService ${a} not found; apply artifacts/deploy and run this again" >&2
   fi
 done
+if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2>&1; then
+  "${KUBECTL}" patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
+    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca}\"}]"
+else
+  echo "gen-certs: MutatingWebhookConfiguration kruise-pod-webhook not found; apply artifacts/deploy and run this again" >&2
+fi

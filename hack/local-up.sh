@@ -18,7 +18,9 @@
 #   PORT_BASE  0 = standard ports; otherwise every port = PORT_BASE + fixed offset
 #   NODES      number of kwok nodes (default 3)
 #   WAIT_TIMEOUT  seconds to wait for each component to become ready (default 90)
-#   KRUISE_CONTROLLER_ARGS, KRUISE_NODE_DAEMON_ARGS  extra flags for those binaries
+#   KRUISE_APISERVER_ARGS, KRUISE_CONTROLLER_ARGS, KRUISE_NODE_DAEMON_ARGS  extra flags for those binaries
+#   POD_WEBHOOK_FAILURE_POLICY  Ignore (default) or Fail: the Pod webhook's failurePolicy
+#                (trade-off in artifacts/deploy/apiserver/pod-webhook.yaml)
 #   KUBE_APISERVER_ARGS  extra kube-apiserver flags (e.g. audit logging for benchmarks)
 #   KWOK_STAGES  directory of kwok Stage files (default hack/local/kwok)
 #   KWOK_ARGS    extra kwok flags (e.g. --node-lease-duration-seconds=40 for stacks that live
@@ -34,7 +36,9 @@ BIN_DIR="$(abspath "${BIN_DIR:-${ROOT}/_output/bin}")"
 PORT_BASE="${PORT_BASE:-0}"
 NODES="${NODES:-3}"
 WAIT_TIMEOUT="${WAIT_TIMEOUT:-90}"
+KRUISE_APISERVER_ARGS="${KRUISE_APISERVER_ARGS:-}"
 KRUISE_CONTROLLER_ARGS="${KRUISE_CONTROLLER_ARGS:-}"
+POD_WEBHOOK_FAILURE_POLICY="${POD_WEBHOOK_FAILURE_POLICY:-Ignore}"
 KRUISE_NODE_DAEMON_ARGS="${KRUISE_NODE_DAEMON_ARGS:-}"
 KUBE_APISERVER_ARGS="${KUBE_APISERVER_ARGS:-}"
 KWOK_ARGS="${KWOK_ARGS:-}"
@@ -659,7 +663,7 @@ wait_apiservices() {
 
 # optional manifests for the local stack (e.g. Pod webhook configurations pointing at
 # https://127.0.0.1:<port>): hack/local/manifests/*.yaml, with ${KRUISE_APISERVER_PORT},
-# ${KRUISE_CA_BUNDLE} and ${KUBE_APISERVER_PORT} replaced
+# ${KRUISE_CA_BUNDLE}, ${KUBE_APISERVER_PORT} and ${POD_WEBHOOK_FAILURE_POLICY} replaced
 apply_local_manifests() {
   [[ -d "${LOCAL_MANIFESTS}" ]] || return 0
   local f ca
@@ -668,7 +672,8 @@ apply_local_manifests() {
     [[ -e "$f" ]] || continue
     sed -e "s|\${KRUISE_APISERVER_PORT}|$(port kruise-apiserver)|g" \
       -e "s|\${KRUISE_CA_BUNDLE}|${ca}|g" \
-      -e "s|\${KUBE_APISERVER_PORT}|$(port kube-apiserver)|g" "$f" |
+      -e "s|\${KUBE_APISERVER_PORT}|$(port kube-apiserver)|g" \
+      -e "s|\${POD_WEBHOOK_FAILURE_POLICY}|${POD_WEBHOOK_FAILURE_POLICY}|g" "$f" |
       kubectl_ apply -f - >/dev/null || die "cannot apply ${f}"
     log "applied ${f#"${ROOT}/"}"
   done
@@ -680,6 +685,7 @@ start_kruise_apiserver() {
   token_kubeconfig kruise-apiserver kruise-apiserver
   mkdir -p "${LOCAL_DIR}/kruise-etcd"
   chmod 700 "${LOCAL_DIR}/kruise-etcd"
+  # shellcheck disable=SC2086 # extra args are split on purpose
   start_process kruise-apiserver "${BIN_DIR}/kruise-apiserver" \
     --secure-port="$(port kruise-apiserver)" \
     --bind-address=127.0.0.1 \
@@ -690,7 +696,7 @@ start_kruise_apiserver() {
     --authorization-kubeconfig="${kc}" \
     --embedded-etcd-data-dir="${LOCAL_DIR}/kruise-etcd" \
     --embedded-etcd-client-port="$(port kruise-etcd)" \
-    --embedded-etcd-peer-port="$(port kruise-etcd-peer)"
+    --embedded-etcd-peer-port="$(port kruise-etcd-peer)" ${KRUISE_APISERVER_ARGS}
   wait_ready kruise-apiserver "/readyz" \
     curl_ok "https://127.0.0.1:$(port kruise-apiserver)/readyz" --cacert "${PKI}/kruise-ca.crt" \
     --cert "${PKI}/admin.crt" --key "${PKI}/admin.key"
@@ -826,8 +832,10 @@ cmd_up() {
     apply_local_manifests
   else
     # never leave an APIService without a server: discovery would fail, and with it
-    # namespace deletion and garbage collection
+    # namespace deletion and garbage collection; nor a Pod webhook (with Fail, no pod
+    # in its scope could be created)
     remove_apiservices
+    kubectl_ delete mutatingwebhookconfiguration kruise-pod-webhook --ignore-not-found >/dev/null
     log "no ${BIN_DIR}/kruise-apiserver: control plane only (run 'make build' for Kruise)"
   fi
   if have_bin kruise-controller; then

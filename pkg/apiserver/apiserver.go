@@ -5,6 +5,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	clonesetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
 	crrstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest/storage"
@@ -29,6 +31,9 @@ import (
 // Config is the complete configuration of kruise-apiserver.
 type Config struct {
 	GenericConfig *genericapiserver.RecommendedConfig
+	// PodWebhook, if set, is served at podwebhook.Path on the same TLS port: kube-apiserver
+	// calls it for pod creates (MutatingWebhookConfiguration).
+	PodWebhook http.Handler
 }
 
 // CompletedConfig is a Config whose defaults have been filled in.
@@ -36,6 +41,7 @@ type CompletedConfig struct {
 	generic genericapiserver.CompletedConfig
 	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions); nil without --kubeconfig.
 	kubeClientConfig *rest.Config
+	podWebhook       http.Handler
 }
 
 // Server is a running kruise-apiserver.
@@ -45,7 +51,7 @@ type Server struct {
 
 // Complete fills in the fields not set by options.
 func (c *Config) Complete() CompletedConfig {
-	return CompletedConfig{generic: c.GenericConfig.Complete(), kubeClientConfig: c.GenericConfig.ClientConfig}
+	return CompletedConfig{generic: c.GenericConfig.Complete(), kubeClientConfig: c.GenericConfig.ClientConfig, podWebhook: c.PodWebhook}
 }
 
 // New builds the server and installs every API group.
@@ -62,6 +68,11 @@ func (c CompletedConfig) New() (*Server, error) {
 	}
 	if err := generic.InstallAPIGroup(appsGroup); err != nil {
 		return nil, fmt.Errorf("installing %s: %w", apps.GroupName, err)
+	}
+	if c.podWebhook != nil {
+		// Behind the server's authentication and authorization filters; options let
+		// kube-apiserver, which calls webhooks anonymously, through on this path only.
+		generic.Handler.NonGoRestfulMux.Handle(podwebhook.Path, c.podWebhook)
 	}
 	return s, nil
 }

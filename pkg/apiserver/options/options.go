@@ -14,10 +14,12 @@ import (
 	"k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
+	"k8s.io/client-go/kubernetes"
 	netutils "k8s.io/utils/net"
 
 	kruiseadmission "github.com/kruise-native/kruise-native/pkg/admission"
 	admissioninitializer "github.com/kruise-native/kruise-native/pkg/admission/initializer"
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -37,6 +39,9 @@ type Options struct {
 	EmbeddedEtcd etcd.Options
 	// AlternateDNS are extra names for a self-signed serving certificate.
 	AlternateDNS []string
+	// PodWebhookReadinessGate makes the pod webhook give pods of Kruise workloads the
+	// KruisePodReady readiness gate.
+	PodWebhookReadinessGate bool
 
 	embedded bool
 }
@@ -62,6 +67,10 @@ func NewOptions() *Options {
 	// Only informational with this codec (it always writes protobuf), but keeps
 	// --storage-media-type's help honest.
 	o.Recommended.Etcd.DefaultStorageMediaType = runtime.ContentTypeProtobuf
+	// kube-apiserver calls admission webhooks without credentials (unless configured to
+	// send some), so the pod webhook path skips authorization; it only answers with a
+	// patch for the pod it is sent.
+	o.Recommended.Authorization = o.Recommended.Authorization.WithAlwaysAllowPaths(podwebhook.Path)
 	kruiseadmission.Register(o.Recommended.Admission.Plugins)
 	o.Recommended.Admission.RecommendedPluginOrder = append(o.Recommended.Admission.RecommendedPluginOrder,
 		kruiseadmission.PluginOrder...)
@@ -78,6 +87,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Port on 127.0.0.1 where the embedded etcd serves clients.")
 	fs.IntVar(&o.EmbeddedEtcd.PeerPort, "embedded-etcd-peer-port", o.EmbeddedEtcd.PeerPort,
 		"Port on 127.0.0.1 for the embedded etcd's peer traffic.")
+	fs.BoolVar(&o.PodWebhookReadinessGate, "pod-webhook-readiness-gate", o.PodWebhookReadinessGate,
+		"Give new pods of CloneSets and Advanced StatefulSets the KruisePodReady readiness gate, so lifecycle "+
+			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod.")
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -140,13 +152,22 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	if err := o.Recommended.ApplyTo(cfg); err != nil {
 		return nil, fmt.Errorf("applying options: %w", err)
 	}
+	out := &apiserver.Config{GenericConfig: cfg}
+	if kruiseInformers != nil && cfg.SharedInformerFactory != nil && cfg.ClientConfig != nil {
+		kubeClient, err := kubernetes.NewForConfig(cfg.ClientConfig)
+		if err != nil {
+			return nil, fmt.Errorf("kube client for the pod webhook: %w", err)
+		}
+		// Registers its informers now, before the post-start hooks start the factories.
+		out.PodWebhook = podwebhook.NewFromInformers(kruiseInformers, cfg.SharedInformerFactory, kubeClient, o.PodWebhookReadinessGate)
+	}
 	cfg.AddPostStartHookOrDie("start-kruise-admission-informers", func(ctx genericapiserver.PostStartHookContext) error {
 		if kruiseInformers != nil {
 			kruiseInformers.Start(ctx.Done())
 		}
 		return nil
 	})
-	return &apiserver.Config{GenericConfig: cfg}, nil
+	return out, nil
 }
 
 // Run starts the embedded etcd (if used) and serves until ctx ends.
