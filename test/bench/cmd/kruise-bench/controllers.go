@@ -4,6 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/klog/v2"
 
@@ -72,10 +77,18 @@ func (b *bench) controllers(ctx context.Context) error {
 	return nil
 }
 
-// restartKwok restarts kwok with the Stages of dir (empty: the stack's own).
+// restartKwok restarts kwok with the Stages of dir (empty: the stack's own) and waits
+// until it manages every node again.
 func (b *bench) restartKwok(ctx context.Context, dir string) error {
 	if err := b.st.Stop(ctx, "kwok"); err != nil {
 		return fmt.Errorf("stopping kwok: %w", err)
+	}
+	// kwok manages a node's pods only while it holds the node's Lease: a new kwok would
+	// wait for the old one's Leases to expire (40 s) and the first phase after the
+	// restart would count that wait. Deleting them lets the new kwok take them at once.
+	leases := b.kube.CoordinationV1().Leases(corev1.NamespaceNodeLease)
+	if err := leases.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+		return fmt.Errorf("deleting the node Leases: %w", err)
 	}
 	var env []string
 	if dir != "" {
@@ -84,5 +97,17 @@ func (b *bench) restartKwok(ctx context.Context, dir string) error {
 	if err := b.st.Start(ctx, "kwok", env...); err != nil {
 		return fmt.Errorf("starting kwok with the Stages of %q: %w", dir, err)
 	}
-	return nil
+	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		l, err := leases.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		held := 0
+		for _, lease := range l.Items {
+			if lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != "" {
+				held++
+			}
+		}
+		return held >= b.f.nodes, nil
+	})
 }

@@ -173,6 +173,8 @@ func standingNotes(f *flags) []string {
 		"Writes per pod come from kube-apiserver's audit log (Metadata level, writes only) in the workload's namespace, from the change until done + 3 s. Controller writes: kruise-controller for CloneSets, the deployment and replicaset controllers of kube-controller-manager for Deployments (each of its controllers has its own client with the default QPS/burst, --use-service-account-credentials); events are counted apart. All writes: every client (scheduler bindings, kwok and node-daemon pod status, events, garbage collector).",
 		fmt.Sprintf("The modeled container start: kwok's pod-ready Stage and our in-place image Stage wait %s before reporting the container running.", f.startDelay),
 		"A single run, not a median: wall times on a shared 2-core machine vary by tens of percent between runs; the write counts are stable.",
+		fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists),
+		"Deployment keeps its default maxSurge (25%), CloneSet its default (0): with the same maxUnavailable the Deployment may have more pods in flight.",
 		"The ceiling's pods name their node (round robin over the kwok nodes): the scheduler is out of the loop, kwok and the node daemons still run every pod.",
 	}
 }

@@ -24,7 +24,7 @@ func write(ctx context.Context, root, outDir string, res *report.Results, readme
 	if err != nil {
 		return err
 	}
-	md := "# Benchmark " + res.Date + "\n\n" + report.Markdown(res, ".") + profileTops(res)
+	md := "# Benchmark " + res.Date + "\n\n" + report.Markdown(res, ".", false) + profileTops(res)
 	mdPath := filepath.Join(outDir, res.Date+".md")
 	if err := os.WriteFile(mdPath, []byte(md), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", mdPath, err)
@@ -35,7 +35,7 @@ func write(ctx context.Context, root, outDir string, res *report.Results, readme
 		}
 	}
 	logger.Info("Results written", "json", jsonPath, "markdown", mdPath, "charts", charts, "readme", readme)
-	fmt.Println(report.Markdown(res, outDir))
+	fmt.Println(report.Markdown(res, outDir, true))
 	return nil
 }
 

@@ -10,8 +10,9 @@ import (
 )
 
 // Markdown renders the results; chartDir is how the Markdown's location reaches the
-// PNGs (e.g. "." beside them, "test/bench/results" from the README).
-func Markdown(r *Results, chartDir string) string {
+// PNGs (e.g. "." beside them, "test/bench/results" from the README). The short form
+// (the README's) leaves out the per-verb and per-client breakdowns and the profiles.
+func Markdown(r *Results, chartDir string, short bool) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	m := r.Machine
@@ -54,21 +55,23 @@ func Markdown(r *Results, chartDir string) string {
 			w("| %s | %s | %s | %s | %.2f | %.2f | %.1f | %.0f |\n", p.Mode, p.Workload, p.Phase, wall,
 				p.ControllerWritesPerPod, p.AllWritesPerPod, u.CPUSeconds, u.PeakRSSMiB)
 		}
-		w("\nController writes by verb and resource (events left out, counted apart):\n\n")
-		for _, p := range r.Controller {
-			w("- %s, %s, %s: %s; events %d\n", p.Mode, p.Workload, p.Phase, formatCounts(p.ControllerWrites), p.ControllerEvents)
-		}
-		w("\nAll writes per client (every write to kube-apiserver in the workload's namespace):\n\n")
-		for _, p := range r.Controller {
-			var parts []string
-			for _, c := range sortedKeys(p.AllWrites) {
-				n := 0
-				for _, v := range p.AllWrites[c] {
-					n += v
-				}
-				parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		if !short {
+			w("\nController writes by verb and resource (events left out, counted apart):\n\n")
+			for _, p := range r.Controller {
+				w("- %s, %s, %s: %s; events %d\n", p.Mode, p.Workload, p.Phase, formatCounts(p.ControllerWrites), p.ControllerEvents)
 			}
-			w("- %s, %s, %s: %s\n", p.Mode, p.Workload, p.Phase, strings.Join(parts, ", "))
+			w("\nAll writes per client (every write to kube-apiserver in the workload's namespace):\n\n")
+			for _, p := range r.Controller {
+				var parts []string
+				for _, c := range sortedKeys(p.AllWrites) {
+					n := 0
+					for _, v := range p.AllWrites[c] {
+						n += v
+					}
+					parts = append(parts, fmt.Sprintf("%s %d", c, n))
+				}
+				w("- %s, %s, %s: %s\n", p.Mode, p.Workload, p.Phase, strings.Join(parts, ", "))
+			}
 		}
 		w("\n![scale-up](%s/%s-scaleup.png)\n![rollout](%s/%s-rollout.png)\n", chartDir, r.Date, chartDir, r.Date)
 	}
@@ -110,7 +113,7 @@ func Markdown(r *Results, chartDir string) string {
 			c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
 	}
 
-	if len(r.Profiles) > 0 {
+	if len(r.Profiles) > 0 && !short {
 		w("\n### Profiles\n\n")
 		for _, p := range r.Profiles {
 			w("- `%s`\n", p.File)

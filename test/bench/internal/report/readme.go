@@ -24,7 +24,7 @@ func UpdateREADME(path string, r *Results) error {
 		return fmt.Errorf("%s has no %q ... %q section", path, readmeBegin, readmeEnd)
 	}
 	body := fmt.Sprintf("%s\nLatest: [`test/bench/results/%s.json`](test/bench/results/%s.json), full report [`%s.md`](test/bench/results/%s.md).\n\n%s",
-		readmeBegin, r.Date, r.Date, r.Date, r.Date, Markdown(r, "test/bench/results"))
+		readmeBegin, r.Date, r.Date, r.Date, r.Date, Markdown(r, "test/bench/results", true))
 	out := s[:i] + body + s[j:]
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

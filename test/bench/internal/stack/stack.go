@@ -103,6 +103,9 @@ func (s *Stack) Down(ctx context.Context) {
 		logger.Error(err, "Stopping the stack")
 	}
 	dest := filepath.Join(s.Root, "_output", "bench-logs", filepath.Base(s.LocalDir))
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		logger.Error(err, "Keeping the logs", "dest", dest)
+	}
 	if err := exec.Command("cp", "-r", filepath.Join(s.LocalDir, "logs"), dest).Run(); err != nil {
 		logger.Error(err, "Keeping the logs", "dest", dest)
 	}
