@@ -3,11 +3,13 @@ package controllers
 
 import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
 
@@ -19,4 +21,6 @@ var All = []manager.NewFunc{
 	imagepulljob.New,
 	imagelistpulljob.New,
 	containerrecreaterequest.New,
+	containerlaunchpriority.New,
+	sidecarset.New,
 }

@@ -98,3 +98,10 @@ func setAnnotation(pod *corev1.Pod, key, value string) {
 	}
 	pod.Annotations[key] = value
 }
+
+// SidecarSets are cluster-scoped, ControllerRevisions are not: a SidecarSet's revisions
+// live in RevisionNamespace (Kruise's own, as with OpenKruise), labelled RevisionLabel.
+const (
+	RevisionNamespace = "kruise-system"
+	RevisionLabel     = "kruise.io/sidecarset-name"
+)

@@ -83,6 +83,20 @@ spec:
 	if len(missed.Spec.Containers) != 1 || len(sidecarset.InjectedList(missed)) != 0 {
 		t.Errorf("Ignore: containers %v, injected %v; want the pod as written", names(missed.Spec.Containers), sidecarset.InjectedList(missed))
 	}
+	// ...and the miss is visible: the SidecarSet controller records it on the pod.
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		events, err := c.Client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{
+			FieldSelector: "involvedObject.name=missed,reason=SidecarSetNotInjected"})
+		if err != nil {
+			return false, err
+		}
+		for _, e := range events.Items {
+			if strings.Contains(e.Message, "SidecarSet outage selects this pod") {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 
 	// Fail: refused in scope, naming the webhook; out of scope as usual.
 	setFailurePolicy(t, ns, admissionregistrationv1.Fail)

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
@@ -103,14 +104,18 @@ func TestDocumentedHotUpgradeInjection(t *testing.T) {
 }
 
 // container-launch-priority.yaml: every container reads its priority's key of the
-// pod's barrier ConfigMap; list order for ordered-pod, the env for weighted-pod.
+// pod's barrier ConfigMap (list order for ordered-pod, the env for weighted-pod), and
+// the keys appear in priority order. kwok starts every container at once whatever the
+// barrier says, so the pods are held Pending by a scheduling gate first: only the
+// highest key is there; once they run and their first containers are ready, the next
+// key follows.
 func TestDocumentedLaunchPriorityBarrier(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
 	ns := c.CreateNamespace(t)
 	for _, doc := range exampleDocuments(t, "container-launch-priority.yaml", "Pod") {
 		doc += `
-  tolerations: [{key: kwok.x-k8s.io/node, operator: Exists}]`
+  schedulingGates: [{name: kruise-native.io/integration-test}]`
 		if _, err := c.KubectlStdin(t, doc, "apply", "-n", ns, "-f", "-"); err != nil {
 			t.Fatal(err)
 		}
@@ -119,6 +124,7 @@ func TestDocumentedLaunchPriorityBarrier(t *testing.T) {
 		"ordered-pod":  {"sidecar": "p_0", "main": "p_-1"},
 		"weighted-pod": {"main": "p_0", "sidecar": "p_1"},
 	}
+	first := map[string]string{"ordered-pod": "p_0", "weighted-pod": "p_1"}
 	for name, keys := range want {
 		pod, err := c.Client.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -131,6 +137,42 @@ func TestDocumentedLaunchPriorityBarrier(t *testing.T) {
 				t.Errorf("%s/%s barrier env = %+v, want key %s of %s-barrier", name, ct.Name, e, keys[ct.Name], name)
 			}
 		}
+		// Pending: only the highest priority may start.
+		framework.WaitFor(t, time.Minute, func() (bool, error) {
+			cm, err := c.Client.CoreV1().ConfigMaps(ns).Get(ctx, name+"-barrier", metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if len(cm.OwnerReferences) != 1 || cm.OwnerReferences[0].UID != pod.UID {
+				t.Fatalf("%s-barrier owners = %v, want the pod", name, cm.OwnerReferences)
+			}
+			return len(cm.Data) == 1 && cm.Data[first[name]] == "true", nil
+		})
+	}
+	time.Sleep(time.Second)
+	for name := range want {
+		if cm, _ := c.Client.CoreV1().ConfigMaps(ns).Get(ctx, name+"-barrier", metav1.GetOptions{}); len(cm.Data) != 1 {
+			t.Errorf("%s-barrier = %v while no container is ready, want %s only", name, cm.Data, first[name])
+		}
+		// Let it be scheduled: its containers run, the next key follows.
+		if _, err := c.Client.CoreV1().Pods(ns).Patch(ctx, name, types.JSONPatchType,
+			[]byte(`[{"op":"remove","path":"/spec/schedulingGates"}]`), metav1.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, keys := range want {
+		framework.WaitFor(t, time.Minute, func() (bool, error) {
+			cm, err := c.Client.CoreV1().ConfigMaps(ns).Get(ctx, name+"-barrier", metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			for _, k := range keys {
+				if cm.Data[k] != "true" {
+					return false, nil
+				}
+			}
+			return true, nil
+		})
 	}
 
 	// A priority out of range is refused with its field.

@@ -79,11 +79,8 @@ func Finish(pod *corev1.Pod, now metav1.Time) (changed bool) {
 // container whose image changed runs a new image, each container restarted for env
 // from metadata runs with the current values.
 func switched(pod *corev1.Pod, state *State) bool {
-	for name, last := range state.LastContainerStatuses {
-		c, cs := containerSpec(pod, name), containerStatus(pod, name)
-		if c == nil || cs == nil || !imageSwitched(c, cs, last) {
-			return false
-		}
+	if !ImagesSwitched(pod, state.LastContainerStatuses) {
+		return false
 	}
 	if !state.UpdateEnvFromMetadata {
 		return true
@@ -98,6 +95,19 @@ func switched(pod *corev1.Pod, state *State) bool {
 			continue
 		}
 		if !envRestarted(pod, c, metaSet) {
+			return false
+		}
+	}
+	return true
+}
+
+// ImagesSwitched reports whether every container in last (what it ran before an image
+// change) now runs the image its spec names. For workloads that keep their own record
+// of an in-place update (SidecarSet, per SidecarSet) and so not State.
+func ImagesSwitched(pod *corev1.Pod, last map[string]ContainerStatus) bool {
+	for name, l := range last {
+		c, cs := containerSpec(pod, name), containerStatus(pod, name)
+		if c == nil || cs == nil || !imageSwitched(c, cs, l) {
 			return false
 		}
 	}
