@@ -1,0 +1,79 @@
+package sidecarset
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// controllerWrites reads kruise-controller's count of its API writes, "resource verb"
+// (events and Lease renewals left out).
+func controllerWrites(t *testing.T) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
+		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
+		if resource != "leases" {
+			out[resource+" "+verb] += v
+		}
+	}
+	return out
+}
+
+func labelValue(labels, name string) string {
+	_, rest, ok := strings.Cut(labels, name+`="`)
+	if !ok {
+		return ""
+	}
+	value, _, _ := strings.Cut(rest, `"`)
+	return value
+}
+
+// The performance model (DESIGN): an in-place sidecar upgrade costs ONE pod patch per
+// pod (images, hashes and state together) and the SidecarSet's status a few writes per
+// rollout, not one per pod.
+func TestUpgradeWritesPerPod(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	const n = 10
+	applySidecarSet(t, sidecarSetManifest("writes", "writes", "writes-log", "busybox:1.35", `{maxUnavailable: "100%"}`), ns,
+		kwokPod("probe", map[string]string{"app": "writes"}, corev1.Container{Name: "app", Image: "nginx"}))
+	createPods(t, ns, "writes", n, nil)
+	waitSidecarSet(t, "writes", time.Minute, func(s v1alpha1.SidecarSetStatus) bool { return s.UpdatedReadyPods == n })
+	time.Sleep(time.Second) // let the last status write of the injection land before counting
+
+	before := controllerWrites(t)
+	setImage(t, "writes", "busybox:1.36")
+	waitSidecarSet(t, "writes", 2*time.Minute, func(s v1alpha1.SidecarSetStatus) bool {
+		return s.UpdatedPods == n && s.UpdatedReadyPods == n
+	})
+	time.Sleep(time.Second)
+	after := controllerWrites(t)
+	delta := map[string]float64{}
+	for k, v := range after {
+		if d := v - before[k]; d > 0 {
+			delta[k] = d
+		}
+	}
+	t.Logf("upgrade of %d pods: %v", n, delta)
+	if got := delta["pods PATCH"]; got != n {
+		t.Errorf("pod patches = %v, want exactly one per pod (%d)", got, n)
+	}
+	if got := delta["sidecarsets/status PUT"]; got > n/2 {
+		t.Errorf("status writes = %v for %d pods, want a few per rollout", got, n)
+	}
+	other := 0.0
+	for k, v := range delta {
+		if k != "pods PATCH" && k != "sidecarsets/status PUT" && k != "controllerrevisions POST" {
+			other += v
+		}
+	}
+	if other > 0 {
+		t.Errorf("unexpected writes: %v", delta)
+	}
+}
