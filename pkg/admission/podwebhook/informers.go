@@ -4,14 +4,18 @@ import (
 	"context"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
+	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
 // NewFromInformers builds the webhook on kruise-apiserver's informer factories (call
@@ -37,7 +41,47 @@ func NewFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kubeinf
 			}
 			return ns.Labels, nil
 		},
+		PinnedRevision: func(ctx context.Context, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error) {
+			return pinnedRevision(ctx, kubeClient, ss)
+		},
 		Synced:        func() bool { return ssSynced() && nsSynced() },
 		ReadinessGate: readinessGate,
 	})
+}
+
+// pinnedRevision reads the revision injectionStrategy.revision names, by name or as the
+// newest of the SidecarSet's revisions with the custom version. Read on demand: few
+// SidecarSets pin a revision, and a cache of every ControllerRevision would cost more.
+func pinnedRevision(ctx context.Context, client kubernetes.Interface, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error) {
+	r := ss.Spec.InjectionStrategy.Revision
+	revisions := client.AppsV1().ControllerRevisions(sidecarset.RevisionNamespace)
+	if r.RevisionName != nil {
+		rev, err := revisions.Get(ctx, *r.RevisionName, metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if !metav1.IsControlledBy(rev, ss) {
+			return nil, fmt.Errorf("ControllerRevision %s/%s is not a revision of SidecarSet %s", rev.Namespace, rev.Name, ss.Name)
+		}
+		return rev, nil
+	}
+	if r.CustomVersion == nil {
+		return nil, fmt.Errorf("injectionStrategy.revision names no revision")
+	}
+	list, err := revisions.List(ctx, metav1.ListOptions{LabelSelector: labels.Set{
+		sidecarset.RevisionLabel: ss.Name, pub.SidecarSetCustomVersionLabel: *r.CustomVersion}.String()})
+	if err != nil {
+		return nil, err
+	}
+	var newest *appsv1.ControllerRevision
+	for i := range list.Items {
+		rev := &list.Items[i]
+		if metav1.IsControlledBy(rev, ss) && (newest == nil || rev.Revision > newest.Revision) {
+			newest = rev
+		}
+	}
+	if newest == nil {
+		return nil, fmt.Errorf("no revision of SidecarSet %s has custom version %q", ss.Name, *r.CustomVersion)
+	}
+	return newest, nil
 }

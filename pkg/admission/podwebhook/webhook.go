@@ -16,6 +16,7 @@ import (
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,6 +43,9 @@ type Config struct {
 	// NamespaceLabels reads namespace labels (from an informer cache, falling back to
 	// kube-apiserver for a namespace created a moment ago).
 	NamespaceLabels func(ctx context.Context, namespace string) (labels.Set, error)
+	// PinnedRevision returns the ControllerRevision a SidecarSet's
+	// injectionStrategy.revision names.
+	PinnedRevision func(ctx context.Context, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error)
 	// Synced reports whether both caches have synced; until then the webhook answers
 	// 503 and kube-apiserver applies the configured failurePolicy.
 	Synced func() bool
@@ -176,11 +180,44 @@ func (w *Webhook) matchingSidecarSets(ctx context.Context, pod *corev1.Pod) ([]*
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			out = append(out, ss)
+		if !ok {
+			continue
 		}
+		if ss, err = w.pinned(ctx, ss, pod); err != nil {
+			return nil, err
+		}
+		out = append(out, ss)
 	}
 	return out, nil
+}
+
+// pinned returns ss as it injects into pod: with injectionStrategy.revision, what that
+// revision recorded, except for a pod the update strategy's canary selector picks
+// while the rollout runs, which gets the latest sidecars (OpenKruise's rule for both
+// policies; Partial's share of latest injections by partition is not implemented). A
+// pinned revision that cannot be read is an error, so the failurePolicy decides rather
+// than a silent injection of the latest version.
+func (w *Webhook) pinned(ctx context.Context, ss *apps.SidecarSet, pod *corev1.Pod) (*apps.SidecarSet, error) {
+	if ss.Spec.InjectionStrategy.Revision == nil {
+		return ss, nil
+	}
+	if s := &ss.Spec.UpdateStrategy; s.Selector != nil && !s.Paused {
+		canary, err := metav1.LabelSelectorAsSelector(s.Selector)
+		if err != nil {
+			return nil, fmt.Errorf("updateStrategy.selector of SidecarSet %s: %w", ss.Name, err)
+		}
+		if canary.Matches(labels.Set(pod.Labels)) {
+			return ss, nil
+		}
+	}
+	if w.cfg.PinnedRevision == nil {
+		return nil, fmt.Errorf("SidecarSet %s pins a revision, and no revision reader is configured", ss.Name)
+	}
+	rev, err := w.cfg.PinnedRevision(ctx, ss)
+	if err != nil {
+		return nil, fmt.Errorf("the revision SidecarSet %s injects: %w", ss.Name, err)
+	}
+	return sidecarset.WithRevision(ss, rev)
 }
 
 // deny turns an API error into a refusal with its status (code, reason, causes).

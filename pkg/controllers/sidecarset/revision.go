@@ -2,7 +2,6 @@ package sidecarset
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -18,40 +17,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
-
-// revisionData is what a SidecarSet's ControllerRevision records: everything it injects
-// into a pod, in v1beta1 JSON.
-type revisionData struct {
-	Spec revisionSpec `json:"spec"`
-}
-
-type revisionSpec struct {
-	InitContainers   []v1beta1.SidecarContainer           `json:"initContainers,omitempty"`
-	Containers       []v1beta1.SidecarContainer           `json:"containers,omitempty"`
-	Volumes          json.RawMessage                      `json:"volumes,omitempty"`
-	ImagePullSecrets json.RawMessage                      `json:"imagePullSecrets,omitempty"`
-	PatchPodMetadata []v1beta1.SidecarSetPatchPodMetadata `json:"patchPodMetadata,omitempty"`
-}
-
-func encodeRevision(v *v1beta1.SidecarSet) ([]byte, error) {
-	d := revisionData{Spec: revisionSpec{
-		InitContainers:   v.Spec.InitContainers,
-		Containers:       v.Spec.Containers,
-		PatchPodMetadata: v.Spec.PatchPodMetadata,
-	}}
-	var err error
-	if len(v.Spec.Volumes) > 0 {
-		if d.Spec.Volumes, err = json.Marshal(v.Spec.Volumes); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Spec.ImagePullSecrets) > 0 {
-		if d.Spec.ImagePullSecrets, err = json.Marshal(v.Spec.ImagePullSecrets); err != nil {
-			return nil, err
-		}
-	}
-	return json.Marshal(d)
-}
 
 // syncRevision makes sure the newest ControllerRevision of the SidecarSet records its
 // current sidecars, in the revision namespace (the SidecarSet has none), and drops old
@@ -70,7 +35,7 @@ func (c *Controller) syncRevision(ctx context.Context, v *v1beta1.SidecarSet, ss
 		}
 	}
 	history.SortControllerRevisions(revs)
-	data, err := encodeRevision(v)
+	data, err := sidecarset.EncodeRevision(v)
 	if err != nil {
 		return "", 0, fmt.Errorf("encoding the revision: %w", err)
 	}

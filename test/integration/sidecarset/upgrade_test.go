@@ -170,3 +170,39 @@ func TestHotUpgrade(t *testing.T) {
 		t.Errorf("the app container changed: %s", b.Image)
 	}
 }
+
+// injectionStrategy.revision: new pods get the sidecars of the named revision, not the
+// latest; without the pin they get the latest again.
+func TestPinnedRevisionInjection(t *testing.T) {
+	c := framework.Get(t)
+	ctx := context.Background()
+	ns := c.CreateNamespace(t)
+	probe := kwokPod("probe", map[string]string{"app": "pinned"}, corev1.Container{Name: "app", Image: "nginx"})
+	applySidecarSet(t, sidecarSetManifest("pinned", "pinned", "pinned-log", "busybox:1.35", `{type: NotUpdate}`), ns, probe)
+	first := waitSidecarSet(t, "pinned", time.Minute, func(s v1alpha1.SidecarSetStatus) bool { return s.LatestRevision != "" })
+
+	patchSidecarSet(t, "pinned", `{"spec":{"containers":[{"name":"pinned-log","image":"busybox:1.36","command":["sleep","999d"]}],
+		"injectionStrategy":{"revision":{"revisionName":"`+first.Status.LatestRevision+`"}}}}`)
+	waitSidecarSet(t, "pinned", time.Minute, func(s v1alpha1.SidecarSetStatus) bool {
+		return s.LatestRevision != "" && s.LatestRevision != first.Status.LatestRevision
+	})
+	injectedImage := func() string {
+		out, err := c.Client.CoreV1().Pods(ns).Create(ctx, probe.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, _ := containerOf(out, "pinned-log")
+		return sc.Image
+	}
+	framework.WaitFor(t, 30*time.Second, func() (bool, error) { return injectedImage() == "busybox:1.35", nil })
+	pod := createPods(t, ns, "pinned", 1, nil)[0]
+	if sc, _ := containerOf(pod, "pinned-log"); sc.Image != "busybox:1.35" {
+		t.Errorf("pinned pod runs %s, want the pinned busybox:1.35", sc.Image)
+	}
+	if s := sidecarset.UpgradeSpecs(pod, pub.SidecarSetHashAnnotation)["pinned"]; s.ControllerRevision != first.Status.LatestRevision {
+		t.Errorf("pod records revision %s, want %s", s.ControllerRevision, first.Status.LatestRevision)
+	}
+
+	patchSidecarSet(t, "pinned", `{"spec":{"injectionStrategy":{"revision":null}}}`)
+	framework.WaitFor(t, 30*time.Second, func() (bool, error) { return injectedImage() == "busybox:1.36", nil })
+}
