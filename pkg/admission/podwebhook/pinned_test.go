@@ -75,7 +75,7 @@ func TestPinnedRevision(t *testing.T) {
 	}
 	current.Spec.InjectionStrategy.Revision = &v1beta1.SidecarSetInjectRevision{RevisionName: new("missing")}
 	raw := []byte(`{"metadata":{"name":"web-1","labels":{"app":"web"}},"spec":{"containers":[{"name":"app","image":"app"}]}}`)
-	if _, err := w.Admit(context.Background(), &admissionv1Request(raw).AdmissionRequest); err == nil {
+	if _, err := w.Admit(context.Background(), createRequest(raw)); err == nil {
 		t.Error("a pinned revision that does not exist must be an error (the failurePolicy decides), not the latest injected")
 	}
 }

@@ -496,10 +496,8 @@ func toHub(t *testing.T, ss *v1beta1.SidecarSet) *apps.SidecarSet {
 	return out
 }
 
-type reviewRequest struct{ AdmissionRequest admissionv1.AdmissionRequest }
-
-// admissionv1Request is a pod CREATE in namespace default with the raw pod.
-func admissionv1Request(raw []byte) *reviewRequest {
-	return &reviewRequest{admissionv1.AdmissionRequest{Operation: admissionv1.Create, Namespace: "default",
-		Resource: metav1.GroupVersionResource{Version: "v1", Resource: "pods"}, Object: runtime.RawExtension{Raw: raw}}}
+// createRequest is a pod CREATE in namespace default with the raw pod.
+func createRequest(raw []byte) *admissionv1.AdmissionRequest {
+	return &admissionv1.AdmissionRequest{Operation: admissionv1.Create, Namespace: "default",
+		Resource: metav1.GroupVersionResource{Version: "v1", Resource: "pods"}, Object: runtime.RawExtension{Raw: raw}}
 }
