@@ -97,7 +97,7 @@ func (b *bench) restartKwok(ctx context.Context, dir string) error {
 	if err := b.st.Start(ctx, "kwok", env...); err != nil {
 		return fmt.Errorf("starting kwok with the Stages of %q: %w", dir, err)
 	}
-	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 		l, err := leases.List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, nil
@@ -110,4 +110,8 @@ func (b *bench) restartKwok(ctx context.Context, dir string) error {
 		}
 		return held >= b.f.nodes, nil
 	})
+	if err != nil {
+		return fmt.Errorf("waiting for the new kwok to hold every node Lease: %w", err)
+	}
+	return nil
 }

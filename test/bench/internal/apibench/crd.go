@@ -67,7 +67,7 @@ func InstallCRD(ctx context.Context, root, workDir string, dyn dynamic.Interface
 		return fmt.Errorf("creating CRD %s: %w", crd.GetName(), err)
 	}
 	logger.Info("CRD created from our types", "name", crd.GetName(), "schemaBytes", len(raw))
-	return wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		got, err := dyn.Resource(crdGVR).Get(ctx, crd.GetName(), metav1.GetOptions{})
 		if err != nil {
 			return false, nil
@@ -81,4 +81,8 @@ func InstallCRD(ctx context.Context, root, workDir string, dyn dynamic.Interface
 		}
 		return false, nil
 	})
+	if err != nil {
+		return fmt.Errorf("waiting for CRD %s to be Established: %w", crd.GetName(), err)
+	}
+	return nil
 }

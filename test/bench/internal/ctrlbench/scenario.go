@@ -185,10 +185,14 @@ func createNamespace(ctx context.Context, kube kubernetes.Interface, ns string) 
 	}
 	// Pods are refused until the namespace's default ServiceAccount exists; refused
 	// creates would count as writes that say nothing about the controllers.
-	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		_, err := kube.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
 		return err == nil, nil
 	})
+	if err != nil {
+		return fmt.Errorf("waiting for the default ServiceAccount of %s: %w", ns, err)
+	}
+	return nil
 }
 
 // cleanup removes the namespace with our own unthrottled client: leaving 1000 pods to
