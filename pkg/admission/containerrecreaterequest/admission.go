@@ -20,6 +20,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
@@ -165,21 +166,11 @@ func fillFromPod(crr *apps.ContainerRecreateRequest, pod *corev1.Pod, spec *fiel
 }
 
 func podContainer(pod *corev1.Pod, name string) *corev1.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	return nil
+	return podutil.Container(pod, name)
 }
 
 func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
-	for i := range pod.Status.ContainerStatuses {
-		if pod.Status.ContainerStatuses[i].Name == name {
-			return &pod.Status.ContainerStatuses[i]
-		}
-	}
-	return nil
+	return podutil.ContainerStatus(pod, name)
 }
 
 func invalid(crr *apps.ContainerRecreateRequest, errs field.ErrorList) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
@@ -242,22 +243,10 @@ func setAnnotation(pod *corev1.Pod, key, value string) {
 	pod.Annotations[key] = value
 }
 
-func container(pod *corev1.Pod, name string) *corev1.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	return nil
-}
+func container(pod *corev1.Pod, name string) *corev1.Container { return podutil.Container(pod, name) }
 
 func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
-	for i := range pod.Status.ContainerStatuses {
-		if pod.Status.ContainerStatuses[i].Name == name {
-			return &pod.Status.ContainerStatuses[i]
-		}
-	}
-	return nil
+	return podutil.ContainerStatus(pod, name)
 }
 
 func imageID(pod *corev1.Pod, name string) string {

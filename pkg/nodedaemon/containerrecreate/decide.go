@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 )
 
 // DefaultGracePeriod is the stop grace period when neither the request nor the pod
@@ -389,21 +390,11 @@ func storedState(crr *v1alpha1.ContainerRecreateRequest, name string) *v1alpha1.
 }
 
 func podContainer(pod *corev1.Pod, name string) *corev1.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	return nil
+	return podutil.Container(pod, name)
 }
 
 func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
-	for i := range pod.Status.ContainerStatuses {
-		if pod.Status.ContainerStatuses[i].Name == name {
-			return &pod.Status.ContainerStatuses[i]
-		}
-	}
-	return nil
+	return podutil.ContainerStatus(pod, name)
 }
 
 func minPositive(a, b time.Duration) time.Duration {

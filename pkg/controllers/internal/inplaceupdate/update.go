@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 )
 
 // Prepare starts an in-place update: it returns a modified copy of pod (pod itself is not
@@ -165,19 +166,9 @@ func labelKey(revisionLabel string) string {
 }
 
 func containerSpec(pod *corev1.Pod, name string) *corev1.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	return nil
+	return podutil.Container(pod, name)
 }
 
 func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
-	for i := range pod.Status.ContainerStatuses {
-		if pod.Status.ContainerStatuses[i].Name == name {
-			return &pod.Status.ContainerStatuses[i]
-		}
-	}
-	return nil
+	return podutil.ContainerStatus(pod, name)
 }
