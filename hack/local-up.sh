@@ -23,8 +23,7 @@
 #                (trade-off in artifacts/deploy/apiserver/pod-webhook.yaml)
 #   KUBE_APISERVER_ARGS  extra kube-apiserver flags (e.g. audit logging for benchmarks)
 #   KWOK_STAGES  directory of kwok Stage files (default hack/local/kwok)
-#   KWOK_ARGS    extra kwok flags (e.g. --node-lease-duration-seconds=40 for stacks that live
-#                longer than kube-controller-manager's 5 min node grace period)
+#   KWOK_ARGS    extra kwok flags
 set -o errexit -o nounset -o pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -475,6 +474,10 @@ start_kwok() {
     --server-address="127.0.0.1:$(port kwok)"
     --cidr="${POD_CIDR}"
     --node-ip=10.0.0.1
+    # Renew the nodes' Leases: without them kube-controller-manager marks every node
+    # NotReady once its node-monitor grace period (5 min) runs out, and a `make up`
+    # stack older than that stops running pods.
+    --node-lease-duration-seconds=40
   )
   local f
   for f in "${KWOK_STAGES}"/*.yaml; do

@@ -63,9 +63,6 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	st, err := stack.Up(ctx, stack.Options{Root: root, Nodes: f.nodes, Env: []string{
 		// profiling: pprof of kube-apiserver for the CRD side (local-up turns it off)
 		"KUBE_APISERVER_ARGS=" + auditFlags + " --profiling=true",
-		// kwok renews node Leases: without them kube-controller-manager marks every node
-		// NotReady (and its pods unready, for good) once the stack is 5 minutes old
-		"KWOK_ARGS=--node-lease-duration-seconds=40",
 		// kube-controller-manager runs at its default client QPS/burst, 20/30
 		fmt.Sprintf("KRUISE_CONTROLLER_ARGS=--kube-api-qps=%d --kube-api-burst=%d", f.qps, f.burst),
 	}})
