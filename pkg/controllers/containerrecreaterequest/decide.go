@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 )
 
 // PickupTimeout is how long a request may wait, once it could start, for the node
@@ -97,12 +98,11 @@ func decideFinished(crr *v1alpha1.ContainerRecreateRequest, now time.Time) Actio
 	if _, active := crr.Labels[v1alpha1.ContainerRecreateRequestActiveKey]; active {
 		a.Release = true
 	}
-	if ttl := crr.Spec.TTLSecondsAfterFinished; ttl != nil && crr.Status.CompletionTime != nil {
-		expires := crr.Status.CompletionTime.Add(time.Duration(*ttl) * time.Second)
-		if !now.Before(expires) {
+	if left, expires := ttl.Left(crr.Status.CompletionTime, crr.Spec.TTLSecondsAfterFinished, now); expires {
+		if left <= 0 {
 			a.Delete = true
 		} else {
-			a.RequeueAfter = expires.Sub(now)
+			a.RequeueAfter = left
 		}
 	}
 	return a

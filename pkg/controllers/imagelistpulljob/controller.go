@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
@@ -146,11 +147,11 @@ func (c *Controller) children(list *v1alpha1.ImageListPullJob) ([]*v1alpha1.Imag
 
 // expire deletes a completed list once its ttlSecondsAfterFinished has passed.
 func (c *Controller) expire(ctx context.Context, list *v1alpha1.ImageListPullJob, now time.Time) (time.Duration, error) {
-	ttl := list.Spec.CompletionPolicy.TTLSecondsAfterFinished
-	if ttl == nil || list.Status.CompletionTime == nil {
+	left, expires := ttl.Left(list.Status.CompletionTime, list.Spec.CompletionPolicy.TTLSecondsAfterFinished, now)
+	if !expires {
 		return 0, nil
 	}
-	if left := list.Status.CompletionTime.Add(time.Duration(*ttl) * time.Second).Sub(now); left > 0 {
+	if left > 0 {
 		return left, nil
 	}
 	klog.FromContext(ctx).V(2).Info("Deleting a finished ImageListPullJob past its TTL", "list", klog.KObj(list))

@@ -6,7 +6,6 @@ package imagepulljob
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +20,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
@@ -215,11 +215,11 @@ func (c *Controller) nextLook(job *v1alpha1.ImagePullJob, plan Plan, now time.Ti
 
 // expire deletes a completed job once its ttlSecondsAfterFinished has passed.
 func (c *Controller) expire(ctx context.Context, job *v1alpha1.ImagePullJob, now time.Time) (time.Duration, error) {
-	ttl := job.Spec.CompletionPolicy.TTLSecondsAfterFinished
-	if ttl == nil || job.Status.CompletionTime == nil {
+	left, expires := ttl.Left(job.Status.CompletionTime, job.Spec.CompletionPolicy.TTLSecondsAfterFinished, now)
+	if !expires {
 		return 0, nil
 	}
-	if left := job.Status.CompletionTime.Add(time.Duration(*ttl) * time.Second).Sub(now); left > 0 {
+	if left > 0 {
 		return left, nil
 	}
 	klog.FromContext(ctx).V(2).Info("Deleting a finished ImagePullJob past its TTL", "job", klog.KObj(job))
@@ -231,7 +231,7 @@ func (c *Controller) expire(ctx context.Context, job *v1alpha1.ImagePullJob, now
 	return 0, wrap(err, "deleting ImagePullJob %s/%s", job.Namespace, job.Name)
 }
 
-// selectedNodeImages are the NodeImages of the nodes the job selects, by node name.
+// selectedNodeImages are the NodeImages of the nodes the job selects, in node name order.
 // Nodes without a NodeImage (not ready yet) count once they have one.
 func (c *Controller) selectedNodeImages(job *v1alpha1.ImagePullJob) ([]*v1alpha1.NodeImage, error) {
 	names, err := c.selectedNodes(job)
@@ -244,7 +244,6 @@ func (c *Controller) selectedNodeImages(job *v1alpha1.ImagePullJob) ([]*v1alpha1
 			out = append(out, ni)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 

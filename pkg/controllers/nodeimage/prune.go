@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 )
 
 var everything = labels.Everything()
@@ -87,8 +88,7 @@ func ttlLeft(ni *v1alpha1.NodeImage, name string, tag *v1alpha1.ImageTagSpec, no
 		if st.Phase != v1alpha1.ImagePhaseSucceeded && st.Phase != v1alpha1.ImagePhaseFailed {
 			continue
 		}
-		ttl := time.Duration(*tag.PullPolicy.TTLSecondsAfterFinished) * time.Second
-		return st.CompletionTime.Add(ttl).Sub(now), true
+		return ttl.Left(st.CompletionTime, tag.PullPolicy.TTLSecondsAfterFinished, now)
 	}
 	return 0, false
 }
