@@ -699,7 +699,8 @@ start_kruise_apiserver() {
     --authorization-kubeconfig="${kc}" \
     --embedded-etcd-data-dir="${LOCAL_DIR}/kruise-etcd" \
     --embedded-etcd-client-port="$(port kruise-etcd)" \
-    --embedded-etcd-peer-port="$(port kruise-etcd-peer)" ${KRUISE_APISERVER_ARGS}
+    --embedded-etcd-peer-port="$(port kruise-etcd-peer)" \
+    --embedded-etcd-unsafe-no-fsync ${KRUISE_APISERVER_ARGS}
   wait_ready kruise-apiserver "/readyz" \
     curl_ok "https://127.0.0.1:$(port kruise-apiserver)/readyz" --cacert "${PKI}/kruise-ca.crt" \
     --cert "${PKI}/admin.crt" --key "${PKI}/admin.key"

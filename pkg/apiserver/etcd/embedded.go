@@ -21,6 +21,10 @@ type Options struct {
 	PeerPort   int
 	// StartTimeout bounds how long to wait for the member to become ready.
 	StartTimeout time.Duration
+	// UnsafeNoFsync skips fsync of the WAL and backend: a machine crash loses acknowledged
+	// writes. Only for disposable stacks whose cluster etcd runs the same way, so both
+	// stores pay the same per-write cost (make up, the benchmark).
+	UnsafeNoFsync bool
 }
 
 // ClientURL is the URL the API server's storage should dial.
@@ -67,6 +71,7 @@ func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	// The API server compacts through its own storage layer; keep a bounded history here too.
 	cfg.AutoCompactionMode = "periodic"
 	cfg.AutoCompactionRetention = "1h"
+	cfg.UnsafeNoFsync = o.UnsafeNoFsync
 
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {

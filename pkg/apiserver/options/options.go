@@ -87,6 +87,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Port on 127.0.0.1 where the embedded etcd serves clients.")
 	fs.IntVar(&o.EmbeddedEtcd.PeerPort, "embedded-etcd-peer-port", o.EmbeddedEtcd.PeerPort,
 		"Port on 127.0.0.1 for the embedded etcd's peer traffic.")
+	fs.BoolVar(&o.EmbeddedEtcd.UnsafeNoFsync, "embedded-etcd-unsafe-no-fsync", o.EmbeddedEtcd.UnsafeNoFsync,
+		"Do not fsync the embedded etcd's WAL and backend. A crash of the machine loses acknowledged writes: "+
+			"only for disposable development and benchmark stacks.")
 	fs.BoolVar(&o.PodWebhookReadinessGate, "pod-webhook-readiness-gate", o.PodWebhookReadinessGate,
 		"Give new pods of CloneSets and Advanced StatefulSets the KruisePodReady readiness gate, so lifecycle "+
 			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod.")

@@ -90,5 +90,17 @@ func (b *bench) api(ctx context.Context) error {
 		}
 		b.res.API = append(b.res.API, r)
 	}
+	if b.f.createRounds == 0 {
+		return nil
+	}
+	logger.Info("Paired creates", "rounds", b.f.createRounds, "objects", b.f.roundObjects)
+	pairs, err := apibench.RunPairedCreates(ctx,
+		apibench.PairedTarget{Target: apibench.Target{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"}, Config: b.st.Config},
+		apibench.PairedTarget{Target: apibench.Target{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise"}, Config: b.st.Config},
+		b.f.createRounds, b.f.roundObjects, b.f.clients)
+	if err != nil {
+		return fmt.Errorf("paired creates: %w", err)
+	}
+	b.res.APICreatePairs = pairs
 	return nil
 }

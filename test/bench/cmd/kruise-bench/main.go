@@ -28,6 +28,7 @@ type flags struct {
 	nodes, pods                     int
 	objects, clients, watchers      int
 	watchWrites, lists, ceilingPods int
+	createRounds, roundObjects      int
 	qps, burst                      int
 	startDelay, phaseTimeout, total time.Duration
 	out, date, render               string
@@ -44,6 +45,8 @@ func parseFlags() *flags {
 	flag.IntVar(&f.watchers, "watchers", 50, "concurrent watchers")
 	flag.IntVar(&f.watchWrites, "watch-writes", 1000, "writes made while the watchers watch")
 	flag.IntVar(&f.lists, "lists", 20, "lists of all CloneSets per encoding")
+	flag.IntVar(&f.createRounds, "create-rounds", 6, "alternating rounds of creates on the CRD and kruise-apiserver (0: skip)")
+	flag.IntVar(&f.roundObjects, "round-objects", 1000, "CloneSets created on each server per round")
 	flag.IntVar(&f.ceilingPods, "ceiling-pods", 5000, "pods the bare client creates")
 	flag.IntVar(&f.qps, "qps", 20, "client QPS of every controller (kube-controller-manager's default)")
 	flag.IntVar(&f.burst, "burst", 30, "client burst of every controller (kube-controller-manager's default)")
@@ -54,12 +57,13 @@ func parseFlags() *flags {
 	flag.StringVar(&f.date, "date", time.Now().Format("2006-01-02"), "results file name")
 	flag.StringVar(&f.render, "render", "", "only render this results JSON again (Markdown, charts, README)")
 	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
-	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 200 CloneSets, 500 ceiling pods; README untouched")
+	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f.small {
 		f.nodes, f.pods, f.objects, f.watchers, f.watchWrites, f.lists, f.ceilingPods = 3, 50, 200, 10, 200, 5, 500
+		f.createRounds, f.roundObjects = 2, 100
 		f.readme = false
 		f.date += "-small"
 	}

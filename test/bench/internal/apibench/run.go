@@ -161,9 +161,15 @@ func warmUp(ctx context.Context, c *rawclient.Client, t Target) error {
 }
 
 func create(ctx context.Context, clients []*rawclient.Client, t Target, n int) (stats.Summary, error) {
+	return createNamed(ctx, clients, t, n, objectName)
+}
+
+// createNamed creates n CloneSets named name(0..n-1) with one worker per client; the
+// bodies are built before the clock starts.
+func createNamed(ctx context.Context, clients []*rawclient.Client, t Target, n int, name func(int) string) (stats.Summary, error) {
 	bodies := make([][]byte, n)
 	for i := range bodies {
-		b, err := cloneSetBody(t.Group, objectName(i))
+		b, err := cloneSetBody(t.Group, name(i))
 		if err != nil {
 			return stats.Summary{}, err
 		}

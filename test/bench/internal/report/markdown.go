@@ -97,7 +97,23 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			row("list all (protobuf)", a.ListProtobuf)
 			row(fmt.Sprintf("patch while %d watch", a.Watch.Watchers), &a.Watch.Writes)
 		}
-		w("\nCRDs only speak JSON: the CRD has no protobuf rows.\n\n")
+		w("\nCRDs only speak JSON: the CRD has no protobuf rows.\n")
+		if pr := r.APICreatePairs; pr != nil && len(pr.Rounds) > 0 {
+			w("\nCreate throughput in alternating rounds (%d CloneSets per server per round, %d clients, deleted after each round; what the target is judged on):\n\n",
+				r.Config.RoundObjects, r.Config.Clients)
+			w("| round | order | %s per s | %s per s | ratio | %s p50 / p99 ms | %s p50 / p99 ms |\n|---|---|---|---|---|---|---|\n",
+				pr.Base, pr.Subject, pr.Base, pr.Subject)
+			for i, p := range pr.Rounds {
+				order := pr.Base + " first"
+				if p.SubjectFirst {
+					order = pr.Subject + " first"
+				}
+				w("| %d | %s | %.1f | %.1f | %.2f | %.0f / %.0f | %.0f / %.0f |\n", i+1, order, p.Base.PerSec, p.Subject.PerSec,
+					p.Ratio, p.Base.P50ms, p.Base.P99ms, p.Subject.P50ms, p.Subject.P99ms)
+			}
+			w("\nMedian ratio: **%.2f×**.\n", pr.MedianRatio)
+		}
+		w("\n")
 		w("| server | watchers | events expected / received | delivery p50 ms | p99 ms | bytes/event | RSS after create MiB | peak RSS MiB |\n|---|---|---|---|---|---|---|---|\n")
 		for _, a := range r.API {
 			server := serverProcess(a)

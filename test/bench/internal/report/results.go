@@ -22,9 +22,12 @@ type Results struct {
 	Machine  Machine `json:"machine"`
 	Config   Config  `json:"config"`
 
-	API        []*apibench.Result `json:"api,omitempty"`
-	Controller []ctrlbench.Phase  `json:"controller,omitempty"`
-	Ceiling    *ceiling.Result    `json:"ceiling,omitempty"`
+	API []*apibench.Result `json:"api,omitempty"`
+	// APICreatePairs: create throughput of the CRD and kruise-apiserver in alternating
+	// rounds, what the create-throughput target is judged on when present.
+	APICreatePairs *apibench.PairedCreates `json:"apiCreatePairs,omitempty"`
+	Controller     []ctrlbench.Phase       `json:"controller,omitempty"`
+	Ceiling        *ceiling.Result         `json:"ceiling,omitempty"`
 
 	Targets  []Target          `json:"targets"`
 	Profiles []profile.Capture `json:"profiles,omitempty"`
@@ -53,6 +56,8 @@ type Config struct {
 	Watchers       int    `json:"watchers"`
 	WatchWrites    int    `json:"watchWrites"`
 	Lists          int    `json:"lists"`
+	CreateRounds   int    `json:"createRounds,omitempty"`
+	RoundObjects   int    `json:"roundObjects,omitempty"`
 	CeilingPods    int    `json:"ceilingPods"`
 	QPS            int    `json:"qps"`
 	Burst          int    `json:"burst"`
