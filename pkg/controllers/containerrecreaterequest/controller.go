@@ -27,6 +27,7 @@ import (
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/reconcile"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 // ControllerName is the event source and field manager of this controller.
@@ -175,7 +176,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 func (c *Controller) setPhase(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, a Action, now time.Time) error {
 	updated := crr.DeepCopy()
 	updated.Status.Phase, updated.Status.Message = a.Phase, a.Message
-	if Finished(a.Phase) {
+	if recreaterequest.Finished(a.Phase) {
 		t := metav1.NewTime(now)
 		updated.Status.CompletionTime = &t
 	}
@@ -246,7 +247,7 @@ func (c *Controller) releaseOrphaned(ctx context.Context, podKey string) error {
 			continue
 		}
 		crr, err := c.crrs.ContainerRecreateRequests(ns).Get(h.Key)
-		if apierrors.IsNotFound(err) || (err == nil && Finished(crr.Status.Phase)) {
+		if apierrors.IsNotFound(err) || (err == nil && recreaterequest.Finished(crr.Status.Phase)) {
 			stale = append(stale, h.Key)
 		}
 	}

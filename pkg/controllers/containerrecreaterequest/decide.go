@@ -8,6 +8,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 // PickupTimeout is how long a request may wait, once it could start, for the node
@@ -32,73 +33,44 @@ type Action struct {
 	RequeueAfter time.Duration
 }
 
-// Finished reports whether a request reached a final phase.
-func Finished(phase v1alpha1.ContainerRecreateRequestPhase) bool {
-	switch phase {
-	case v1alpha1.ContainerRecreateRequestCompleted, v1alpha1.ContainerRecreateRequestFailed,
-		v1alpha1.ContainerRecreateRequestSucceeded:
-		return true
+// Decide returns the next action for req; pod is nil when it does not exist. This
+// controller is the one that fails a request that can no longer run (recreaterequest.Blocker): the
+// node daemon only stops acting on it.
+func Decide(req *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now time.Time) Action {
+	if recreaterequest.Finished(req.Status.Phase) {
+		return decideFinished(req, now)
 	}
-	return false
-}
-
-// Decide returns the next action for crr; pod is nil when it does not exist.
-func Decide(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now time.Time) Action {
-	if Finished(crr.Status.Phase) {
-		return decideFinished(crr, now)
+	blocker, next := recreaterequest.Blocker(req, pod, now)
+	if blocker != "" {
+		return failed(blocker)
 	}
-	podName := crr.Spec.PodName
-	switch {
-	case pod == nil:
-		return failed(fmt.Sprintf("pod %s no longer exists", podName))
-	case pod.UID != "" && crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey] != "" &&
-		string(pod.UID) != crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey]:
-		return failed(fmt.Sprintf("pod %s was recreated (its UID changed) after the request was made", podName))
-	case pod.DeletionTimestamp != nil:
-		return failed(fmt.Sprintf("pod %s is being deleted", podName))
-	}
-
-	created := crr.CreationTimestamp.Time
-	var next time.Duration
-	if d := crr.Spec.ActiveDeadlineSeconds; d != nil {
-		deadline := created.Add(time.Duration(*d) * time.Second)
-		if !now.Before(deadline) {
-			return failed(fmt.Sprintf("did not finish within activeDeadlineSeconds (%ds)", *d))
-		}
-		next = deadline.Sub(now)
-	}
-
-	if crr.Status.Phase == "" {
+	if req.Status.Phase == "" {
 		return Action{Phase: v1alpha1.ContainerRecreateRequestPending, RequeueAfter: next}
 	}
-	if crr.Status.Phase != v1alpha1.ContainerRecreateRequestPending {
+	if req.Status.Phase != v1alpha1.ContainerRecreateRequestPending {
 		return Action{RequeueAfter: next} // Recreating: the node daemon is at work
 	}
 
 	// Pending: the request can start now, or once the pod has been unready for its grace.
-	startable := created
-	if g := unreadyGrace(crr); g != nil {
-		acquired, ok := unreadyAcquiredAt(crr)
-		if !ok {
-			return Action{AcquireUnready: true, RequeueAfter: next}
-		}
-		startable = acquired.Add(*g)
+	startable, ok := recreaterequest.StartableAt(req)
+	if !ok {
+		return Action{AcquireUnready: true, RequeueAfter: next}
 	}
 	pickupBy := startable.Add(PickupTimeout)
 	if !now.Before(pickupBy) {
-		node := crr.Labels[v1alpha1.ContainerRecreateRequestNodeNameKey]
+		node := req.Labels[v1alpha1.ContainerRecreateRequestNodeNameKey]
 		return failed(fmt.Sprintf("no node daemon on node %q took the request within %s of it being ready to start: is kruise-node-daemon running there?",
 			node, PickupTimeout))
 	}
-	return Action{RequeueAfter: minPositive(next, pickupBy.Sub(now))}
+	return Action{RequeueAfter: recreaterequest.MinPositive(next, pickupBy.Sub(now))}
 }
 
-func decideFinished(crr *v1alpha1.ContainerRecreateRequest, now time.Time) Action {
+func decideFinished(req *v1alpha1.ContainerRecreateRequest, now time.Time) Action {
 	a := Action{}
-	if _, active := crr.Labels[v1alpha1.ContainerRecreateRequestActiveKey]; active {
+	if _, active := req.Labels[v1alpha1.ContainerRecreateRequestActiveKey]; active {
 		a.Release = true
 	}
-	if left, expires := ttl.Left(crr.Status.CompletionTime, crr.Spec.TTLSecondsAfterFinished, now); expires {
+	if left, expires := ttl.Left(req.Status.CompletionTime, req.Spec.TTLSecondsAfterFinished, now); expires {
 		if left <= 0 {
 			a.Delete = true
 		} else {
@@ -110,36 +82,4 @@ func decideFinished(crr *v1alpha1.ContainerRecreateRequest, now time.Time) Actio
 
 func failed(msg string) Action {
 	return Action{Phase: v1alpha1.ContainerRecreateRequestFailed, Message: msg}
-}
-
-func unreadyGrace(crr *v1alpha1.ContainerRecreateRequest) *time.Duration {
-	if crr.Spec.Strategy == nil || crr.Spec.Strategy.UnreadyGracePeriodSeconds == nil {
-		return nil
-	}
-	g := time.Duration(*crr.Spec.Strategy.UnreadyGracePeriodSeconds) * time.Second
-	return &g
-}
-
-// unreadyAcquiredAt reads when the pod was made unready (RFC3339).
-func unreadyAcquiredAt(crr *v1alpha1.ContainerRecreateRequest) (time.Time, bool) {
-	v, ok := crr.Annotations[v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey]
-	if !ok {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		// Set by something else in another format: the pod is unready, count from now-ish.
-		return time.Time{}, true
-	}
-	return t, true
-}
-
-func minPositive(a, b time.Duration) time.Duration {
-	switch {
-	case a <= 0:
-		return b
-	case b <= 0:
-		return a
-	}
-	return min(a, b)
 }

@@ -26,6 +26,7 @@ import (
 	appsinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions/apps/v1alpha1"
 	appslisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 // byPod indexes requests by "<namespace>/<pod>", so a pod's changes find its requests.
@@ -146,7 +147,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err != nil {
 		return 0, err
 	}
-	if crr.DeletionTimestamp != nil || Finished(crr.Status.Phase) {
+	if crr.DeletionTimestamp != nil || recreaterequest.Finished(crr.Status.Phase) {
 		return 0, nil
 	}
 	pod, err := c.pod(ctx, ns, crr.Spec.PodName)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/podutil"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 // DefaultGracePeriod is the stop grace period when neither the request nor the pod
@@ -77,37 +78,19 @@ type Decision struct {
 	Reason string
 }
 
-// Finished reports whether a request phase is final.
-func Finished(phase v1alpha1.ContainerRecreateRequestPhase) bool {
-	switch phase {
-	case v1alpha1.ContainerRecreateRequestCompleted, v1alpha1.ContainerRecreateRequestFailed,
-		v1alpha1.ContainerRecreateRequestSucceeded:
-		return true
-	}
-	return false
-}
-
 // Decide returns the next step for a request. See the package comment for the states.
 func Decide(in Input) Decision {
 	crr := in.CRR
-	if crr.DeletionTimestamp != nil || Finished(crr.Status.Phase) || crr.Status.CompletionTime != nil {
+	if crr.DeletionTimestamp != nil || recreaterequest.Finished(crr.Status.Phase) || crr.Status.CompletionTime != nil {
 		return Decision{Kind: Wait, Reason: "finished"}
 	}
-	if msg := unactionable(crr, in.Pod); msg != "" {
-		return finish(crr, v1alpha1.ContainerRecreateRequestFailed, msg, crr.Status.ContainerRecreateStates, in.Now)
+	blocker, deadlineIn := recreaterequest.Blocker(crr, in.Pod, in.Now)
+	if blocker != "" {
+		// kruise-controller fails the request; nothing more may be stopped for it.
+		return Decision{Kind: Wait, Reason: blocker}
 	}
-	var deadlineIn time.Duration
-	if d := crr.Spec.ActiveDeadlineSeconds; d != nil {
-		deadline := crr.CreationTimestamp.Add(time.Duration(*d) * time.Second)
-		if !in.Now.Before(deadline) {
-			return finish(crr, v1alpha1.ContainerRecreateRequestFailed,
-				fmt.Sprintf("did not finish within activeDeadlineSeconds (%ds)", *d), crr.Status.ContainerRecreateStates, in.Now)
-		}
-		deadlineIn = deadline.Sub(in.Now)
-	}
-
 	d := decide(in)
-	d.RequeueAfter = minPositive(d.RequeueAfter, deadlineIn)
+	d.RequeueAfter = recreaterequest.MinPositive(d.RequeueAfter, deadlineIn)
 	return d
 }
 
@@ -115,9 +98,9 @@ func decide(in Input) Decision {
 	crr, pod := in.CRR, in.Pod
 	if crr.Status.Phase != v1alpha1.ContainerRecreateRequestRecreating {
 		// Pending (or not yet marked Pending by the controller: the same).
-		if wait, ok := unreadyWait(crr, in.Now); !ok {
+		if at, ok := recreaterequest.StartableAt(crr); !ok {
 			return Decision{Kind: Wait, Reason: "waiting for the pod to be made unready (" + v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey + ")"}
-		} else if wait > 0 {
+		} else if wait := at.Sub(in.Now); wait > 0 {
 			return Decision{Kind: Wait, RequeueAfter: wait, Reason: "waiting out unreadyGracePeriodSeconds"}
 		}
 	}
@@ -219,7 +202,7 @@ func currentStates(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now 
 				if ranFor >= minStarted {
 					st.Phase = v1alpha1.ContainerRecreateRequestSucceeded
 				} else {
-					requeue = minPositive(requeue, minStarted-ranFor)
+					requeue = recreaterequest.MinPositive(requeue, minStarted-ranFor)
 				}
 			}
 		} else if st.IsKilled {
@@ -239,42 +222,6 @@ func recreated(ctx *v1alpha1.ContainerRecreateRequestContainerContext, cs *corev
 		return false
 	}
 	return cs.ContainerID != ctx.ContainerID || cs.RestartCount > ctx.RestartCount
-}
-
-// unactionable says why the request cannot be acted on at all, or "".
-func unactionable(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) string {
-	name := crr.Spec.PodName
-	switch {
-	case pod == nil:
-		return fmt.Sprintf("pod %s is gone", name)
-	case crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey] != "" && string(pod.UID) != crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey]:
-		return fmt.Sprintf("pod %s was replaced: its UID is %s, the request is for %s", name, pod.UID, crr.Labels[v1alpha1.ContainerRecreateRequestPodUIDKey])
-	case pod.DeletionTimestamp != nil:
-		return fmt.Sprintf("pod %s is being deleted", name)
-	case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
-		return fmt.Sprintf("pod %s has finished (phase %s)", name, pod.Status.Phase)
-	}
-	return ""
-}
-
-// unreadyWait returns how long to wait before containers may stop; ok is false while
-// the pod has not been made unready yet. Without unreadyGracePeriodSeconds there is
-// nothing to wait for. An unreadable mark counts as taken long ago, as the controller
-// reads it.
-func unreadyWait(crr *v1alpha1.ContainerRecreateRequest, now time.Time) (time.Duration, bool) {
-	g := strategy(crr).UnreadyGracePeriodSeconds
-	if g == nil {
-		return 0, true
-	}
-	v, ok := crr.Annotations[v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey]
-	if !ok {
-		return 0, false
-	}
-	at, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return 0, true
-	}
-	return max(at.Add(time.Duration(*g)*time.Second).Sub(now), 0), true
 }
 
 // missingContexts returns the statusContexts still to record, from the pod status.
@@ -395,14 +342,4 @@ func podContainer(pod *corev1.Pod, name string) *corev1.Container {
 
 func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
 	return podutil.ContainerStatus(pod, name)
-}
-
-func minPositive(a, b time.Duration) time.Duration {
-	switch {
-	case a <= 0:
-		return b
-	case b <= 0:
-		return a
-	}
-	return min(a, b)
 }

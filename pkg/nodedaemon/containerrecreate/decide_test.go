@@ -111,6 +111,7 @@ func TestDecide(t *testing.T) {
 		wantStates []state
 		wantStops  []StopOrder
 		wantMsg    string // substring of status.message
+		wantReason string // substring of the decision's reason
 		wantAfter  time.Duration
 	}{
 		{
@@ -118,17 +119,24 @@ func TestDecide(t *testing.T) {
 			wantKind: Wait, wantPhase: completed,
 		},
 		{
-			name: "pod gone: Failed", crr: crr(), pod: nil,
-			wantKind: Finish, wantPhase: failedPh, wantMsg: "pod web-0 is gone",
+			// kruise-controller fails a request that can no longer run; the daemon
+			// only stops acting on it
+			name: "pod gone: nothing more is done", crr: crr(), pod: nil,
+			wantKind: Wait, wantReason: "pod web-0 no longer exists",
 		},
 		{
-			name: "pod replaced (other UID): Failed", crr: crr(), pod: podWith(func(p *corev1.Pod) { p.UID = "uid-2" }),
-			wantKind: Finish, wantPhase: failedPh, wantMsg: "was replaced",
+			name: "pod replaced (other UID): nothing more is done", crr: crr(), pod: podWith(func(p *corev1.Pod) { p.UID = "uid-2" }),
+			wantKind: Wait, wantReason: "was replaced",
 		},
 		{
-			name: "past activeDeadlineSeconds: Failed",
-			crr:  crr(func(c *v1alpha1.ContainerRecreateRequest) { c.Spec.ActiveDeadlineSeconds = ptr.To[int64](5) }), pod: pod(),
-			wantKind: Finish, wantPhase: failedPh, wantMsg: "activeDeadlineSeconds (5s)",
+			name: "pod finished: nothing more is done", crr: crr(), pod: podWith(func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }),
+			wantKind: Wait, wantReason: "has finished",
+		},
+		{
+			name: "past activeDeadlineSeconds while recreating: nothing more is stopped",
+			crr: crr(withContexts, phase(recreating, killed("app"), state{Name: "sidecar", Phase: pending}),
+				func(c *v1alpha1.ContainerRecreateRequest) { c.Spec.ActiveDeadlineSeconds = ptr.To[int64](5) }), pod: pod(),
+			wantKind: Wait, wantPhase: recreating, wantReason: "activeDeadlineSeconds (5s)",
 		},
 		{
 			name: "unready grace: waits for the controller's mark (until the deadline)",
@@ -270,6 +278,9 @@ func TestDecide(t *testing.T) {
 			d := Decide(Input{CRR: tc.crr, Pod: tc.pod, Exited: tc.exited, Now: now})
 			if d.Kind != tc.wantKind {
 				t.Fatalf("kind = %s (%s), want %s", d.Kind, d.Reason, tc.wantKind)
+			}
+			if !strings.Contains(d.Reason, tc.wantReason) {
+				t.Errorf("reason = %q, want it to contain %q", d.Reason, tc.wantReason)
 			}
 			if d.RequeueAfter != tc.wantAfter {
 				t.Errorf("requeue after %s, want %s", d.RequeueAfter, tc.wantAfter)

@@ -17,9 +17,11 @@
 //	            (or a higher restartCount) than its statusContext and it has been running
 //	            and ready for minStartedSeconds; a stop that fails marks it Failed with the
 //	            runtime's error; failurePolicy Fail ends the request at the first failure;
-//	done        Completed with completionTime (message naming failed containers), or
-//	            Failed when the request cannot be acted on (pod gone or replaced, deadline
-//	            passed).
+//	done        Completed with completionTime (message naming failed containers).
+//
+// A request that can no longer run (recreaterequest.Blocker: pod gone, replaced,
+// deleting or finished, deadline passed) is left alone from then on: kruise-controller
+// is the one that fails it, so the rule has one owner and one writer.
 //
 // A container is never stopped twice for one request: it is stopped only while its
 // state is Pending, its pod status still shows the statusContext's container, and the
