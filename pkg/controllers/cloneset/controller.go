@@ -7,23 +7,21 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/history"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/reconcile"
-	"k8s.io/client-go/kubernetes"
 )
 
 // ControllerName is the event source and field manager of this controller.
@@ -78,11 +76,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onPodAdd,
-		UpdateFunc: c.onPodUpdate,
-		DeleteFunc: c.onPodDelete,
-	}); err != nil {
+	pods := &ownedpods.Handler{Owner: controllerKind.GroupKind(), Scale: c.scaleExp, Versions: c.podVersions, Enqueue: c.loop.Add}
+	if _, err := podInformer.Informer().AddEventHandler(pods.Funcs()); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -108,52 +103,6 @@ func (c *Controller) onCloneSetDelete(obj interface{}) {
 		return
 	}
 	c.scaleExp.Forget(key)
-}
-
-// ownerKey is the queue key of the CloneSet controlling pod, if any.
-func ownerKey(pod *corev1.Pod) (string, bool) {
-	ref := metav1.GetControllerOf(pod)
-	if ref == nil || ref.Kind != controllerKind.Kind || ref.APIVersion == "" {
-		return "", false
-	}
-	gv, err := schemaGroup(ref.APIVersion)
-	if err != nil || gv != apps.GroupName {
-		return "", false
-	}
-	return pod.Namespace + "/" + ref.Name, true
-}
-
-func (c *Controller) onPodAdd(obj interface{}) {
-	pod := obj.(*corev1.Pod)
-	if key, ok := ownerKey(pod); ok {
-		c.scaleExp.Observe(key, expectations.Create, pod.Name)
-		c.loop.Add(key)
-	}
-}
-
-func (c *Controller) onPodUpdate(oldObj, newObj interface{}) {
-	pod := newObj.(*corev1.Pod)
-	if pod.ResourceVersion == oldObj.(*corev1.Pod).ResourceVersion {
-		return
-	}
-	if key, ok := ownerKey(pod); ok {
-		c.loop.Add(key)
-	}
-}
-
-func (c *Controller) onPodDelete(obj interface{}) {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return
-	}
-	c.podVersions.Forget(pod.UID)
-	if key, ok := ownerKey(pod); ok {
-		c.scaleExp.Observe(key, expectations.Delete, pod.Name)
-		c.loop.Add(key)
-	}
 }
 
 // isNotFound treats a vanished object as done, not as a failure.

@@ -2,7 +2,6 @@ package cloneset
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
@@ -16,9 +15,4 @@ func newScheme() *runtime.Scheme {
 	utilruntime.Must(apps.AddToScheme(s))
 	utilruntime.Must(v1beta1.AddToScheme(s))
 	return s
-}
-
-func schemaGroup(apiVersion string) (string, error) {
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	return gv.Group, err
 }

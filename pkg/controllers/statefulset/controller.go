@@ -12,22 +12,19 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/history"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -101,11 +98,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onPodAdd,
-		UpdateFunc: c.onPodUpdate,
-		DeleteFunc: c.onPodDelete,
-	}); err != nil {
+	pods := &ownedpods.Handler{Owner: controllerKind.GroupKind(), Scale: c.scaleExp, Versions: c.podVersions, Enqueue: c.loop.Add}
+	if _, err := podInformer.Informer().AddEventHandler(pods.Funcs()); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -129,60 +123,6 @@ func (c *Controller) onSetDelete(obj interface{}) {
 	}
 	if set, ok := obj.(*v1beta1.StatefulSet); ok {
 		c.setVersions.Forget(set.UID)
-	}
-}
-
-// ownerKey is the queue key of the Advanced StatefulSet controlling pod, if any.
-func ownerKey(pod *corev1.Pod) (string, bool) {
-	ref := metav1.GetControllerOf(pod)
-	if ref == nil || ref.Kind != controllerKind.Kind {
-		return "", false
-	}
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	if err != nil || gv.Group != apps.GroupName {
-		return "", false // kube's own StatefulSets
-	}
-	return pod.Namespace + "/" + ref.Name, true
-}
-
-func (c *Controller) onPodAdd(obj interface{}) {
-	pod := obj.(*corev1.Pod)
-	if key, ok := ownerKey(pod); ok {
-		c.scaleExp.Observe(key, expectations.Create, pod.Name)
-		c.loop.Add(key)
-	}
-}
-
-func (c *Controller) onPodUpdate(oldObj, newObj interface{}) {
-	pod, old := newObj.(*corev1.Pod), oldObj.(*corev1.Pod)
-	if pod.ResourceVersion == old.ResourceVersion {
-		return
-	}
-	if key, ok := ownerKey(pod); ok {
-		if pod.DeletionTimestamp != nil && old.DeletionTimestamp == nil {
-			// A deletion is seen once the pod terminates: the plan treats terminating
-			// pods right, and waiting for them to be gone would stall every other pod.
-			c.scaleExp.Observe(key, expectations.Delete, pod.Name)
-		}
-		c.loop.Add(key)
-	}
-	if key, ok := ownerKey(old); ok {
-		c.loop.Add(key) // released or re-owned: the old owner recounts
-	}
-}
-
-func (c *Controller) onPodDelete(obj interface{}) {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return
-	}
-	c.podVersions.Forget(pod.UID)
-	if key, ok := ownerKey(pod); ok {
-		c.scaleExp.Observe(key, expectations.Delete, pod.Name)
-		c.loop.Add(key)
 	}
 }
 
