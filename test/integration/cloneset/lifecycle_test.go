@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,12 +67,10 @@ func TestPreDeleteHookHoldsScaleDown(t *testing.T) {
 		return held != "", nil
 	})
 	// Held: for a few resyncs both pods stay.
-	for range 3 {
-		time.Sleep(time.Second)
-		if n := len(podsOf(t, ns, got)); n != 2 {
-			t.Fatalf("%d pods while the preDelete hook holds one, want 2", n)
-		}
-	}
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		n := len(podsOf(t, ns, got))
+		return n == 2, fmt.Sprintf("%d pods while the preDelete hook holds one, want 2", n)
+	})
 	// The owner of the hook lets go: the pod is deleted.
 	if _, err := c.Client.CoreV1().Pods(ns).Patch(ctx, held, types.MergePatchType,
 		[]byte(`{"metadata":{"labels":{"example.com/deleting-blocker":null}}}`), metav1.PatchOptions{}); err != nil {

@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -28,13 +29,10 @@ func TestScaleUpLimited(t *testing.T) {
 		return eventReasons(t, ns, "cs-demo")["ScaleUpLimited"] > 0, nil
 	})
 	// For the next 45 s (well inside minReadySeconds) there is still exactly one pod.
-	deadline := time.Now().Add(45 * time.Second)
-	for time.Now().Before(deadline) {
-		if n := len(podsOf(t, ns, cs)); n != 1 {
-			t.Fatalf("%d pods before the first was available, want 1", n)
-		}
-		time.Sleep(3 * time.Second)
-	}
+	framework.Consistently(t, 45*time.Second, func() (bool, string) {
+		n := len(podsOf(t, ns, cs))
+		return n == 1, fmt.Sprintf("%d pods before the first was available, want 1", n)
+	})
 	// Then the second pod comes, once the first has been ready for 60 s.
 	waitStatus(t, ns, "cs-demo", time.Minute, func(s v1alpha1.CloneSetStatus, _ *v1alpha1.CloneSet) bool {
 		return s.Replicas == 2 && s.AvailableReplicas >= 1

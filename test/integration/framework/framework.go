@@ -273,6 +273,24 @@ func WaitFor(t testing.TB, timeout time.Duration, cond func() (bool, error)) {
 	}
 }
 
+// Consistently asserts that cond holds for the whole of d, checking it every 250 ms
+// from the start: the form of a negative assertion ("nothing else happens") that fails
+// at the first moment it stops holding, rather than a sleep and one look at the end.
+// cond returns a description of what it saw when it does not hold.
+func Consistently(t testing.TB, d time.Duration, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		if ok, saw := cond(); !ok {
+			t.Fatalf("condition stopped holding after %s of %s: %s", d-time.Until(deadline).Round(time.Millisecond), d, saw)
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // StopKruiseAPIServer stops kruise-apiserver (by its pid file) and waits for it to exit.
 // While it is down every Kruise API call fails, and so do discovery, namespace deletion
 // and garbage collection; start it again before the test ends.

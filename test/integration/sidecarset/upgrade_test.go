@@ -2,6 +2,7 @@ package sidecarset
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -96,12 +97,15 @@ func TestCanaryUpgrade(t *testing.T) {
 	waitSidecarSet(t, "canary", 2*time.Minute, func(s v1alpha1.SidecarSetStatus) bool {
 		return s.UpdatedPods == 2 && s.UpdatedReadyPods == 2
 	})
-	time.Sleep(2 * time.Second) // nothing else may follow
-	for i, want := range []string{"busybox:1.36", "busybox:1.36", "busybox:1.35", "busybox:1.35"} {
-		if c, _ := containerOf(getPod(t, ns, "canary-"+string(rune('0'+i))), "canary-log"); c.Image != want {
-			t.Errorf("canary-%d: %s, want %s", i, c.Image, want)
+	// Only the canaries, and nothing else follows.
+	framework.Consistently(t, 2*time.Second, func() (bool, string) {
+		for i, want := range []string{"busybox:1.36", "busybox:1.36", "busybox:1.35", "busybox:1.35"} {
+			if c, _ := containerOf(getPod(t, ns, "canary-"+string(rune('0'+i))), "canary-log"); c.Image != want {
+				return false, fmt.Sprintf("canary-%d runs %s, want %s", i, c.Image, want)
+			}
 		}
-	}
+		return true, ""
+	})
 }
 
 // partition holds pods back; paused holds them all; a change beyond images is named;

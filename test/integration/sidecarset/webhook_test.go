@@ -2,6 +2,7 @@ package sidecarset
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -149,11 +150,16 @@ func TestDocumentedLaunchPriorityBarrier(t *testing.T) {
 			return len(cm.Data) == 1 && cm.Data[first[name]] == "true", nil
 		})
 	}
-	time.Sleep(time.Second)
-	for name := range want {
-		if cm, _ := c.Client.CoreV1().ConfigMaps(ns).Get(ctx, name+"-barrier", metav1.GetOptions{}); len(cm.Data) != 1 {
-			t.Errorf("%s-barrier = %v while no container is ready, want %s only", name, cm.Data, first[name])
+	// While no container is ready, no further key is released.
+	framework.Consistently(t, time.Second, func() (bool, string) {
+		for name := range want {
+			if cm, _ := c.Client.CoreV1().ConfigMaps(ns).Get(ctx, name+"-barrier", metav1.GetOptions{}); len(cm.Data) != 1 {
+				return false, fmt.Sprintf("%s-barrier = %v while no container is ready, want %s only", name, cm.Data, first[name])
+			}
 		}
+		return true, ""
+	})
+	for name := range want {
 		// Let it be scheduled: its containers run, the next key follows.
 		if _, err := c.Client.CoreV1().Pods(ns).Patch(ctx, name, types.JSONPatchType,
 			[]byte(`[{"op":"remove","path":"/spec/schedulingGates"}]`), metav1.PatchOptions{}); err != nil {

@@ -2,6 +2,7 @@ package sidecarset
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,24 @@ func controllerWrites(t *testing.T) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// quietWrites waits until kruise-controller's write counters have not moved for a
+// second and returns them: the writes that follow the condition a test waited for (the
+// last status write of a sync) are counted in the phase they belong to.
+func quietWrites(t *testing.T) map[string]float64 {
+	t.Helper()
+	var last map[string]float64
+	var since time.Time
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		now := controllerWrites(t)
+		if !maps.Equal(now, last) {
+			last, since = now, time.Now()
+			return false, nil
+		}
+		return time.Since(since) >= time.Second, nil
+	})
+	return last
 }
 
 func labelValue(labels, name string) string {
@@ -54,15 +73,12 @@ func TestUpgradeWritesPerPod(t *testing.T) {
 			metav1.ListOptions{LabelSelector: "kruise-native.io/integration-test=true"})
 		return err == nil && len(list.Items) == 1, err
 	})
-	time.Sleep(time.Second) // and the last status write of the injection land
-
-	before := controllerWrites(t)
+	before := quietWrites(t)
 	setImage(t, "writes", "busybox:1.36")
 	waitSidecarSet(t, "writes", 2*time.Minute, func(s v1alpha1.SidecarSetStatus) bool {
 		return s.UpdatedPods == n && s.UpdatedReadyPods == n
 	})
-	time.Sleep(time.Second)
-	after := controllerWrites(t)
+	after := quietWrites(t)
 	delta := map[string]float64{}
 	for k, v := range after {
 		if d := v - before[k]; d > 0 {

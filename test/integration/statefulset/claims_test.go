@@ -1,6 +1,7 @@
 package statefulset
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -58,11 +59,16 @@ func TestClaimRetentionOnScaleDown(t *testing.T) {
 	// whenScaled: Retain — scaling 3 -> 2 keeps data-web-3; scaling back reuses it.
 	patchSet(t, ns, "web", `{"spec":{"persistentVolumeClaimRetentionPolicy":{"whenScaled":"Retain"},"replicas":2}}`)
 	waitStatus(t, ns, "web", 2*time.Minute, settled(2))
-	time.Sleep(3 * time.Second) // the garbage collector would have acted by now
-	claim, err := c.Client.CoreV1().PersistentVolumeClaims(ns).Get(t.Context(), "data-web-3", metav1.GetOptions{})
-	if err != nil || claim.DeletionTimestamp != nil {
-		t.Fatalf("data-web-3 under whenScaled Retain: %v, deleting %v", err, claim != nil && claim.DeletionTimestamp != nil)
-	}
+	// The garbage collector acts within a second or two of an owner change: it must not.
+	var claim *corev1.PersistentVolumeClaim
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		var err error
+		claim, err = c.Client.CoreV1().PersistentVolumeClaims(ns).Get(t.Context(), "data-web-3", metav1.GetOptions{})
+		if err != nil || claim.DeletionTimestamp != nil {
+			return false, fmt.Sprintf("data-web-3 under whenScaled Retain: %v, deleting %v", err, claim != nil && claim.DeletionTimestamp != nil)
+		}
+		return true, ""
+	})
 	for _, r := range claim.OwnerReferences {
 		if r.Kind == "Pod" {
 			t.Errorf("retained claim data-web-3 is owned by pod %s", r.Name)

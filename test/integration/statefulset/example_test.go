@@ -74,16 +74,19 @@ func TestExampleParallelRollout(t *testing.T) {
 	waitStatus(t, ns, "web", 2*time.Minute, func(s v1beta1.StatefulSetStatus) bool {
 		return s.UpdateRevision != v2.Status.UpdateRevision && s.UpdatedReadyReplicas == 1 && s.ReadyReplicas == 5
 	})
-	time.Sleep(3 * time.Second) // nothing else may follow
-	for name, p := range livePods(t, ns) {
-		want := "nginx:1.27"
-		if name == "web-4" {
-			want = "nginx:1.28"
+	// Only web-4, and nothing else follows.
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		for name, p := range livePods(t, ns) {
+			want := "nginx:1.27"
+			if name == "web-4" {
+				want = "nginx:1.28"
+			}
+			if p.Spec.Containers[0].Image != want {
+				return false, fmt.Sprintf("pod %s runs %s with partition 4, want %s", name, p.Spec.Containers[0].Image, want)
+			}
 		}
-		if p.Spec.Containers[0].Image != want {
-			t.Errorf("pod %s runs %s with partition 4, want %s", name, p.Spec.Containers[0].Image, want)
-		}
-	}
+		return true, ""
+	})
 
 	// Rollback to the previous revision (1.27) through the subresource: the set goes
 	// back to v2's revision, and web-4 with it.
