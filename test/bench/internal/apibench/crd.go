@@ -28,8 +28,12 @@ var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version:
 func InstallCRD(ctx context.Context, root, workDir string, dyn dynamic.Interface) error {
 	logger := klog.FromContext(ctx)
 	out := filepath.Join(workDir, "crd")
+	// generateEmbeddedObjectMeta: without it the schema of spec.template.metadata is
+	// empty and the CRD silently prunes the template's labels (a client that does not
+	// ask for strict field validation gets only a warning), storing smaller, broken
+	// objects than kruise-apiserver does.
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "_output", "bin", "controller-gen"),
-		"crd", "paths=./pkg/apis/apps/v1alpha1", "output:crd:dir="+out)
+		"crd:generateEmbeddedObjectMeta=true", "paths=./pkg/apis/apps/v1alpha1", "output:crd:dir="+out)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("controller-gen (run `make tools`): %w: %s", err, b)

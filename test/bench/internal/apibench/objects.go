@@ -52,3 +52,50 @@ func cloneSetBody(group, name string) ([]byte, error) {
 }
 
 func objectName(i int) string { return fmt.Sprintf("cs-%05d", i) }
+
+// keptAllFields reports the first field of the sent JSON object that the stored one
+// lacks or holds with another value; the server may add fields (defaults, metadata).
+func keptAllFields(sent, stored []byte) error {
+	var a, b any
+	if err := json.Unmarshal(sent, &a); err != nil {
+		return fmt.Errorf("decoding what was sent: %w", err)
+	}
+	if err := json.Unmarshal(stored, &b); err != nil {
+		return fmt.Errorf("decoding what was stored: %w", err)
+	}
+	return contains(a, b, "")
+}
+
+func contains(sent, stored any, path string) error {
+	switch s := sent.(type) {
+	case map[string]any:
+		m, ok := stored.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: stored %T, sent an object", path, stored)
+		}
+		for k, v := range s {
+			sv, ok := m[k]
+			if !ok {
+				return fmt.Errorf("%s.%s: dropped", path, k)
+			}
+			if err := contains(v, sv, path+"."+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		l, ok := stored.([]any)
+		if !ok || len(l) != len(s) {
+			return fmt.Errorf("%s: stored %v, sent %d items", path, stored, len(s))
+		}
+		for i := range s {
+			if err := contains(s[i], l[i], fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	default:
+		if sent != stored {
+			return fmt.Errorf("%s: stored %v, sent %v", path, stored, sent)
+		}
+	}
+	return nil
+}

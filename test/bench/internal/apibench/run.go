@@ -145,14 +145,20 @@ func waitServed(ctx context.Context, c *rawclient.Client, t Target) error {
 }
 
 // warmUp creates and deletes one object: the first write to a new CRD builds its
-// validators, which would otherwise count in the first creates' latency.
+// validators, which would otherwise count in the first creates' latency. It also checks
+// that the server stored what was sent: a server that prunes part of the object (a CRD
+// schema missing a field) would be measured on less work than the other.
 func warmUp(ctx context.Context, c *rawclient.Client, t Target) error {
 	body, err := cloneSetBody(t.Group, "warm-up")
 	if err != nil {
 		return err
 	}
-	if _, _, err := c.Do(ctx, "POST", t.collection(), rawclient.JSON, rawclient.JSON, body, false); err != nil {
+	r, _, err := c.Do(ctx, "POST", t.collection(), rawclient.JSON, rawclient.JSON, body, true)
+	if err != nil {
 		return fmt.Errorf("warm-up create: %w", err)
+	}
+	if err := keptAllFields(body, r.Body); err != nil {
+		return fmt.Errorf("%s does not store the CloneSet it was sent: %w", t.Name, err)
 	}
 	if _, _, err := c.Do(ctx, "DELETE", t.collection()+"/warm-up", rawclient.JSON, "", nil, false); err != nil {
 		return fmt.Errorf("warm-up delete: %w", err)
