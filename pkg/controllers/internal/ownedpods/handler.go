@@ -31,8 +31,8 @@ func (h *Handler) Funcs() cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{AddFunc: h.onAdd, UpdateFunc: h.onUpdate, DeleteFunc: h.onDelete}
 }
 
-// OwnerKey is the queue key of the workload controlling pod, if it is of Owner's kind.
-func (h *Handler) OwnerKey(pod *corev1.Pod) (string, bool) {
+// ownerKey is the queue key of the workload controlling pod, if it is of Owner's kind.
+func (h *Handler) ownerKey(pod *corev1.Pod) (string, bool) {
 	ref := metav1.GetControllerOf(pod)
 	if ref == nil || ref.Kind != h.Owner.Kind {
 		return "", false
@@ -49,7 +49,7 @@ func (h *Handler) onAdd(obj interface{}) {
 	if !ok {
 		return
 	}
-	if key, ok := h.OwnerKey(pod); ok {
+	if key, ok := h.ownerKey(pod); ok {
 		h.Scale.Observe(key, expectations.Create, pod.Name)
 		h.Enqueue(key)
 	}
@@ -61,7 +61,7 @@ func (h *Handler) onUpdate(oldObj, newObj interface{}) {
 	if !ok1 || !ok2 || pod.ResourceVersion == old.ResourceVersion {
 		return // a resync: nothing changed
 	}
-	key, owned := h.OwnerKey(pod)
+	key, owned := h.ownerKey(pod)
 	if owned {
 		if pod.DeletionTimestamp != nil && old.DeletionTimestamp == nil {
 			// A deletion counts as seen once the pod terminates, as kube's ReplicaSet
@@ -72,7 +72,7 @@ func (h *Handler) onUpdate(oldObj, newObj interface{}) {
 		}
 		h.Enqueue(key)
 	}
-	if oldKey, ok := h.OwnerKey(old); ok && (!owned || oldKey != key) {
+	if oldKey, ok := h.ownerKey(old); ok && (!owned || oldKey != key) {
 		h.Enqueue(oldKey) // released or re-owned: the old owner recounts
 	}
 }
@@ -86,7 +86,7 @@ func (h *Handler) onDelete(obj interface{}) {
 		return
 	}
 	h.Versions.Forget(pod.UID)
-	if key, ok := h.OwnerKey(pod); ok {
+	if key, ok := h.ownerKey(pod); ok {
 		h.Scale.Observe(key, expectations.Delete, pod.Name)
 		h.Enqueue(key)
 	}
