@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
@@ -28,15 +27,13 @@ func (b *bench) api(ctx context.Context) error {
 	}
 	o := apibench.Options{Objects: b.f.objects, Clients: b.f.clients, Lists: b.f.lists, Watchers: b.f.watchers, WatchWrites: b.f.watchWrites}
 	direct := b.kruiseAPIServerConfig()
-	for _, t := range []struct {
-		apibench.Target
-		cfg *rest.Config
-	}{
-		{apibench.Target{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"}, b.st.Config},
-		{apibench.Target{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise", Protobuf: true}, b.st.Config},
+	crd := apibench.PairedTarget{Target: apibench.Target{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"}, Config: b.st.Config}
+	kruise := apibench.PairedTarget{Target: apibench.Target{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise", Protobuf: true}, Config: b.st.Config}
+	for _, t := range []apibench.PairedTarget{
+		crd, kruise,
 		// The same server without kube-apiserver's proxy in front: what the aggregation
 		// hop costs (clients never do this; it explains the difference).
-		{apibench.Target{Name: "kruise-apiserver-direct", Group: "apps.kruise.io", Namespace: "bench-api-direct", Protobuf: true}, direct},
+		{Target: apibench.Target{Name: "kruise-apiserver-direct", Group: "apps.kruise.io", Namespace: "bench-api-direct", Protobuf: true}, Config: direct},
 	} {
 		if err := b.createNamespace(ctx, t.Namespace); err != nil {
 			return err
@@ -79,7 +76,7 @@ func (b *bench) api(ctx context.Context) error {
 				pending = append(pending, func() *profile.Capture { <-ch; return c })
 			}
 		}
-		r, err := apibench.Run(ctx, t.cfg, t.Target, o, b.pids())
+		r, err := apibench.Run(ctx, t.Config, t.Target, o, b.pids())
 		for _, wait := range pending {
 			if c := wait(); c != nil {
 				b.res.Profiles = append(b.res.Profiles, *c)
@@ -94,10 +91,7 @@ func (b *bench) api(ctx context.Context) error {
 		return nil
 	}
 	logger.Info("Paired creates", "rounds", b.f.createRounds, "objects", b.f.roundObjects)
-	pairs, err := apibench.RunPairedCreates(ctx,
-		apibench.PairedTarget{Target: apibench.Target{Name: "crd", Group: apibench.CRDGroup, Namespace: "bench-api-crd"}, Config: b.st.Config},
-		apibench.PairedTarget{Target: apibench.Target{Name: "kruise-apiserver", Group: "apps.kruise.io", Namespace: "bench-api-kruise"}, Config: b.st.Config},
-		b.f.createRounds, b.f.roundObjects, b.f.clients)
+	pairs, err := apibench.RunPairedCreates(ctx, crd, kruise, b.f.createRounds, b.f.roundObjects, b.f.clients)
 	if err != nil {
 		return fmt.Errorf("paired creates: %w", err)
 	}

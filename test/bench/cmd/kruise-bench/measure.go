@@ -166,15 +166,18 @@ func gitCommit(root string) string {
 }
 
 func standingNotes(f *flags) []string {
-	return []string{
+	notes := []string{
 		"Both API servers are reached through kube-apiserver (the CRD directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller is stopped during the API phase so that only the benchmark writes.",
 		"Writes per pod come from kube-apiserver's audit log (Metadata level, writes only) in the workload's namespace, from the change until done + 3 s. Controller writes: kruise-controller for CloneSets, the deployment and replicaset controllers of kube-controller-manager for Deployments (each of its controllers has its own client with the default QPS/burst, --use-service-account-credentials); events are counted apart. All writes: every client (scheduler bindings, kwok and node-daemon pod status, events, garbage collector).",
 		fmt.Sprintf("The modeled container start: kwok's pod-ready Stage and our in-place image Stage wait %s before reporting the container running.", f.startDelay),
 		"A single run, not a median: wall times on a shared 2-core machine vary by tens of percent between runs; the write counts are stable.",
-		fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The 5000-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects),
 		"Both stores skip fsync: the stack's etcd runs with --unsafe-no-fsync and kruise-apiserver's embedded etcd with --embedded-etcd-unsafe-no-fsync (make up's defaults), so each write costs the same durability on both sides.",
 		fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists),
 		"Deployment keeps its default maxSurge (25%), CloneSet its default (0): with the same maxUnavailable the Deployment may have more pods in flight.",
 		"The ceiling's pods name their node (round robin over the kwok nodes): the scheduler is out of the loop, kwok and the node daemons still run every pod.",
 	}
+	if f.createRounds > 0 {
+		notes = append(notes, fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The %d-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects, f.objects))
+	}
+	return notes
 }

@@ -53,16 +53,11 @@ func RunPairedCreates(ctx context.Context, base, subject PairedTarget, rounds, n
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range []struct {
-		c []*rawclient.Client
-		t Target
-	}{{baseClients, base.Target}, {subjectClients, subject.Target}} {
-		if err := waitServed(ctx, t.c[0], t.t); err != nil {
-			return nil, err
-		}
-		if err := warmUp(ctx, t.c[0], t.t); err != nil {
-			return nil, err
-		}
+	if err := prepare(ctx, baseClients[0], base.Target); err != nil {
+		return nil, err
+	}
+	if err := prepare(ctx, subjectClients[0], subject.Target); err != nil {
+		return nil, err
 	}
 	out := &PairedCreates{Base: base.Name, Subject: subject.Name}
 	for r := range rounds {

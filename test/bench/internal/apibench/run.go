@@ -72,10 +72,7 @@ func Run(ctx context.Context, cfg *rest.Config, t Target, o Options, pids map[st
 	if err != nil {
 		return nil, err
 	}
-	if err := waitServed(ctx, clients[0], t); err != nil {
-		return nil, err
-	}
-	if err := warmUp(ctx, clients[0], t); err != nil {
+	if err := prepare(ctx, clients[0], t); err != nil {
 		return nil, err
 	}
 	res := &Result{Target: t.Name, Group: t.Group, RSSAfterCreateMiB: map[string]float64{}}
@@ -122,6 +119,14 @@ func Run(ctx context.Context, cfg *rest.Config, t Target, o Options, pids map[st
 		return nil, err
 	}
 	return res, nil
+}
+
+// prepare readies a target for measuring: served, warmed up, storing what it is sent.
+func prepare(ctx context.Context, c *rawclient.Client, t Target) error {
+	if err := waitServed(ctx, c, t); err != nil {
+		return err
+	}
+	return warmUp(ctx, c, t)
 }
 
 // waitServed waits until the collection answers: a new CRD or APIService takes a moment
