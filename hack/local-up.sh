@@ -556,7 +556,7 @@ EOF
 }
 
 # the expected APIServices whose group/version kruise-apiserver serves (from its /apis).
-# Polled: just after /readyz the server may not know the client CA yet and answer 401/403.
+# Polled: the server answers 503 until it trusts the cluster's client CAs (see pkg/apiserver/authngate).
 served_apiservices() {
   local apis="" v deadline=$((SECONDS + WAIT_TIMEOUT))
   until apis="$(curl_ok "https://127.0.0.1:$(port kruise-apiserver)/apis" --cacert "${PKI}/kruise-ca.crt" \

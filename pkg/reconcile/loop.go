@@ -63,11 +63,29 @@ func (l *Loop) Enqueue(obj interface{}) {
 	l.queue.Add(key)
 }
 
-// Handler queues every added, changed or deleted object of an informer.
+// EnqueueUpdate queues an updated informer object, unless the update only wrote its
+// status while its key waits out a backoff after a failed sync. Status is what the
+// controller itself writes after each sync; re-queueing on it with a plain Add would
+// skip the rate limiter, so a sync that fails and reports the failure would retry at
+// once, for ever. The backoff's own retry comes anyway.
+func (l *Loop) EnqueueUpdate(old, cur interface{}) {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(cur)
+	if err != nil {
+		utilruntime.HandleError(err)
+		return
+	}
+	if l.queue.NumRequeues(key) > 0 && onlyStatusChanged(old, cur) {
+		return
+	}
+	l.queue.Add(key)
+}
+
+// Handler queues every added, changed or deleted object of an informer (status-only
+// changes as EnqueueUpdate says).
 func (l *Loop) Handler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc:    l.Enqueue,
-		UpdateFunc: func(_, obj interface{}) { l.Enqueue(obj) },
+		UpdateFunc: l.EnqueueUpdate,
 		DeleteFunc: l.Enqueue,
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
@@ -52,13 +53,19 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 	if err != nil {
 		return nil
 	}
+	// Name the object from itself: a deletecollection (how namespace deletion removes
+	// our objects) runs this per item with no name in the attributes, and kube's
+	// admission.NewForbidden would then call it "Unknown".
+	forbidden := func(err error) error {
+		return apierrors.NewForbidden(a.GetResource().GroupResource(), accessor.GetName(), err)
+	}
 	switch mode := accessor.GetLabels()[pub.DeletionProtectionKey]; mode {
 	case pub.DeletionProtectionTypeAlways:
-		return admission.NewForbidden(a, fmt.Errorf("%s=%s forbids deleting it; remove the label first",
+		return forbidden(fmt.Errorf("%s=%s forbids deleting it; remove the label first",
 			pub.DeletionProtectionKey, mode))
 	case pub.DeletionProtectionTypeCascading:
 		if replicas, ok := activeReplicas(obj); ok && replicas > 0 {
-			return admission.NewForbidden(a, fmt.Errorf("%s=%s forbids deleting it while spec.replicas is %d; scale it to 0 first",
+			return forbidden(fmt.Errorf("%s=%s forbids deleting it while spec.replicas is %d; scale it to 0 first",
 				pub.DeletionProtectionKey, mode, replicas))
 		}
 	}

@@ -155,6 +155,9 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	if err := o.Recommended.ApplyTo(cfg); err != nil {
 		return nil, fmt.Errorf("applying options: %w", err)
 	}
+	if err := o.gateOnAuthentication(cfg); err != nil {
+		return nil, err
+	}
 	out := &apiserver.Config{GenericConfig: cfg}
 	if kruiseInformers != nil && cfg.SharedInformerFactory != nil && cfg.ClientConfig != nil {
 		kubeClient, err := kubernetes.NewForConfig(cfg.ClientConfig)

@@ -71,7 +71,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced)
 	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
-		UpdateFunc: func(_, obj interface{}) { c.enqueue(obj) },
+		UpdateFunc: c.loop.EnqueueUpdate,
 		DeleteFunc: c.onCloneSetDelete,
 	}); err != nil {
 		return nil, err

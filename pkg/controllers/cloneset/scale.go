@@ -68,7 +68,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 			if _, err := c.kubeClient.CoreV1().PersistentVolumeClaims(pod.Namespace).Create(ctx, claim, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 				c.unexpect(st, expectations.Create, pod.Name)
 				c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate", "failed to create pvc: %v", err)
-				return wrap(err, "creating claim %s", claim.Name)
+				return wrap(err, "creating claim for pod")
 			}
 		}
 		created, err := c.kubeClient.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: ControllerName})
@@ -80,7 +80,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		if err != nil {
 			c.unexpect(st, expectations.Create, pod.Name)
 			c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate", "failed to create pod: %v", err)
-			return wrap(err, "creating pod %s", pod.Name)
+			return wrap(err, "creating pod")
 		}
 		logger.V(2).Info("Created pod", "pod", klog.KObj(created), "revision", created.Labels[pub.ControllerRevisionHashLabelKey])
 		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulCreate", "succeed to create pod %s", created.Name)

@@ -10,6 +10,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
 
 // computeStatus derives status from the pods this sync saw.
@@ -69,7 +70,7 @@ func setFailureConditions(conds []apps.CloneSetCondition, syncErr error, now met
 	if syncErr != nil {
 		out = append(out, apps.CloneSetCondition{
 			Type: apps.CloneSetConditionFailedScale, Status: corev1.ConditionTrue,
-			LastUpdateTime: now, LastTransitionTime: now, Reason: "ReconcileFailed", Message: syncErr.Error(),
+			LastUpdateTime: now, LastTransitionTime: now, Reason: "ReconcileFailed", Message: syncerror.ConditionMessage(syncErr),
 		})
 	}
 	return out

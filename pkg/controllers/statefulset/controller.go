@@ -93,7 +93,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		podInformer.Informer().HasSynced, revInformer.Informer().HasSynced, claimInformer.Informer().HasSynced)
 	if _, err := setInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: func(_, obj interface{}) { c.loop.Enqueue(obj) },
+		UpdateFunc: c.loop.EnqueueUpdate,
 		DeleteFunc: c.onSetDelete,
 	}); err != nil {
 		return nil, err

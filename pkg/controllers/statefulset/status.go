@@ -11,6 +11,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
 
 // OpenKruise's condition types for failed pod writes.
@@ -89,7 +90,7 @@ func setCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetCondi
 	if failure == nil {
 		return out
 	}
-	c := appsv1.StatefulSetCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now, Reason: string(t), Message: failure.Error()}
+	c := appsv1.StatefulSetCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now, Reason: string(t), Message: syncerror.ConditionMessage(failure)}
 	if prev != nil && prev.Status == corev1.ConditionTrue {
 		c.LastTransitionTime = prev.LastTransitionTime
 	}

@@ -76,7 +76,7 @@ func New(kube kubernetes.Interface, kruise kruiseclient.Interface, crrInformer a
 	c.loop = reconcile.NewLoop("containerrecreaterequest", c.sync, c.synced...)
 	if _, err := crrInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
-		UpdateFunc: func(_, obj interface{}) { c.enqueue(obj) },
+		UpdateFunc: c.loop.EnqueueUpdate,
 	}); err != nil {
 		return nil, fmt.Errorf("containerrecreate: add request handler: %w", err)
 	}

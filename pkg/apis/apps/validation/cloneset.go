@@ -31,6 +31,7 @@ func ValidateCloneSet(cs *apps.CloneSet) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&cs.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateWorkloadName(cs.Name, field.NewPath("metadata", "name"))...)
 	allErrs = append(allErrs, validateCloneSetSpec(&cs.Spec, nil, field.NewPath("spec"))...)
 	return allErrs
 }

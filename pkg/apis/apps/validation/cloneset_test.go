@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -44,6 +45,10 @@ func TestValidateCloneSet(t *testing.T) {
 		{name: "name with uppercase", mutate: func(cs *apps.CloneSet) { cs.Name = "Bad_Name" },
 			want: []wantErr{invalid("metadata.name")}},
 		{name: "dotted name is a valid subdomain", mutate: func(cs *apps.CloneSet) { cs.Name = "cs.v1" }},
+		{name: "longest name whose revision label fits", mutate: func(cs *apps.CloneSet) { cs.Name = strings.Repeat("a", 52) }},
+		{name: "name too long for the revision label",
+			mutate: func(cs *apps.CloneSet) { cs.Name = strings.Repeat("a", 53) },
+			want:   []wantErr{invalid("metadata.name", "must be no more than 52 characters")}},
 		{name: "no namespace", mutate: func(cs *apps.CloneSet) { cs.Namespace = "" },
 			want: []wantErr{required("metadata.namespace")}},
 

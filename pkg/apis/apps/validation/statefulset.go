@@ -62,6 +62,7 @@ func ValidateStatefulSet(ss *apps.StatefulSet) field.ErrorList {
 	// Pod names are <name>-<ordinal> and pod hostnames, so the name is a DNS label.
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ss.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSLabel, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateWorkloadName(ss.Name, field.NewPath("metadata", "name"))...)
 	allErrs = append(allErrs, validateStatefulSetSpec(&ss.Spec, statefulSetSpecOptions{}, field.NewPath("spec"))...)
 	return allErrs
 }

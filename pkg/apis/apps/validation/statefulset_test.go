@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -57,6 +58,10 @@ func TestValidateStatefulSet(t *testing.T) {
 		// metadata
 		{name: "dotted name", mutate: func(ss *apps.StatefulSet) { ss.Name = "web.v1" },
 			want: []wantErr{invalid("metadata.name")}},
+		{name: "longest name whose revision label fits", mutate: func(ss *apps.StatefulSet) { ss.Name = strings.Repeat("w", 52) }},
+		{name: "name too long for the revision label",
+			mutate: func(ss *apps.StatefulSet) { ss.Name = strings.Repeat("w", 60) },
+			want:   []wantErr{invalid("metadata.name", "must be no more than 52 characters")}},
 		{name: "no namespace", mutate: func(ss *apps.StatefulSet) { ss.Namespace = "" },
 			want: []wantErr{required("metadata.namespace")}},
 
