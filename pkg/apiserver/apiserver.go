@@ -3,17 +3,13 @@
 package apiserver
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-
-	appsv1 "k8s.io/api/apps/v1"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	registrygeneric "k8s.io/apiserver/pkg/registry/generic"
 	registryrest "k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
@@ -22,10 +18,10 @@ import (
 	crrstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest/storage"
 	imagelistpulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob/storage"
 	imagepulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob/storage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/pullsecrets"
 	nodeimagestorage "github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/storage"
 	sidecarsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset/storage"
 	statefulsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset/storage"
-	"github.com/kruise-native/kruise-native/pkg/registry/rollback"
 )
 
 // Config is the complete configuration of kruise-apiserver.
@@ -39,7 +35,8 @@ type Config struct {
 // CompletedConfig is a Config whose defaults have been filled in.
 type CompletedConfig struct {
 	generic genericapiserver.CompletedConfig
-	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions); nil without --kubeconfig.
+	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions and pull secrets);
+	// nil without --kubeconfig.
 	kubeClientConfig *rest.Config
 	podWebhook       http.Handler
 }
@@ -80,16 +77,16 @@ func (c CompletedConfig) New() (*Server, error) {
 func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) {
 	info := genericapiserver.NewDefaultAPIGroupInfo(apps.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	optsGetter := c.generic.RESTOptionsGetter
-	revisions, err := revisionLister(c.kubeClientConfig)
+	kube, err := newKubeReaders(c.kubeClientConfig)
 	if err != nil {
 		return nil, err
 	}
 
-	cloneSets, err := clonesetstorage.NewStorage(Scheme, optsGetter, revisions)
+	cloneSets, err := clonesetstorage.NewStorage(Scheme, optsGetter, kube.revisions)
 	if err != nil {
 		return nil, fmt.Errorf("clonesets storage: %w", err)
 	}
-	statefulSets, err := statefulsetstorage.NewStorage(Scheme, optsGetter, revisions)
+	statefulSets, err := statefulsetstorage.NewStorage(Scheme, optsGetter, kube.revisions)
 	if err != nil {
 		return nil, fmt.Errorf("statefulsets storage: %w", err)
 	}
@@ -111,7 +108,7 @@ func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) 
 	}
 	// Both versions serve the same storage: the hub type is converted on the way out.
 	info.VersionedResourcesStorageMap["v1beta1"] = resources
-	alpha, err := nodeOperationResources(optsGetter)
+	alpha, err := nodeOperationResources(optsGetter, kube.secret)
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +121,8 @@ func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) 
 
 // nodeOperationResources are the kinds OpenKruise serves in v1alpha1 only: image
 // pre-pulling and container recreation, carried out by the node daemons.
-func nodeOperationResources(optsGetter registrygeneric.RESTOptionsGetter) (map[string]registryrest.Storage, error) {
-	nodeImages, err := nodeimagestorage.NewStorage(Scheme, optsGetter)
+func nodeOperationResources(optsGetter registrygeneric.RESTOptionsGetter, secrets pullsecrets.SecretReader) (map[string]registryrest.Storage, error) {
+	nodeImages, err := nodeimagestorage.NewStorage(Scheme, optsGetter, secrets)
 	if err != nil {
 		return nil, fmt.Errorf("nodeimages storage: %w", err)
 	}
@@ -144,32 +141,12 @@ func nodeOperationResources(optsGetter registrygeneric.RESTOptionsGetter) (map[s
 	return map[string]registryrest.Storage{
 		"nodeimages":                       nodeImages.NodeImage,
 		"nodeimages/status":                nodeImages.Status,
+		"nodeimages/pullsecrets":           nodeImages.PullSecrets,
 		"imagepulljobs":                    pullJobs.ImagePullJob,
 		"imagepulljobs/status":             pullJobs.Status,
 		"imagelistpulljobs":                listPullJobs.ImageListPullJob,
 		"imagelistpulljobs/status":         listPullJobs.Status,
 		"containerrecreaterequests":        crrs.ContainerRecreateRequest,
 		"containerrecreaterequests/status": crrs.Status,
-	}, nil
-}
-
-// revisionLister reads workloads' ControllerRevisions from kube-apiserver, where the
-// controllers keep them, for the rollback subresource.
-func revisionLister(cfg *rest.Config) (rollback.RevisionLister, error) {
-	if cfg == nil {
-		return func(context.Context, string) ([]appsv1.ControllerRevision, error) {
-			return nil, fmt.Errorf("no kube-apiserver client configured (--kubeconfig)")
-		}, nil
-	}
-	client, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("kube client: %w", err)
-	}
-	return func(ctx context.Context, ns string) ([]appsv1.ControllerRevision, error) {
-		list, err := client.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return nil, err
-		}
-		return list.Items, nil
 	}, nil
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -11,12 +12,14 @@ import (
 )
 
 // NewScheme builds the scheme kruise-apiserver serves: every apps.kruise.io version,
-// autoscaling (for the scale subresource) and the unversioned meta types. It is built
+// autoscaling (for the scale subresource), core/v1 Secrets (served as they are, never
+// converted, by nodeimages/pullsecrets) and the unversioned meta types. It is built
 // explicitly rather than through init() so tests can build as many as they like.
 func NewScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	appsinstall.Install(s)
 	autoscalinginstall.Install(s)
+	s.AddKnownTypes(corev1.SchemeGroupVersion, &corev1.Secret{}, &corev1.SecretList{})
 
 	// Options types (ListOptions, DeleteOptions...) and the unversioned discovery types.
 	metav1.AddToGroupVersion(s, schema.GroupVersion{Version: "v1"})

@@ -12,18 +12,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apiserver/pkg/admission"
-	"k8s.io/apiserver/pkg/authentication/serviceaccount"
-	"k8s.io/apiserver/pkg/authentication/user"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/nodeidentity"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
 const PluginName = "KruiseNodeRestriction"
-
-// DaemonServiceAccount is the service account node daemons run as (in any namespace).
-const DaemonServiceAccount = "kruise-node-daemon"
 
 // Register adds the plugin to a plugin registry.
 func Register(plugins *admission.Plugins) {
@@ -37,32 +33,16 @@ type Plugin struct {
 
 var _ admission.ValidationInterface = &Plugin{}
 
-// New returns the plugin; reads are left to RBAC, every write is checked.
+// New returns the plugin; every write is checked. Reads are left to RBAC, except the
+// pull secrets of a NodeImage, which that subresource confines itself (reads run no
+// admission).
 func New() *Plugin {
 	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update, admission.Delete, admission.Connect)}
 }
 
-// NodeOf returns the node a node daemon's credentials are bound to. isDaemon is false
-// for every other user. A daemon's token must be bound to its Node object
-// (`kubectl create token --bound-object-kind=Node`, or a projected token in a pod
-// scheduled there), which puts the node name in the user's extra.
-func NodeOf(u user.Info) (node string, isDaemon bool) {
-	if u == nil {
-		return "", false
-	}
-	_, name, err := serviceaccount.SplitUsername(u.GetName())
-	if err != nil || name != DaemonServiceAccount {
-		return "", false
-	}
-	if v := u.GetExtra()[serviceaccount.NodeNameKey]; len(v) == 1 {
-		return v[0], true
-	}
-	return "", true
-}
-
 // Validate checks one write by a node daemon.
 func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
-	node, isDaemon := NodeOf(a.GetUserInfo())
+	node, isDaemon := nodeidentity.NodeOf(a.GetUserInfo())
 	if !isDaemon || a.GetResource().Group != apps.GroupName {
 		return nil
 	}

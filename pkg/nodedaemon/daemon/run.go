@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -144,9 +143,9 @@ func Run(ctx context.Context, o *Options) error {
 		}))
 	podInformer := podFactory.Core().V1().Pods()
 
-	secrets := func(ctx context.Context, ns, name string) (*corev1.Secret, error) {
-		return kubeClient.CoreV1().Secrets(ns).Get(ctx, name, metav1.GetOptions{})
-	}
+	// Pull secrets come from kruise-apiserver, which serves a daemon the image pull
+	// secrets its own NodeImage names: the daemon may not read Secrets.
+	secrets := imagesync.NewPullSecretLister(kruiseClient, o.NodeName)
 	images, err := imagesync.New(o.NodeName, kruiseClient, imageFactory.Apps().V1alpha1().NodeImages(), secrets, cri.Images,
 		imagesync.Options{Puller: imagepuller.Options{Workers: o.MaxConcurrentPulls}, Recorder: recorder})
 	if err != nil {

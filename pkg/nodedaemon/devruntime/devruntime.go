@@ -12,6 +12,8 @@
 //	slow.invalid/<any>      every attempt takes SlowPullLatency, then succeeds
 //	flaky.invalid/<any>     the first 2 attempts of each reference fail with a
 //	                        connection reset, later ones succeed
+//	private.invalid/<any>   every attempt without PrivateUsername/PrivatePassword
+//	                        fails as a registry refusing it; with them it succeeds
 //
 // Every other image pulls successfully at once. The runtime's state lives in memory: a
 // restarted daemon starts with no images and new containers (the simulator gives the
@@ -39,6 +41,13 @@ const (
 	NotFoundRegistry = "notfound.invalid"
 	SlowRegistry     = "slow.invalid"
 	FlakyRegistry    = "flaky.invalid"
+	PrivateRegistry  = "private.invalid"
+)
+
+// The credentials PrivateRegistry accepts (a pull secret's dockerconfigjson carries them).
+const (
+	PrivateUsername = "kruise"
+	PrivatePassword = "pull-secret-password"
 )
 
 // FailMessage is what every attempt to pull from FailRegistry says (after containerd's
@@ -52,6 +61,8 @@ func NewServer() *fakecri.Server {
 	srv.SetPullBehavior(NotFoundRegistry+"/*", fakecri.PullBehavior{NotFound: true})
 	srv.SetPullBehavior(SlowRegistry+"/*", fakecri.PullBehavior{Latency: SlowPullLatency})
 	srv.SetPullBehavior(FlakyRegistry+"/*", fakecri.PullBehavior{FailFirst: 2})
+	srv.SetPullBehavior(PrivateRegistry+"/*", fakecri.PullBehavior{
+		Credentials: &fakecri.Credentials{Username: PrivateUsername, Password: PrivatePassword}})
 	return srv
 }
 

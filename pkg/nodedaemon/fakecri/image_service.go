@@ -34,7 +34,7 @@ func (s *Server) PullImage(ctx context.Context, req *runtimeapi.PullImageRequest
 	if parseErr != nil {
 		plan.err = status.Errorf(codes.InvalidArgument, "failed to pull and unpack image %q: %v", requested, parseErr)
 	} else {
-		plan = s.pulls.planPull(requested, ref)
+		plan = s.pulls.planPull(requested, ref, req.GetAuth())
 	}
 	s.mu.Unlock()
 

@@ -192,6 +192,30 @@ func TestPullBehaviors(t *testing.T) {
 	}
 }
 
+// A private image pulls only with its registry's credentials.
+func TestPullPrivateImage(t *testing.T) {
+	r := startRuntime(t)
+	r.srv.SetPullBehavior("private.example.com/*", PullBehavior{Credentials: &Credentials{Username: "robot", Password: "s3cret"}})
+	for _, tc := range []struct {
+		name string
+		auth *runtimeapi.AuthConfig
+		want codes.Code
+	}{
+		{"anonymous", nil, codes.Unknown},
+		{"wrong password", &runtimeapi.AuthConfig{Username: "robot", Password: "guess"}, codes.Unknown},
+		{"the registry's credentials", &runtimeapi.AuthConfig{Username: "robot", Password: "s3cret"}, codes.OK},
+	} {
+		_, err := r.img.PullImage(testCtx(t), &runtimeapi.PullImageRequest{
+			Image: &runtimeapi.ImageSpec{Image: "private.example.com/team/app:v1"}, Auth: tc.auth})
+		if got := status.Code(err); got != tc.want {
+			t.Errorf("%s: code %v (%v), want %v", tc.name, got, err, tc.want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "authorization failed") {
+			t.Errorf("%s: message %q does not say the registry refused", tc.name, err)
+		}
+	}
+}
+
 func TestPullLatencyHonoursClientDeadline(t *testing.T) {
 	r := startRuntime(t)
 	r.srv.SetPullBehavior("slow:*", PullBehavior{Latency: time.Minute})

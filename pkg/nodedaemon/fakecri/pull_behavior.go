@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 )
 
 // PullBehavior is how pulls of matching images behave. The zero value is a pull that
@@ -26,6 +27,23 @@ type PullBehavior struct {
 	// FailFirst > 0 fails only the first FailFirst attempts of each reference (with
 	// Message, or a connection reset when Message is empty) and lets later ones succeed.
 	FailFirst int
+	// Credentials, when set, makes the image private: attempts that do not carry this
+	// username and password fail as containerd reports a registry refusing them.
+	Credentials *Credentials
+}
+
+// Credentials are the username and password a private image's registry accepts.
+type Credentials struct {
+	Username, Password string
+}
+
+// unauthorizedMessage is containerd's answer when a registry refuses the credentials
+// sent, or their absence.
+const unauthorizedMessage = `failed to resolve reference: pull access denied, repository does not exist or may require authorization: ` +
+	`server message: insufficient_scope: authorization failed`
+
+func (c *Credentials) accept(a *runtimeapi.AuthConfig) bool {
+	return a != nil && a.GetUsername() == c.Username && a.GetPassword() == c.Password
 }
 
 // defaultTransientMessage is what a fail-first attempt says when no Message is given:
@@ -109,7 +127,7 @@ type pullPlan struct {
 }
 
 // planPull counts the attempt and decides its outcome; the caller holds s.mu.
-func (c *pullConfig) planPull(requested, ref string) pullPlan {
+func (c *pullConfig) planPull(requested, ref string, auth *runtimeapi.AuthConfig) pullPlan {
 	rule := c.match(requested, ref)
 	var plan pullPlan
 	if c.registry != nil && !matchesAny(c.registry, requested, ref) {
@@ -126,6 +144,8 @@ func (c *pullConfig) planPull(requested, ref string) pullPlan {
 	case plan.err != nil:
 	case b.NotFound:
 		plan.err = notFoundError(ref)
+	case b.Credentials != nil && !b.Credentials.accept(auth):
+		plan.err = pullError(codes.Unknown, ref, unauthorizedMessage)
 	case b.FailFirst > 0:
 		if attempt <= b.FailFirst {
 			msg := b.Message

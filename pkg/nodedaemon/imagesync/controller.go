@@ -50,7 +50,7 @@ type Options struct {
 type Controller struct {
 	node    string
 	client  kruiseclient.Interface
-	secrets SecretGetter
+	secrets PullSecretLister
 	images  runtimeapi.ImageServiceClient
 	lister  appslisters.NodeImageLister
 	synced  cache.InformerSynced
@@ -71,7 +71,7 @@ type note struct {
 // New returns a controller for node's NodeImage. informer must be scoped to that one
 // object (field selector metadata.name=<node>); the daemon never watches other nodes'.
 func New(node string, client kruiseclient.Interface, informer appsinformers.NodeImageInformer,
-	secrets SecretGetter, images runtimeapi.ImageServiceClient, opts Options) (*Controller, error) {
+	secrets PullSecretLister, images runtimeapi.ImageServiceClient, opts Options) (*Controller, error) {
 	if opts.CoalesceDelay <= 0 {
 		opts.CoalesceDelay = DefaultCoalesceDelay
 	}
@@ -188,6 +188,7 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 	running := c.puller.Statuses()
 	tasks := map[string]imagepuller.Task{}
 	started := false
+	secrets := secretsOfPass(c.secrets)
 	for _, w := range Plan(wants, &ni.Status, running) {
 		if r, ok := running[w.Key]; ok && r.Version == w.Tag.Version {
 			// Same version: the puller keeps the task it has and ignores this one,
@@ -195,7 +196,7 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 			tasks[w.Key] = TaskFor(w, nil)
 			continue
 		}
-		auths, text, err := authsFor(ctx, c.secrets, w)
+		auths, text, err := authsFor(ctx, secrets, w)
 		if err != nil {
 			return err
 		}

@@ -71,8 +71,13 @@ func start(t *testing.T, kruise *kruisefake.Clientset, kube *kubefake.Clientset,
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, h.stop = context.WithCancel(ctx)
 	factory := kruiseinformers.NewSharedInformerFactory(kruise, 0)
-	secrets := func(ctx context.Context, ns, name string) (*corev1.Secret, error) {
-		return kube.CoreV1().Secrets(ns).Get(ctx, name, metav1.GetOptions{})
+	// What kruise-apiserver's pullsecrets subresource would serve: the secrets there are.
+	secrets := func(ctx context.Context) ([]corev1.Secret, error) {
+		list, err := kube.CoreV1().Secrets("").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
 	}
 	c, err := New(node, kruise, factory.Apps().V1alpha1().NodeImages(), secrets, cri.Images,
 		Options{Puller: imagepuller.Options{Backoff: imagepuller.Backoff{Initial: time.Millisecond, Max: time.Millisecond}}})
@@ -140,7 +145,7 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 		if tag.Phase != v1alpha1.ImagePhaseSucceeded || tag.ImageID == "" || tag.Progress != 100 {
 			t.Errorf("app:%s = %+v, want Succeeded with an imageID", tag.Tag, tag)
 		}
-		if !strings.Contains(tag.Message, "pull secret ns/missing not found, pulling without it") {
+		if !strings.Contains(tag.Message, "pull secret ns/missing not found or not an image pull secret") {
 			t.Errorf("app:%s message %q does not mention the missing secret", tag.Tag, tag.Message)
 		}
 	}

@@ -5,7 +5,8 @@
 // What is decided is kept apart from doing it: Plan (plan.go) and BuildStatus
 // (status.go) are pure functions of the spec, the stored status and the puller's
 // statuses, table-tested; Controller (controller.go) reads the NodeImage from an
-// informer scoped to its node, reads pull secrets, drives the puller and writes the
+// informer scoped to its node, reads its pull secrets through kruise-apiserver
+// (nodeimages/<node>/pullsecrets), drives the puller and writes the
 // status, once per burst of changes.
 //
 // Restarts: the daemon keeps nothing on disk. A tag whose stored status already shows

@@ -1,5 +1,5 @@
 // Package storage wires NodeImages to etcd: the main resource and its status subresource
-// share one generic Store.
+// share one generic Store, which the read-only pullsecrets subresource reads too.
 package storage
 
 import (
@@ -8,17 +8,20 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/pullsecrets"
 	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
 // Storage is every endpoint of the nodeimages resource.
 type Storage struct {
-	NodeImage *workload.REST
-	Status    *workload.StatusREST
+	NodeImage   *workload.REST
+	Status      *workload.StatusREST
+	PullSecrets *pullsecrets.REST
 }
 
-// NewStorage builds the nodeimages endpoints on optsGetter's storage.
-func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter) (Storage, error) {
+// NewStorage builds the nodeimages endpoints on optsGetter's storage; pull secrets are
+// read from kube-apiserver with secrets.
+func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter, secrets pullsecrets.SecretReader) (Storage, error) {
 	main, status, err := workload.NewRESTWithStatus(workload.Resource{
 		Plural:      apps.Resource("nodeimages"),
 		Singular:    apps.Resource("nodeimage"),
@@ -32,5 +35,5 @@ func NewStorage(typer runtime.ObjectTyper, optsGetter generic.RESTOptionsGetter)
 	if err != nil {
 		return Storage{}, err
 	}
-	return Storage{NodeImage: main, Status: status}, nil
+	return Storage{NodeImage: main, Status: status, PullSecrets: pullsecrets.NewREST(main.Store, secrets)}, nil
 }
