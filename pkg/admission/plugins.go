@@ -8,11 +8,12 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
 	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
+	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 )
 
 // Register adds every Kruise plugin to the registry.
 func Register(plugins *admission.Plugins) {
-	deletionprotection.Register(plugins)
+	deletionprotection.Register(plugins, kinds.ActiveReplicas)
 	containerrecreaterequest.Register(plugins)
 	noderestriction.Register(plugins)
 	sidecarsetconflict.Register(plugins)

@@ -1,27 +1,18 @@
 // Package apiserver assembles kruise-apiserver: the generic API server from
-// k8s.io/apiserver serving apps.kruise.io from its own storage.
+// k8s.io/apiserver serving every resource pkg/registry/kinds lists from its own storage.
 package apiserver
 
 import (
 	"fmt"
 	"net/http"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	registrygeneric "k8s.io/apiserver/pkg/registry/generic"
-	registryrest "k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/client-go/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	clonesetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
-	crrstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest/storage"
-	imagelistpulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob/storage"
-	imagepulljobstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob/storage"
-	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/pullsecrets"
-	nodeimagestorage "github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage/storage"
-	sidecarsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset/storage"
-	statefulsetstorage "github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset/storage"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
 
 // Config is the complete configuration of kruise-apiserver.
@@ -59,12 +50,14 @@ func (c CompletedConfig) New() (*Server, error) {
 	}
 	s := &Server{GenericAPIServer: generic}
 
-	appsGroup, err := c.appsAPIGroup()
+	groups, err := c.apiGroups()
 	if err != nil {
 		return nil, err
 	}
-	if err := generic.InstallAPIGroup(appsGroup); err != nil {
-		return nil, fmt.Errorf("installing %s: %w", apps.GroupName, err)
+	for _, g := range groups {
+		if err := generic.InstallAPIGroup(g); err != nil {
+			return nil, fmt.Errorf("installing %s: %w", g.PrioritizedVersions[0].Group, err)
+		}
 	}
 	if c.podWebhook != nil {
 		// Behind the server's authentication and authorization filters; options let
@@ -74,79 +67,17 @@ func (c CompletedConfig) New() (*Server, error) {
 	return s, nil
 }
 
-func (c CompletedConfig) appsAPIGroup() (*genericapiserver.APIGroupInfo, error) {
-	info := genericapiserver.NewDefaultAPIGroupInfo(apps.GroupName, Scheme, metav1.ParameterCodec, Codecs)
-	optsGetter := c.generic.RESTOptionsGetter
+// apiGroups builds every served resource's endpoints, grouped by API group.
+func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 	kube, err := newKubeReaders(c.kubeClientConfig)
 	if err != nil {
 		return nil, err
 	}
-
-	cloneSets, err := clonesetstorage.NewStorage(Scheme, optsGetter, kube.revisions)
-	if err != nil {
-		return nil, fmt.Errorf("clonesets storage: %w", err)
+	deps := resource.Deps{
+		Scheme:      scheme.Scheme,
+		RESTOptions: c.generic.RESTOptionsGetter,
+		Revisions:   kube.revisions,
+		Secret:      kube.secret,
 	}
-	statefulSets, err := statefulsetstorage.NewStorage(Scheme, optsGetter, kube.revisions)
-	if err != nil {
-		return nil, fmt.Errorf("statefulsets storage: %w", err)
-	}
-	sidecarSets, err := sidecarsetstorage.NewStorage(Scheme, optsGetter)
-	if err != nil {
-		return nil, fmt.Errorf("sidecarsets storage: %w", err)
-	}
-	resources := map[string]registryrest.Storage{
-		"clonesets":             cloneSets.CloneSet,
-		"clonesets/status":      cloneSets.Status,
-		"clonesets/scale":       cloneSets.Scale,
-		"clonesets/rollback":    cloneSets.Rollback,
-		"statefulsets":          statefulSets.StatefulSet,
-		"statefulsets/status":   statefulSets.Status,
-		"statefulsets/scale":    statefulSets.Scale,
-		"statefulsets/rollback": statefulSets.Rollback,
-		"sidecarsets":           sidecarSets.SidecarSet,
-		"sidecarsets/status":    sidecarSets.Status,
-	}
-	// Both versions serve the same storage: the hub type is converted on the way out.
-	info.VersionedResourcesStorageMap["v1beta1"] = resources
-	alpha, err := nodeOperationResources(optsGetter, kube.secret)
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range resources {
-		alpha[k] = v
-	}
-	info.VersionedResourcesStorageMap["v1alpha1"] = alpha
-	return &info, nil
-}
-
-// nodeOperationResources are the kinds OpenKruise serves in v1alpha1 only: image
-// pre-pulling and container recreation, carried out by the node daemons.
-func nodeOperationResources(optsGetter registrygeneric.RESTOptionsGetter, secrets pullsecrets.SecretReader) (map[string]registryrest.Storage, error) {
-	nodeImages, err := nodeimagestorage.NewStorage(Scheme, optsGetter, secrets)
-	if err != nil {
-		return nil, fmt.Errorf("nodeimages storage: %w", err)
-	}
-	pullJobs, err := imagepulljobstorage.NewStorage(Scheme, optsGetter)
-	if err != nil {
-		return nil, fmt.Errorf("imagepulljobs storage: %w", err)
-	}
-	listPullJobs, err := imagelistpulljobstorage.NewStorage(Scheme, optsGetter)
-	if err != nil {
-		return nil, fmt.Errorf("imagelistpulljobs storage: %w", err)
-	}
-	crrs, err := crrstorage.NewStorage(Scheme, optsGetter)
-	if err != nil {
-		return nil, fmt.Errorf("containerrecreaterequests storage: %w", err)
-	}
-	return map[string]registryrest.Storage{
-		"nodeimages":                       nodeImages.NodeImage,
-		"nodeimages/status":                nodeImages.Status,
-		"nodeimages/pullsecrets":           nodeImages.PullSecrets,
-		"imagepulljobs":                    pullJobs.ImagePullJob,
-		"imagepulljobs/status":             pullJobs.Status,
-		"imagelistpulljobs":                listPullJobs.ImageListPullJob,
-		"imagelistpulljobs/status":         listPullJobs.Status,
-		"containerrecreaterequests":        crrs.ContainerRecreateRequest,
-		"containerrecreaterequests/status": crrs.Status,
-	}, nil
+	return resource.Install(deps, scheme.Codecs, kinds.All()...)
 }

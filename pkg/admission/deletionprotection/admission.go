@@ -12,32 +12,38 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
 const PluginName = "KruiseDeletionProtection"
 
+// ReplicasFunc is the replica count an object of a resource still asks for, and
+// whether the resource has replicas at all (kinds.ActiveReplicas reads it through each
+// kind's scale accessor).
+type ReplicasFunc func(gr schema.GroupResource, obj runtime.Object) (int32, bool)
+
 // Register adds the plugin to a plugin registry.
-func Register(plugins *admission.Plugins) {
+func Register(plugins *admission.Plugins, replicas ReplicasFunc) {
 	plugins.Register(PluginName, func(io.Reader) (admission.Interface, error) {
-		return New(), nil
+		return New(replicas), nil
 	})
 }
 
 // Plugin rejects deletions the protection label forbids.
 type Plugin struct {
 	*admission.Handler
+	replicas ReplicasFunc
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin; it only acts on DELETE.
-func New() *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Delete)}
+func New(replicas ReplicasFunc) *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Delete), replicas: replicas}
 }
 
 // Validate checks one deletion (also each item of a deletecollection).
@@ -64,28 +70,10 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 		return forbidden(fmt.Errorf("%s=%s forbids deleting it; remove the label first",
 			pub.DeletionProtectionKey, mode))
 	case pub.DeletionProtectionTypeCascading:
-		if replicas, ok := activeReplicas(obj); ok && replicas > 0 {
+		if replicas, ok := p.replicas(a.GetResource().GroupResource(), obj); ok && replicas > 0 {
 			return forbidden(fmt.Errorf("%s=%s forbids deleting it while spec.replicas is %d; scale it to 0 first",
 				pub.DeletionProtectionKey, mode, replicas))
 		}
 	}
 	return nil
-}
-
-// activeReplicas is the replica count a workload still asks for.
-func activeReplicas(obj runtime.Object) (int32, bool) {
-	switch o := obj.(type) {
-	case *apps.CloneSet:
-		return replicasOrOne(o.Spec.Replicas), true
-	case *apps.StatefulSet:
-		return replicasOrOne(o.Spec.Replicas), true
-	}
-	return 0, false
-}
-
-func replicasOrOne(r *int32) int32 {
-	if r == nil {
-		return 1
-	}
-	return *r
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 )
 
 func cloneSet(name, protection string, replicas int32) *apps.CloneSet {
@@ -42,7 +43,7 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			attrs := admission.NewAttributesRecord(nil, tc.obj, apps.Kind("CloneSet").WithVersion(""), "ns", tc.attrName,
 				apps.Resource("clonesets").WithVersion(""), "", admission.Delete, &metav1.DeleteOptions{}, false, nil)
-			err := New().Validate(context.Background(), attrs, nil)
+			err := New(kinds.ActiveReplicas).Validate(context.Background(), attrs, nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

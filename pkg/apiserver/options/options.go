@@ -22,6 +22,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	generatedopenapi "github.com/kruise-native/kruise-native/pkg/generated/openapi"
@@ -49,7 +50,7 @@ type Options struct {
 // NewOptions returns the defaults: embedded etcd, objects stored as protobuf in the
 // newest version that has their kind.
 func NewOptions() *Options {
-	codec, versioner, err := apiserver.NewStorageCodec()
+	codec, versioner, err := scheme.NewStorageCodec()
 	if err != nil {
 		// The scheme is built into the binary: a missing protobuf serializer is a build bug.
 		panic(err)
@@ -131,8 +132,8 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		[]net.IP{netutils.ParseIPSloppy("127.0.0.1")}); err != nil {
 		return nil, fmt.Errorf("creating self-signed certificates: %w", err)
 	}
-	cfg := genericapiserver.NewRecommendedConfig(apiserver.Codecs)
-	namer := openapi.NewDefinitionNamer(apiserver.Scheme)
+	cfg := genericapiserver.NewRecommendedConfig(scheme.Codecs)
+	namer := openapi.NewDefinitionNamer(scheme.Scheme)
 	cfg.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(generatedopenapi.GetOpenAPIDefinitions, namer)
 	cfg.OpenAPIConfig.Info.Title = "Kruise Native"
 	cfg.OpenAPIConfig.Info.Version = "v1beta1"

@@ -10,27 +10,32 @@ import (
 	"k8s.io/apiserver/pkg/registry/generic"
 	etcd3testing "k8s.io/apiserver/pkg/storage/etcd3/testing"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apiserver"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 )
 
 // NewRESTOptions starts an etcd server for the test and returns storage options for
-// one apps.kruise.io resource. The server stops when the test ends.
-func NewRESTOptions(t *testing.T, resource string) generic.RESTOptions {
+// one resource. The server stops when the test ends.
+func NewRESTOptions(t *testing.T, resource schema.GroupResource) generic.RESTOptions {
 	t.Helper()
-	server, cfg := etcd3testing.NewUnsecuredEtcd3TestClientServer(t)
-	t.Cleanup(func() { server.Terminate(t) })
-
-	codec, versioner, err := apiserver.NewStorageCodec()
+	codec, versioner, err := scheme.NewStorageCodec()
 	if err != nil {
 		t.Fatalf("storage codec: %v", err)
 	}
+	return NewRESTOptionsWithCodec(t, resource, codec, versioner)
+}
+
+// NewRESTOptionsWithCodec is NewRESTOptions for types kruise-apiserver's scheme does
+// not have (test-only kinds), stored with codec.
+func NewRESTOptionsWithCodec(t *testing.T, resource schema.GroupResource, codec runtime.Codec, versioner runtime.GroupVersioner) generic.RESTOptions {
+	t.Helper()
+	server, cfg := etcd3testing.NewUnsecuredEtcd3TestClientServer(t)
+	t.Cleanup(func() { server.Terminate(t) })
 	cfg.Codec, cfg.EncodeVersioner = codec, versioner
 	return generic.RESTOptions{
-		StorageConfig:           cfg.ForResource(apps.Resource(resource)),
+		StorageConfig:           cfg.ForResource(resource),
 		Decorator:               generic.UndecoratedStorage,
 		DeleteCollectionWorkers: 1,
-		ResourcePrefix:          resource,
+		ResourcePrefix:          resource.Group + "/" + resource.Resource,
 	}
 }
 

@@ -34,8 +34,14 @@ type Kind[T Object] struct {
 	// Templates returns the pod template and claim templates, for kube's warnings;
 	// nil for kinds without templates.
 	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
+	// Warnings, if set, are the kind's own warnings (besides the templates'), given on
+	// create and on updates that change the spec.
+	Warnings func(obj T) []string
 	// ClusterScoped is set for kinds that live outside namespaces (NodeImage).
 	ClusterScoped bool
+	// Versions are the group/versions that serve the kind, for the managed-fields
+	// reset sets.
+	Versions []fieldpath.APIVersion
 
 	Validate             func(obj T) field.ErrorList
 	ValidateUpdate       func(obj, old T) field.ErrorList
@@ -74,7 +80,9 @@ func (strategy[T]) DefaultGarbageCollectionPolicy(context.Context) rest.GarbageC
 }
 
 // GetResetFields: the main endpoint never writes status.
-func (strategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set { return ResetStatus() }
+func (s strategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return ResetStatus(s.kind.Versions)
+}
 
 // PrepareForCreate clears status and starts the generation at 1.
 func (s strategy[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
@@ -98,11 +106,15 @@ func (s strategy[T]) Validate(ctx context.Context, obj runtime.Object) field.Err
 }
 
 func (s strategy[T]) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
-	if s.kind.Templates == nil {
-		return nil
+	var warnings []string
+	if s.kind.Templates != nil {
+		tmpl, claims := s.kind.Templates(obj.(T))
+		warnings = TemplateWarnings(ctx, tmpl, nil, claims)
 	}
-	tmpl, claims := s.kind.Templates(obj.(T))
-	return TemplateWarnings(ctx, tmpl, nil, claims)
+	if s.kind.Warnings != nil {
+		warnings = append(warnings, s.kind.Warnings(obj.(T))...)
+	}
+	return warnings
 }
 
 func (strategy[T]) Canonicalize(runtime.Object) {}
@@ -115,15 +127,22 @@ func (s strategy[T]) ValidateUpdate(ctx context.Context, obj, old runtime.Object
 	return s.kind.inRequestVersion(ctx, s.kind.ValidateUpdate(obj.(T), old.(T)))
 }
 
-// WarningsOnUpdate warns about the template only when the spec changed.
+// WarningsOnUpdate warns only when the spec changed.
 func (s strategy[T]) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
 	o, prev := obj.(T), old.(T)
-	if s.kind.Templates == nil || o.GetGeneration() == prev.GetGeneration() {
+	if o.GetGeneration() == prev.GetGeneration() {
 		return nil
 	}
-	tmpl, claims := s.kind.Templates(o)
-	oldTmpl, _ := s.kind.Templates(prev)
-	return TemplateWarnings(ctx, tmpl, oldTmpl, claims)
+	var warnings []string
+	if s.kind.Templates != nil {
+		tmpl, claims := s.kind.Templates(o)
+		oldTmpl, _ := s.kind.Templates(prev)
+		warnings = TemplateWarnings(ctx, tmpl, oldTmpl, claims)
+	}
+	if s.kind.Warnings != nil {
+		warnings = append(warnings, s.kind.Warnings(o)...)
+	}
+	return warnings
 }
 
 // statusStrategy implements a workload's status endpoint: it writes status only.
@@ -137,7 +156,9 @@ func NewStatusStrategy[T Object](typer runtime.ObjectTyper, k Kind[T]) StatusStr
 }
 
 // GetResetFields: the status endpoint never writes spec.
-func (statusStrategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set { return ResetSpec() }
+func (s statusStrategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return ResetSpec(s.kind.Versions)
+}
 
 // PrepareForUpdate keeps everything but status as stored.
 func (s statusStrategy[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {

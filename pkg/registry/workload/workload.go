@@ -18,22 +18,25 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// servedVersions are the apps.kruise.io versions whose managed fields the reset sets cover.
-var servedVersions = []fieldpath.APIVersion{"apps.kruise.io/v1alpha1", "apps.kruise.io/v1beta1"}
-
-func resetSet(path string) map[fieldpath.APIVersion]*fieldpath.Set {
-	m := make(map[fieldpath.APIVersion]*fieldpath.Set, len(servedVersions))
-	for _, v := range servedVersions {
+// resetSet is path, in every served version (group/version) of a resource: the fields
+// server-side apply must leave to the other endpoint.
+func resetSet(versions []fieldpath.APIVersion, path string) map[fieldpath.APIVersion]*fieldpath.Set {
+	m := make(map[fieldpath.APIVersion]*fieldpath.Set, len(versions))
+	for _, v := range versions {
 		m[v] = fieldpath.NewSet(fieldpath.MakePathOrDie(path))
 	}
 	return m
 }
 
 // ResetStatus is what the main endpoint resets: status belongs to the controller.
-func ResetStatus() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("status") }
+func ResetStatus(versions []fieldpath.APIVersion) map[fieldpath.APIVersion]*fieldpath.Set {
+	return resetSet(versions, "status")
+}
 
 // ResetSpec is what the status endpoint resets: spec belongs to the user.
-func ResetSpec() map[fieldpath.APIVersion]*fieldpath.Set { return resetSet("spec") }
+func ResetSpec(versions []fieldpath.APIVersion) map[fieldpath.APIVersion]*fieldpath.Set {
+	return resetSet(versions, "spec")
+}
 
 // TemplateWarnings returns the warnings kube gives for the same pod template in a
 // Deployment (deprecated fields, odd values) and for each volume claim template.

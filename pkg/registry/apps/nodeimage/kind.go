@@ -1,36 +1,32 @@
-// Package nodeimage holds what is particular to NodeImages in the registry: how the
-// shared strategies reach their fields, and the printed columns.
+// Package nodeimage describes nodeimages.apps.kruise.io (cluster-scoped, one per node): names, accessors, validation and printed columns.
 package nodeimage
 
 import (
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 	"github.com/kruise-native/kruise-native/pkg/registry/table"
-	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
-var kind = workload.Kind[*apps.NodeImage]{
+// Kind describes nodeimages.
+var Kind = resource.Kind[*apps.NodeImage, apps.NodeImageSpec, apps.NodeImageStatus]{
+	Group:                apps.GroupName,
+	Versions:             []string{"v1alpha1"},
+	Plural:               "nodeimages",
+	Singular:             "nodeimage",
+	Categories:           []string{"kruise"},
 	ClusterScoped:        true,
-	ResetStatus:          func(ni *apps.NodeImage) { ni.Status = apps.NodeImageStatus{} },
-	KeepStatus:           func(ni, old *apps.NodeImage) { ni.Status = old.Status },
-	KeepSpec:             func(ni, old *apps.NodeImage) { ni.Spec = old.Spec },
-	SpecChanged:          func(ni, old *apps.NodeImage) bool { return !apiequality.Semantic.DeepEqual(ni.Spec, old.Spec) },
+	New:                  func() *apps.NodeImage { return &apps.NodeImage{} },
+	NewList:              func() runtime.Object { return &apps.NodeImageList{} },
+	Spec:                 func(o *apps.NodeImage) *apps.NodeImageSpec { return &o.Spec },
+	Status:               func(o *apps.NodeImage) *apps.NodeImageStatus { return &o.Status },
 	Validate:             validation.ValidateNodeImage,
 	ValidateUpdate:       validation.ValidateNodeImageUpdate,
 	ValidateStatusUpdate: validation.ValidateNodeImageStatusUpdate,
-}
-
-// NewStrategy returns the strategy of the main nodeimages endpoint.
-func NewStrategy(typer runtime.ObjectTyper) workload.Strategy {
-	return workload.NewStrategy(typer, kind)
-}
-
-// NewStatusStrategy returns the strategy of nodeimages/status.
-func NewStatusStrategy(typer runtime.ObjectTyper) workload.StatusStrategy {
-	return workload.NewStatusStrategy(typer, kind)
+	Subresources:         pullSecretsSubresource,
+	Table:                TableConvertor,
 }
 
 func ni(obj runtime.Object) *apps.NodeImage { return obj.(*apps.NodeImage) }

@@ -1,37 +1,31 @@
-// Package containerrecreaterequest holds what is particular to ContainerRecreateRequests
-// in the registry: how the shared strategies reach their fields, and the printed columns.
+// Package containerrecreaterequest describes containerrecreaterequests.apps.kruise.io: names, accessors, validation and printed columns.
 package containerrecreaterequest
 
 import (
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 	"github.com/kruise-native/kruise-native/pkg/registry/table"
-	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
-var kind = workload.Kind[*apps.ContainerRecreateRequest]{
-	ResetStatus: func(c *apps.ContainerRecreateRequest) { c.Status = apps.ContainerRecreateRequestStatus{} },
-	KeepStatus:  func(c, old *apps.ContainerRecreateRequest) { c.Status = old.Status },
-	KeepSpec:    func(c, old *apps.ContainerRecreateRequest) { c.Spec = old.Spec },
-	SpecChanged: func(c, old *apps.ContainerRecreateRequest) bool {
-		return !apiequality.Semantic.DeepEqual(c.Spec, old.Spec)
-	},
+// Kind describes containerrecreaterequests.
+var Kind = resource.Kind[*apps.ContainerRecreateRequest, apps.ContainerRecreateRequestSpec, apps.ContainerRecreateRequestStatus]{
+	Group:                apps.GroupName,
+	Versions:             []string{"v1alpha1"},
+	Plural:               "containerrecreaterequests",
+	Singular:             "containerrecreaterequest",
+	ShortNames:           []string{"crr"},
+	Categories:           []string{"kruise"},
+	New:                  func() *apps.ContainerRecreateRequest { return &apps.ContainerRecreateRequest{} },
+	NewList:              func() runtime.Object { return &apps.ContainerRecreateRequestList{} },
+	Spec:                 func(o *apps.ContainerRecreateRequest) *apps.ContainerRecreateRequestSpec { return &o.Spec },
+	Status:               func(o *apps.ContainerRecreateRequest) *apps.ContainerRecreateRequestStatus { return &o.Status },
 	Validate:             validation.ValidateContainerRecreateRequest,
 	ValidateUpdate:       validation.ValidateContainerRecreateRequestUpdate,
 	ValidateStatusUpdate: validation.ValidateContainerRecreateRequestStatusUpdate,
-}
-
-// NewStrategy returns the strategy of the main containerrecreaterequests endpoint.
-func NewStrategy(typer runtime.ObjectTyper) workload.Strategy {
-	return workload.NewStrategy(typer, kind)
-}
-
-// NewStatusStrategy returns the strategy of containerrecreaterequests/status.
-func NewStatusStrategy(typer runtime.ObjectTyper) workload.StatusStrategy {
-	return workload.NewStatusStrategy(typer, kind)
+	Table:                TableConvertor,
 }
 
 func crr(obj runtime.Object) *apps.ContainerRecreateRequest {

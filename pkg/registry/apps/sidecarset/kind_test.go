@@ -42,7 +42,7 @@ func validSidecarSet(t *testing.T) *apps.SidecarSet {
 }
 
 func TestStrategyIsClusterScopedAndValidates(t *testing.T) {
-	s := NewStrategy(scheme)
+	s, _ := Kind.Strategies(scheme)
 	if s.NamespaceScoped() {
 		t.Error("SidecarSets are cluster-scoped")
 	}
@@ -62,7 +62,7 @@ func TestStrategyIsClusterScopedAndValidates(t *testing.T) {
 }
 
 func TestUpdateKeepsStatusAndCountsSpecChanges(t *testing.T) {
-	s := NewStrategy(scheme)
+	s, _ := Kind.Strategies(scheme)
 	old := validSidecarSet(t)
 	old.Generation, old.Status.MatchedPods = 3, 4
 
@@ -82,7 +82,7 @@ func TestUpdateKeepsStatusAndCountsSpecChanges(t *testing.T) {
 }
 
 func TestStatusUpdateKeepsSpec(t *testing.T) {
-	s := NewStatusStrategy(scheme)
+	_, s := Kind.Strategies(scheme)
 	old := validSidecarSet(t)
 	ss := old.DeepCopy()
 	ss.Spec.Containers[0].Image = "evil:1"
@@ -98,7 +98,7 @@ func TestStatusUpdateKeepsSpec(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	s := NewStrategy(scheme)
+	s, _ := Kind.Strategies(scheme)
 	ss := validSidecarSet(t)
 	if w := s.WarningsOnCreate(context.Background(), ss); len(w) != 0 {
 		t.Errorf("unexpected warnings %v", w)

@@ -1,4 +1,4 @@
-package storage_test
+package cloneset_test
 
 import (
 	"context"
@@ -7,31 +7,21 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/utils/ptr"
-
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/apiserver"
-	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset/storage"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 	"github.com/kruise-native/kruise-native/pkg/revisiondata"
 )
-
-func newStorage(t *testing.T) storage.Storage {
-	t.Helper()
-	s, err := storage.NewStorage(apiserver.Scheme, registrytest.OptionsGetter(registrytest.NewRESTOptions(t, "clonesets")), nil)
-	if err != nil {
-		t.Fatalf("NewStorage: %v", err)
-	}
-	t.Cleanup(s.CloneSet.Store.DestroyFunc)
-	return s
-}
 
 // validCloneSet is a CloneSet as the registry receives it: decoded from v1alpha1 and defaulted.
 func validCloneSet() *apps.CloneSet {
@@ -45,29 +35,12 @@ func validCloneSet() *apps.CloneSet {
 			},
 		},
 	}
-	apiserver.Scheme.Default(in)
+	scheme.Scheme.Default(in)
 	out := &apps.CloneSet{}
-	if err := apiserver.Scheme.Convert(in, out, nil); err != nil {
+	if err := scheme.Scheme.Convert(in, out, nil); err != nil {
 		panic(err)
 	}
 	return out
-}
-
-func TestConformance(t *testing.T) {
-	registrytest.RunWorkloadConformance(t, func(t *testing.T) registrytest.Workload[*apps.CloneSet] {
-		s := newStorage(t)
-		return registrytest.Workload[*apps.CloneSet]{
-			Store: s.CloneSet.Store, Status: s.Status, Scale: s.Scale, Discovery: s.CloneSet,
-			Valid: validCloneSet, Name: "cs",
-			Replicas:       func(cs *apps.CloneSet) *int32 { return cs.Spec.Replicas },
-			StatusReplicas: func(cs *apps.CloneSet) *int32 { return &cs.Status.Replicas },
-			BreakCreate:    func(cs *apps.CloneSet) { cs.Spec.Template.Labels = map[string]string{"app": "other"} },
-			BreakUpdate: func(cs *apps.CloneSet) {
-				cs.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "changed"}}
-			},
-			ShortNames: []string{"clone"}, Categories: []string{"all", "kruise"},
-		}
-	})
 }
 
 func ctxFor(ns string) context.Context { return registrytest.Ctx(ns) }
@@ -76,14 +49,11 @@ func ctxFor(ns string) context.Context { return registrytest.Ctx(ns) }
 // revision; unknown revisions are a 400 listing the ones that exist.
 func TestRollback(t *testing.T) {
 	var revisions []appsv1.ControllerRevision
-	s, err := storage.NewStorage(apiserver.Scheme, registrytest.OptionsGetter(registrytest.NewRESTOptions(t, "clonesets")),
-		func(context.Context, string) ([]appsv1.ControllerRevision, error) { return revisions, nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.CloneSet.Store.DestroyFunc)
+	s := registrytest.Endpoints(t, cloneset.Kind, resource.Deps{
+		Revisions: func(context.Context, string) ([]appsv1.ControllerRevision, error) { return revisions, nil },
+	})
 	ctx := ctxFor(metav1.NamespaceDefault)
-	obj, err := s.CloneSet.Create(ctx, validCloneSet(), rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
+	obj, err := s.Main.Create(ctx, validCloneSet(), rest.ValidateAllObjectFunc, &metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,35 +1,30 @@
-// Package imagepulljob holds what is particular to ImagePullJobs in the registry: how
-// the shared strategies reach their fields, and the printed columns.
+// Package imagepulljob describes imagepulljobs.apps.kruise.io: names, accessors, validation and printed columns.
 package imagepulljob
 
 import (
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 	"github.com/kruise-native/kruise-native/pkg/registry/table"
-	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
-var kind = workload.Kind[*apps.ImagePullJob]{
-	ResetStatus:          func(j *apps.ImagePullJob) { j.Status = apps.ImagePullJobStatus{} },
-	KeepStatus:           func(j, old *apps.ImagePullJob) { j.Status = old.Status },
-	KeepSpec:             func(j, old *apps.ImagePullJob) { j.Spec = old.Spec },
-	SpecChanged:          func(j, old *apps.ImagePullJob) bool { return !apiequality.Semantic.DeepEqual(j.Spec, old.Spec) },
+// Kind describes imagepulljobs.
+var Kind = resource.Kind[*apps.ImagePullJob, apps.ImagePullJobSpec, apps.ImagePullJobStatus]{
+	Group:                apps.GroupName,
+	Versions:             []string{"v1alpha1"},
+	Plural:               "imagepulljobs",
+	Singular:             "imagepulljob",
+	Categories:           []string{"kruise"},
+	New:                  func() *apps.ImagePullJob { return &apps.ImagePullJob{} },
+	NewList:              func() runtime.Object { return &apps.ImagePullJobList{} },
+	Spec:                 func(o *apps.ImagePullJob) *apps.ImagePullJobSpec { return &o.Spec },
+	Status:               func(o *apps.ImagePullJob) *apps.ImagePullJobStatus { return &o.Status },
 	Validate:             validation.ValidateImagePullJob,
 	ValidateUpdate:       validation.ValidateImagePullJobUpdate,
 	ValidateStatusUpdate: validation.ValidateImagePullJobStatusUpdate,
-}
-
-// NewStrategy returns the strategy of the main imagepulljobs endpoint.
-func NewStrategy(typer runtime.ObjectTyper) workload.Strategy {
-	return workload.NewStrategy(typer, kind)
-}
-
-// NewStatusStrategy returns the strategy of imagepulljobs/status.
-func NewStatusStrategy(typer runtime.ObjectTyper) workload.StatusStrategy {
-	return workload.NewStatusStrategy(typer, kind)
+	Table:                TableConvertor,
 }
 
 func job(obj runtime.Object) *apps.ImagePullJob { return obj.(*apps.ImagePullJob) }

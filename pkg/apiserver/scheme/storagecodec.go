@@ -1,32 +1,24 @@
-package apiserver
+package scheme
 
 import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 )
 
-// storageVersions is the order in which a kind's storage version is chosen: the newest
-// version that has the kind. CloneSet and StatefulSet are stored as v1beta1; kinds
-// OpenKruise only has in v1alpha1 (NodeImage, ImagePullJob, ...) as v1alpha1.
-var storageVersions = []schema.GroupVersion{v1beta1.SchemeGroupVersion, v1alpha1.SchemeGroupVersion}
-
-// storageVersioner picks each apps.kruise.io kind's storage version from scheme.
+// storageVersioner stores every kind of every group the scheme serves in the group's
+// most preferred version that has the kind: CloneSet and StatefulSet as v1beta1,
+// kinds OpenKruise only has in v1alpha1 (NodeImage, ImagePullJob, ...) as v1alpha1.
+// A new group or version needs no change here, only its version priority in its
+// install package.
 type storageVersioner struct{ scheme *runtime.Scheme }
 
 var _ runtime.GroupVersioner = storageVersioner{}
 
 func (v storageVersioner) KindForGroupVersionKinds(kinds []schema.GroupVersionKind) (schema.GroupVersionKind, bool) {
 	for _, k := range kinds {
-		if k.Group != apps.GroupName {
-			continue
-		}
-		for _, gv := range storageVersions {
+		for _, gv := range v.scheme.PrioritizedVersionsForGroup(k.Group) {
 			if gvk := gv.WithKind(k.Kind); v.scheme.Recognizes(gvk) {
 				return gvk, true
 			}
@@ -37,8 +29,8 @@ func (v storageVersioner) KindForGroupVersionKinds(kinds []schema.GroupVersionKi
 
 func (storageVersioner) Identifier() string { return "kruise-storage-versions" }
 
-// StorageVersioner is the versioner objects are stored with.
-func StorageVersioner() runtime.GroupVersioner { return storageVersioner{Scheme} }
+// StorageVersioner is the versioner objects of s are stored with.
+func StorageVersioner(s *runtime.Scheme) runtime.GroupVersioner { return storageVersioner{s} }
 
 // NewStorageCodec encodes objects for etcd as protobuf in their storage version and
 // decodes whatever is stored (protobuf, or JSON written by an older server) to the hub.
@@ -47,6 +39,6 @@ func NewStorageCodec() (runtime.Codec, runtime.GroupVersioner, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("no serializer for %s", runtime.ContentTypeProtobuf)
 	}
-	versioner := StorageVersioner()
+	versioner := StorageVersioner(Scheme)
 	return Codecs.CodecForVersions(info.Serializer, Codecs.UniversalDeserializer(), versioner, runtime.InternalGroupVersioner), versioner, nil
 }

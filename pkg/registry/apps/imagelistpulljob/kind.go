@@ -1,35 +1,30 @@
-// Package imagelistpulljob holds what is particular to ImageListPullJobs in the
-// registry: how the shared strategies reach their fields, and the printed columns.
+// Package imagelistpulljob describes imagelistpulljobs.apps.kruise.io: names, accessors, validation and printed columns.
 package imagelistpulljob
 
 import (
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 	"github.com/kruise-native/kruise-native/pkg/registry/table"
-	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
-var kind = workload.Kind[*apps.ImageListPullJob]{
-	ResetStatus:          func(j *apps.ImageListPullJob) { j.Status = apps.ImageListPullJobStatus{} },
-	KeepStatus:           func(j, old *apps.ImageListPullJob) { j.Status = old.Status },
-	KeepSpec:             func(j, old *apps.ImageListPullJob) { j.Spec = old.Spec },
-	SpecChanged:          func(j, old *apps.ImageListPullJob) bool { return !apiequality.Semantic.DeepEqual(j.Spec, old.Spec) },
+// Kind describes imagelistpulljobs.
+var Kind = resource.Kind[*apps.ImageListPullJob, apps.ImageListPullJobSpec, apps.ImageListPullJobStatus]{
+	Group:                apps.GroupName,
+	Versions:             []string{"v1alpha1"},
+	Plural:               "imagelistpulljobs",
+	Singular:             "imagelistpulljob",
+	Categories:           []string{"kruise"},
+	New:                  func() *apps.ImageListPullJob { return &apps.ImageListPullJob{} },
+	NewList:              func() runtime.Object { return &apps.ImageListPullJobList{} },
+	Spec:                 func(o *apps.ImageListPullJob) *apps.ImageListPullJobSpec { return &o.Spec },
+	Status:               func(o *apps.ImageListPullJob) *apps.ImageListPullJobStatus { return &o.Status },
 	Validate:             validation.ValidateImageListPullJob,
 	ValidateUpdate:       validation.ValidateImageListPullJobUpdate,
 	ValidateStatusUpdate: validation.ValidateImageListPullJobStatusUpdate,
-}
-
-// NewStrategy returns the strategy of the main imagelistpulljobs endpoint.
-func NewStrategy(typer runtime.ObjectTyper) workload.Strategy {
-	return workload.NewStrategy(typer, kind)
-}
-
-// NewStatusStrategy returns the strategy of imagelistpulljobs/status.
-func NewStatusStrategy(typer runtime.ObjectTyper) workload.StatusStrategy {
-	return workload.NewStatusStrategy(typer, kind)
+	Table:                TableConvertor,
 }
 
 func job(obj runtime.Object) *apps.ImageListPullJob { return obj.(*apps.ImageListPullJob) }

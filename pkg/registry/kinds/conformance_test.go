@@ -1,0 +1,175 @@
+package kinds_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
+	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
+)
+
+// hub defaults a v1alpha1 object and converts it to the hub type, as the registry
+// receives objects.
+func hub[T runtime.Object](in runtime.Object, out T) T {
+	scheme.Scheme.Default(in)
+	if err := scheme.Scheme.Convert(in, out, nil); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func podTemplate(app string) corev1.PodTemplateSpec {
+	return corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:alpine"}}},
+	}
+}
+
+func selector(app string) *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+}
+
+var none resource.Deps
+
+// conformance runs the registry conformance suite for each served kind, with the
+// fixture that kind needs.
+var conformance = map[schema.GroupResource]func(t *testing.T){
+	cloneset.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, cloneset.Kind, registrytest.Fixture[*apps.CloneSet]{
+			Name: "cs",
+			Valid: func() *apps.CloneSet {
+				return hub(&v1alpha1.CloneSet{ObjectMeta: metav1.ObjectMeta{Name: "cs", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.CloneSetSpec{Selector: selector("cs"), Template: podTemplate("cs")}}, &apps.CloneSet{})
+			},
+			BreakCreate:  func(cs *apps.CloneSet) { cs.Spec.Template.Labels = map[string]string{"app": "other"} },
+			BreakUpdate:  func(cs *apps.CloneSet) { cs.Spec.Selector = selector("changed") },
+			ChangeSpec:   func(cs *apps.CloneSet) { *cs.Spec.Replicas++ },
+			ChangeStatus: func(cs *apps.CloneSet) { cs.Status.Replicas++ },
+		}, none)
+	},
+	statefulset.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, statefulset.Kind, registrytest.Fixture[*apps.StatefulSet]{
+			Name: "ss",
+			Valid: func() *apps.StatefulSet {
+				return hub(&v1alpha1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.StatefulSetSpec{Selector: selector("ss"), Template: podTemplate("ss")}}, &apps.StatefulSet{})
+			},
+			BreakCreate:  func(ss *apps.StatefulSet) { ss.Spec.Template.Labels = map[string]string{"app": "other"} },
+			BreakUpdate:  func(ss *apps.StatefulSet) { ss.Spec.Selector = selector("changed") },
+			ChangeSpec:   func(ss *apps.StatefulSet) { *ss.Spec.Replicas++ },
+			ChangeStatus: func(ss *apps.StatefulSet) { ss.Status.Replicas++ },
+		}, none)
+	},
+	sidecarset.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, sidecarset.Kind, registrytest.Fixture[*apps.SidecarSet]{
+			Name: "log",
+			Valid: func() *apps.SidecarSet {
+				return hub(&v1alpha1.SidecarSet{ObjectMeta: metav1.ObjectMeta{Name: "log"},
+					Spec: v1alpha1.SidecarSetSpec{Selector: selector("nginx"),
+						Containers: []v1alpha1.SidecarContainer{{Container: corev1.Container{Name: "sidecar1", Image: "busybox:1.36"}}}}},
+					&apps.SidecarSet{})
+			},
+			BreakCreate:  func(ss *apps.SidecarSet) { ss.Spec.Containers[0].Image = "" },
+			BreakUpdate:  func(ss *apps.SidecarSet) { ss.Spec.Containers[0].Image = "" },
+			ChangeSpec:   func(ss *apps.SidecarSet) { ss.Spec.Containers[0].Image = "busybox:1.37" },
+			ChangeStatus: func(ss *apps.SidecarSet) { ss.Status.MatchedPods++ },
+		}, none)
+	},
+	nodeimage.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, nodeimage.Kind, registrytest.Fixture[*apps.NodeImage]{
+			Name: "node-1",
+			Valid: func() *apps.NodeImage {
+				return hub(&v1alpha1.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: "node-1"},
+					Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{"ubuntu": {Tags: []v1alpha1.ImageTagSpec{{Tag: "latest"}}}}}},
+					&apps.NodeImage{})
+			},
+			BreakCreate: func(ni *apps.NodeImage) { ni.Spec.Images["Bad Name"] = ni.Spec.Images["ubuntu"] },
+			BreakUpdate: func(ni *apps.NodeImage) { ni.Spec.Images["Bad Name"] = ni.Spec.Images["ubuntu"] },
+			ChangeSpec: func(ni *apps.NodeImage) {
+				orig := ni.Spec.Images["ubuntu"]
+				spec := *orig.DeepCopy()
+				spec.Tags[0].Version++
+				ni.Spec.Images = map[string]apps.ImageSpec{"ubuntu": spec}
+			},
+			ChangeStatus: func(ni *apps.NodeImage) { ni.Status.Desired++ },
+		}, none)
+	},
+	imagepulljob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, imagepulljob.Kind, registrytest.Fixture[*apps.ImagePullJob]{
+			Name: "job",
+			Valid: func() *apps.ImagePullJob {
+				return hub(&v1alpha1.ImagePullJob{ObjectMeta: metav1.ObjectMeta{Name: "job", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.ImagePullJobSpec{Image: "nginx:1.9.1"}}, &apps.ImagePullJob{})
+			},
+			BreakCreate:  func(j *apps.ImagePullJob) { j.Spec.Image = "" },
+			BreakUpdate:  func(j *apps.ImagePullJob) { j.Spec.Image = "Nginx:1" },
+			ChangeSpec:   func(j *apps.ImagePullJob) { p := intstr.FromInt32(7); j.Spec.Parallelism = &p },
+			ChangeStatus: func(j *apps.ImagePullJob) { j.Status.Desired++ },
+		}, none)
+	},
+	imagelistpulljob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, imagelistpulljob.Kind, registrytest.Fixture[*apps.ImageListPullJob]{
+			Name: "list",
+			Valid: func() *apps.ImageListPullJob {
+				return hub(&v1alpha1.ImageListPullJob{ObjectMeta: metav1.ObjectMeta{Name: "list", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.ImageListPullJobSpec{Images: []string{"nginx:1.9.1", "busybox:1.36"}}}, &apps.ImageListPullJob{})
+			},
+			BreakCreate:  func(j *apps.ImageListPullJob) { j.Spec.Images = nil },
+			BreakUpdate:  func(j *apps.ImageListPullJob) { j.Spec.Images = []string{"Nginx:1"} },
+			ChangeSpec:   func(j *apps.ImageListPullJob) { j.Spec.Images = append(j.Spec.Images, "redis:7") },
+			ChangeStatus: func(j *apps.ImageListPullJob) { j.Status.Desired++ },
+		}, none)
+	},
+	containerrecreaterequest.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, containerrecreaterequest.Kind, registrytest.Fixture[*apps.ContainerRecreateRequest]{
+			Name: "crr",
+			Valid: func() *apps.ContainerRecreateRequest {
+				return hub(&v1alpha1.ContainerRecreateRequest{
+					ObjectMeta: metav1.ObjectMeta{Name: "crr", Namespace: metav1.NamespaceDefault,
+						Labels: map[string]string{v1alpha1.ContainerRecreateRequestNodeNameKey: "node-1"}},
+					Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "pod-1",
+						Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}}}},
+					&apps.ContainerRecreateRequest{})
+			},
+			BreakCreate: func(c *apps.ContainerRecreateRequest) { c.Spec.PodName = "" },
+			BreakUpdate: func(c *apps.ContainerRecreateRequest) { c.Spec.PodName = "other" },
+			ChangeSpec: func(c *apps.ContainerRecreateRequest) {
+				c.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "containerd://abc", RestartCount: 1}
+			},
+			ChangeStatus: func(c *apps.ContainerRecreateRequest) { c.Status.Message = "working on it" },
+		}, none)
+	},
+}
+
+// Every served kind passes the registry conformance suite; a kind added to kinds.All
+// without a fixture here fails this test.
+func TestConformance(t *testing.T) {
+	for _, k := range kinds.All() {
+		gr := k.GroupResource()
+		run, ok := conformance[gr]
+		if !ok {
+			t.Errorf("%s is served but has no conformance fixture in this file", gr)
+			continue
+		}
+		t.Run(gr.String(), run)
+	}
+	if len(conformance) != len(kinds.All()) {
+		t.Errorf("%d fixtures for %d served kinds", len(conformance), len(kinds.All()))
+	}
+}

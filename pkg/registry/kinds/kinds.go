@@ -1,0 +1,42 @@
+// Package kinds lists every resource kruise-apiserver serves. Adding a kind is its
+// types, its validation, one resource.Kind in pkg/registry/<group>/<kind>, and a line
+// here.
+package kinds
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/resource"
+)
+
+// All returns the served resources.
+func All() []resource.Descriptor {
+	return []resource.Descriptor{
+		cloneset.Kind,
+		statefulset.Kind,
+		sidecarset.Kind,
+		nodeimage.Kind,
+		imagepulljob.Kind,
+		imagelistpulljob.Kind,
+		containerrecreaterequest.Kind,
+	}
+}
+
+// ActiveReplicas is the replica count an object of a served resource still asks for,
+// read through its kind's scale accessor; false for kinds without replicas.
+func ActiveReplicas(gr schema.GroupResource, obj runtime.Object) (int32, bool) {
+	for _, k := range All() {
+		if k.GroupResource() == gr {
+			return k.ActiveReplicas(obj)
+		}
+	}
+	return 0, false
+}
