@@ -18,10 +18,16 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// etcdCall POSTs a JSON gateway call (e.g. /v3/kv/range) to etcd and returns the status
-// and body, or the transport error.
-func etcdCall(client *http.Client, url, body string) (int, string, error) {
-	resp, err := client.Post(url, "application/json", strings.NewReader(body))
+// etcdCall sends one request to etcd (a JSON gateway call such as POST /v3/kv/range,
+// or a peer endpoint such as GET /members) and returns the status and body, or the
+// transport error.
+func etcdCall(client *http.Client, method, url, body string) (int, string, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, "", err
 	}
@@ -58,20 +64,25 @@ func TestEmbeddedEtcdRefusesUnauthenticatedClients(t *testing.T) {
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
 		}}},
 	}
-	for _, port := range []string{"kruise-etcd", "kruise-etcd-peer"} {
-		p, ok := c.Ports[port]
+	// The client port's read and delete, and the peer port's member list (which a
+	// plain-HTTP peer listener hands to anyone).
+	calls := []struct{ port, method, path, body string }{
+		{"kruise-etcd", http.MethodPost, "/v3/kv/range", rangeBody},
+		{"kruise-etcd", http.MethodPost, "/v3/kv/deleterange", deleteBody},
+		{"kruise-etcd-peer", http.MethodGet, "/members", ""},
+	}
+	for _, call := range calls {
+		p, ok := c.Ports[call.port]
 		if !ok {
-			t.Fatalf("no %s port in %v", port, c.Ports)
+			t.Fatalf("no %s port in %v", call.port, c.Ports)
 		}
-		for _, call := range []struct{ path, body string }{{"/v3/kv/range", rangeBody}, {"/v3/kv/deleterange", deleteBody}} {
-			for _, a := range attackers {
-				url := fmt.Sprintf("%s://127.0.0.1:%d%s", a.scheme, p, call.path)
-				code, body, err := etcdCall(a.client, url, call.body)
-				if err == nil && code < 300 {
-					t.Errorf("%s %s, %s: %d %.300s, want refused", port, call.path, a.name, code, body)
-				} else {
-					t.Logf("%s %s, %s: refused (%d %.80q %v)", port, call.path, a.name, code, body, err)
-				}
+		for _, a := range attackers {
+			url := fmt.Sprintf("%s://127.0.0.1:%d%s", a.scheme, p, call.path)
+			code, body, err := etcdCall(a.client, call.method, url, call.body)
+			if err == nil && code < 300 {
+				t.Errorf("%s %s %s, %s: %d %.300s, want refused", call.port, call.method, call.path, a.name, code, body)
+			} else {
+				t.Logf("%s %s %s, %s: refused (%d %.80q %v)", call.port, call.method, call.path, a.name, code, body, err)
 			}
 		}
 	}
@@ -88,7 +99,7 @@ func TestEmbeddedEtcdRefusesUnauthenticatedClients(t *testing.T) {
 	withCert := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true, Certificates: []tls.Certificate{cert}},
 	}}
-	code, body, err := etcdCall(withCert, fmt.Sprintf("https://127.0.0.1:%d/v3/kv/range", c.Ports["kruise-etcd"]), rangeBody)
+	code, body, err := etcdCall(withCert, http.MethodPost, fmt.Sprintf("https://127.0.0.1:%d/v3/kv/range", c.Ports["kruise-etcd"]), rangeBody)
 	if err != nil || code != http.StatusOK || !strings.Contains(body, `"count"`) {
 		t.Fatalf("range with the storage client's certificate: %d %.300s %v, want 200 with keys", code, body, err)
 	}
