@@ -90,7 +90,8 @@ done
 
 if [[ "${CLEAN:-0}" == "1" ]]; then
   rm -rf "${LOCAL_DIR}/etcd" "${LOCAL_DIR}/kruise-etcd" "${LOCAL_DIR}/pki" \
-    "${LOCAL_DIR}/kubeconfigs" "${LOCAL_DIR}/kubeconfig" "${LOCAL_DIR}/local.env" "${PIDS}"
+    "${LOCAL_DIR}/kubeconfigs" "${LOCAL_DIR}/kubeconfig" "${LOCAL_DIR}/admission-config.yaml" \
+    "${LOCAL_DIR}/local.env" "${PIDS}"
   log "removed the data in ${LOCAL_DIR} (logs kept in ${LOCAL_DIR}/logs)"
 fi
 log "done"

@@ -55,6 +55,8 @@ SERVICE_IP="10.96.0.1"
 POD_CIDR="10.244.0.0/16"
 KRUISE_NS="kruise-system"
 KRUISE_SVC="kruise-apiserver"
+# the user kube-apiserver calls the Pod webhook as (its client certificate's CN)
+WEBHOOK_CLIENT_USER="kube-apiserver-webhook-client"
 APISERVICES=(v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io)
 
 # ---------------------------------------------------------------------------------------
@@ -280,8 +282,51 @@ ensure_pki() {
   # kwok plays every kubelet; it writes Node and Pod status of all fake nodes.
   certs::signed "$d" ca kwok "/O=system:masters/CN=kwok" client
   certs::signed "$d" front-proxy-ca front-proxy-client "/CN=front-proxy-client" client
+  # kube-apiserver's client certificate for the Pod webhook (admission config below):
+  # signed by the cluster client CA that kruise-apiserver's delegated authentication
+  # trusts; RBAC (artifacts/deploy/rbac/pod-webhook-caller.yaml) lets this user call it.
+  certs::signed "$d" ca kube-apiserver-webhook-client "/CN=${WEBHOOK_CLIENT_USER}" client
   certs::signed "$d" kruise-ca kruise-apiserver-serving "/CN=${KRUISE_SVC}.${KRUISE_NS}.svc" server \
     "$(certs::kruise_apiserver_sans "${KRUISE_NS}" "${KRUISE_SVC}")"
+}
+
+# kube-apiserver's --admission-control-config-file: the webhook admission plugins take
+# the credentials they present to a webhook from a kubeconfig whose users are keyed by
+# the webhook's host:port (k8s.io/apiserver pkg/util/webhook/authentication.go). Only
+# kruise-apiserver's host gets the certificate: no "*" entry and no current-context, so
+# other webhooks are still called without it.
+ensure_admission_config() {
+  local kc="${KUBECONFIGS}/webhook-client.kubeconfig" cfg="${LOCAL_DIR}/admission-config.yaml"
+  mkdir -p "${KUBECONFIGS}"
+  (
+    umask 077
+    cat > "${kc}.tmp" <<EOF
+apiVersion: v1
+kind: Config
+users:
+- name: 127.0.0.1:$(port kruise-apiserver)
+  user:
+    client-certificate: ${PKI}/kube-apiserver-webhook-client.crt
+    client-key: ${PKI}/kube-apiserver-webhook-client.key
+EOF
+    cat > "${cfg}.tmp" <<EOF
+apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: MutatingAdmissionWebhook
+  configuration:
+    apiVersion: apiserver.config.k8s.io/v1
+    kind: WebhookAdmissionConfiguration
+    kubeConfigFile: ${kc}
+- name: ValidatingAdmissionWebhook
+  configuration:
+    apiVersion: apiserver.config.k8s.io/v1
+    kind: WebhookAdmissionConfiguration
+    kubeConfigFile: ${kc}
+EOF
+  )
+  mv -f "${kc}.tmp" "${kc}"
+  mv -f "${cfg}.tmp" "${cfg}"
 }
 
 # write_kubeconfig <file> <user> (cert <crt> <key> | token <token>)
@@ -392,6 +437,7 @@ start_etcd() {
 }
 
 start_kube_apiserver() {
+  ensure_admission_config
   # shellcheck disable=SC2086 # extra args are split on purpose
   start_process kube-apiserver "${BIN_DIR}/kube-apiserver" \
     --bind-address=127.0.0.1 \
@@ -416,6 +462,7 @@ start_kube_apiserver() {
     --requestheader-extra-headers-prefix=X-Remote-Extra- \
     --proxy-client-cert-file="${PKI}/front-proxy-client.crt" \
     --proxy-client-key-file="${PKI}/front-proxy-client.key" \
+    --admission-control-config-file="${LOCAL_DIR}/admission-config.yaml" \
     --profiling=false ${KUBE_APISERVER_ARGS}
   wait_ready kube-apiserver "/readyz" admin_curl "https://127.0.0.1:$(port kube-apiserver)/readyz"
 }
@@ -875,6 +922,8 @@ cmd_start() {
   [[ -n "${c}" ]] || die "usage: $0 start <component>"
   check_tools
   [[ -f "${ADMIN_KUBECONFIG}" && -d "${PKI}" ]] || die "no stack in ${LOCAL_DIR}; run $0 first"
+  # keeps every existing file; adds what a stack made by an older local-up.sh lacks
+  ensure_pki
   start_one "${c}"
   if [[ "${c}" == kruise-apiserver ]]; then
     # a rebuilt server may serve other group/versions than before

@@ -60,8 +60,9 @@ func (c CompletedConfig) New() (*Server, error) {
 		}
 	}
 	if c.podWebhook != nil {
-		// Behind the server's authentication and authorization filters; options let
-		// kube-apiserver, which calls webhooks anonymously, through on this path only.
+		// Behind the server's authentication and authorization filters like every
+		// path: only a caller granted `post` on it (kube-apiserver's webhook client
+		// certificate, artifacts/deploy/rbac/pod-webhook-caller.yaml) gets an answer.
 		generic.Handler.NonGoRestfulMux.Handle(podwebhook.Path, c.podWebhook)
 	}
 	return s, nil

@@ -9,12 +9,15 @@ import (
 	"net/url"
 	"time"
 
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	"go.etcd.io/etcd/server/v3/embed"
 	"k8s.io/klog/v2"
 )
 
-// Options configure the embedded member. It listens on 127.0.0.1 only: the API server
-// is its sole client.
+// Options configure the embedded member. It listens on 127.0.0.1 only, and only over TLS
+// with client certificates: the API server is its sole client, and loopback alone is no
+// boundary (any local process, or a pod sharing the network namespace, can dial it and
+// would otherwise read and delete every object past all authorization and admission).
 type Options struct {
 	DataDir    string
 	ClientPort int
@@ -28,7 +31,11 @@ type Options struct {
 }
 
 // ClientURL is the URL the API server's storage should dial.
-func (o Options) ClientURL() string { return fmt.Sprintf("http://127.0.0.1:%d", o.ClientPort) }
+func (o Options) ClientURL() string { return fmt.Sprintf("https://127.0.0.1:%d", o.ClientPort) }
+
+// PKI is where the member's certificates live: the storage client dials with
+// PKI().ClientCertFile/ClientKeyFile and trusts PKI().CAFile.
+func (o Options) PKI() PKI { return PKIFor(o.DataDir) }
 
 // Validate reports unusable options.
 func (o Options) Validate() []error {
@@ -51,6 +58,14 @@ func (o Options) Validate() []error {
 // the returned channel closes once it has stopped and released its data dir.
 func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	logger := klog.FromContext(ctx)
+	pki := o.PKI()
+	generated, err := pki.Ensure(time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if generated {
+		logger.Info("Generated embedded etcd certificates", "dir", pki.Dir)
+	}
 	cfg := embed.NewConfig()
 	cfg.Name = "kruise-apiserver"
 	cfg.Dir = o.DataDir
@@ -59,7 +74,7 @@ func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	peerURL, err := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", o.PeerPort))
+	peerURL, err := url.Parse(fmt.Sprintf("https://127.0.0.1:%d", o.PeerPort))
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +83,17 @@ func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	cfg.ListenPeerUrls = []url.URL{*peerURL}
 	cfg.AdvertisePeerUrls = []url.URL{*peerURL}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	// Clients must present a certificate from our CA. The peer port gets the same: a
+	// single member has no peers, but its peer listener still answers (membership,
+	// raft), so it must not be open either.
+	tlsInfo := transport.TLSInfo{
+		CertFile:       pki.ServerCertFile(),
+		KeyFile:        pki.ServerKeyFile(),
+		TrustedCAFile:  pki.CAFile(),
+		ClientCertAuth: true,
+	}
+	cfg.ClientTLSInfo = tlsInfo
+	cfg.PeerTLSInfo = tlsInfo
 	// The API server compacts through its own storage layer; keep a bounded history here too.
 	cfg.AutoCompactionMode = "periodic"
 	cfg.AutoCompactionRetention = "1h"

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,6 +16,7 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
 	kruiseadmission "github.com/kruise-native/kruise-native/pkg/admission"
@@ -45,6 +47,9 @@ type Options struct {
 	PodWebhookReadinessGate bool
 
 	embedded bool
+	// etcdTLSFlagsWithEmbedded records --etcd-{cafile,certfile,keyfile} given without
+	// --etcd-servers, before Complete replaces them with the embedded member's.
+	etcdTLSFlagsWithEmbedded bool
 }
 
 // NewOptions returns the defaults: embedded etcd, objects stored as protobuf in the
@@ -68,10 +73,11 @@ func NewOptions() *Options {
 	// Only informational with this codec (it always writes protobuf), but keeps
 	// --storage-media-type's help honest.
 	o.Recommended.Etcd.DefaultStorageMediaType = runtime.ContentTypeProtobuf
-	// kube-apiserver calls admission webhooks without credentials (unless configured to
-	// send some), so the pod webhook path skips authorization; it only answers with a
-	// patch for the pod it is sent.
-	o.Recommended.Authorization = o.Recommended.Authorization.WithAlwaysAllowPaths(podwebhook.Path)
+	// The pod webhook path is authorized like any other (no always-allow path): its
+	// patches carry SidecarSet contents (env values, images), so only kube-apiserver
+	// may call it. kube-apiserver presents a client certificate to webhooks when its
+	// --admission-control-config-file says so, and RBAC grants that user `post` on the
+	// path (artifacts/deploy/rbac/pod-webhook-caller.yaml, artifacts/deploy/README.md).
 	kruiseadmission.Register(o.Recommended.Admission.Plugins)
 	o.Recommended.Admission.RecommendedPluginOrder = append(o.Recommended.Admission.RecommendedPluginOrder,
 		kruiseadmission.PluginOrder...)
@@ -82,10 +88,17 @@ func NewOptions() *Options {
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.ServerRun.AddUniversalFlags(fs)
 	o.Recommended.AddFlags(fs)
+	if f := fs.Lookup("etcd-servers"); f != nil {
+		f.Usage += " Without it kruise-apiserver runs an embedded etcd (--embedded-etcd-*). An external etcd must " +
+			"serve https:// with client certificate authentication (etcd --client-cert-auth --trusted-ca-file), and " +
+			"kruise-apiserver must present --etcd-certfile/--etcd-keyfile and verify etcd with --etcd-cafile: anyone " +
+			"who reaches an unauthenticated etcd bypasses all authorization and admission."
+	}
 	fs.StringVar(&o.EmbeddedEtcd.DataDir, "embedded-etcd-data-dir", o.EmbeddedEtcd.DataDir,
 		"Directory of the embedded etcd member, used when --etcd-servers is not set.")
 	fs.IntVar(&o.EmbeddedEtcd.ClientPort, "embedded-etcd-client-port", o.EmbeddedEtcd.ClientPort,
-		"Port on 127.0.0.1 where the embedded etcd serves clients.")
+		"Port on 127.0.0.1 where the embedded etcd serves clients, over TLS with client certificates only. "+
+			"The certificates are generated in <embedded-etcd-data-dir>/pki on first start and reused.")
 	fs.IntVar(&o.EmbeddedEtcd.PeerPort, "embedded-etcd-peer-port", o.EmbeddedEtcd.PeerPort,
 		"Port on 127.0.0.1 for the embedded etcd's peer traffic.")
 	fs.BoolVar(&o.EmbeddedEtcd.UnsafeNoFsync, "embedded-etcd-unsafe-no-fsync", o.EmbeddedEtcd.UnsafeNoFsync,
@@ -111,7 +124,11 @@ func (o *Options) Complete() error {
 		return err
 	}
 	if o.UsesEmbeddedEtcd() {
-		o.Recommended.Etcd.StorageConfig.Transport.ServerList = []string{o.EmbeddedEtcd.ClientURL()}
+		t := &o.Recommended.Etcd.StorageConfig.Transport
+		o.etcdTLSFlagsWithEmbedded = t.CertFile != "" || t.KeyFile != "" || t.TrustedCAFile != ""
+		pki := o.EmbeddedEtcd.PKI()
+		t.ServerList = []string{o.EmbeddedEtcd.ClientURL()}
+		t.CertFile, t.KeyFile, t.TrustedCAFile = pki.ClientCertFile(), pki.ClientKeyFile(), pki.CAFile()
 		o.embedded = true
 	}
 	return nil
@@ -122,6 +139,10 @@ func (o *Options) Validate() error {
 	errs := append(o.ServerRun.Validate(), o.Recommended.Validate()...)
 	if o.embedded {
 		errs = append(errs, o.EmbeddedEtcd.Validate()...)
+		if o.etcdTLSFlagsWithEmbedded {
+			errs = append(errs, fmt.Errorf("--etcd-cafile, --etcd-certfile and --etcd-keyfile apply to --etcd-servers only: "+
+				"the embedded etcd uses the certificates it generates in <embedded-etcd-data-dir>/pki"))
+		}
 	}
 	return utilerrors.NewAggregate(errs)
 }
@@ -179,6 +200,10 @@ func (o *Options) Config() (*apiserver.Config, error) {
 
 // Run starts the embedded etcd (if used) and serves until ctx ends.
 func (o *Options) Run(ctx context.Context) error {
+	if !o.embedded {
+		warnUnauthenticatedEtcd(ctx, o.Recommended.Etcd.StorageConfig.Transport.ServerList,
+			o.Recommended.Etcd.StorageConfig.Transport.CertFile)
+	}
 	var etcdStopped <-chan struct{}
 	if o.embedded {
 		etcdCtx, stopEtcd := context.WithCancel(context.WithoutCancel(ctx))
@@ -200,4 +225,20 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	return server.GenericAPIServer.PrepareRun().RunWithContext(ctx)
+}
+
+// warnUnauthenticatedEtcd logs an external etcd reached without TLS or without a client
+// certificate: such an etcd most likely accepts anyone, and whoever reaches it reads and
+// deletes Kruise objects past authorization and admission. Only a warning: the operator
+// may protect it otherwise (e.g. a network policy), and refusing would break such set-ups.
+func warnUnauthenticatedEtcd(ctx context.Context, servers []string, certFile string) {
+	logger := klog.FromContext(ctx)
+	for _, s := range servers {
+		if !strings.HasPrefix(s, "https://") {
+			logger.Info("WARNING: etcd server without TLS; use https:// with --etcd-cafile/--etcd-certfile/--etcd-keyfile", "server", s)
+		}
+	}
+	if certFile == "" {
+		logger.Info("WARNING: no --etcd-certfile: unless the etcd cluster requires client certificates, anyone who reaches it can read and write every Kruise object")
+	}
 }

@@ -1,0 +1,107 @@
+package etcd
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// rangeAll POSTs etcd's JSON gateway range over every key, the read an attacker would
+// start with, and returns the status and body (or the transport error).
+func rangeAll(client *http.Client, base string) (int, string, error) {
+	// key "\x00" with range_end "\x00" is the whole keyspace (base64 "AA==").
+	resp, err := client.Post(base+"/v3/kv/range", "application/json", strings.NewReader(`{"key":"AA==","range_end":"AA=="}`))
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	return resp.StatusCode, string(body), nil
+}
+
+// The member serves TLS with client certificates only, on its client and on its peer
+// port: plain HTTP and TLS without a certificate from its CA are refused, the storage
+// client's certificate is accepted.
+func TestStartRequiresClientCertificates(t *testing.T) {
+	o := Options{
+		DataDir:       filepath.Join(t.TempDir(), "etcd"),
+		ClientPort:    freePort(t),
+		PeerPort:      freePort(t),
+		UnsafeNoFsync: true,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped, err := Start(ctx, o)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-stopped
+	})
+	if !strings.HasPrefix(o.ClientURL(), "https://127.0.0.1:") {
+		t.Errorf("ClientURL() = %s, want https on loopback", o.ClientURL())
+	}
+
+	pki := o.PKI()
+	caPEM, err := os.ReadFile(pki.CAFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	clientCert, err := tls.LoadX509KeyPair(pki.ClientCertFile(), pki.ClientKeyFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := func(cfg *tls.Config) *http.Client {
+		return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg}}
+	}
+
+	for _, port := range []int{o.ClientPort, o.PeerPort} {
+		plain := fmt.Sprintf("http://127.0.0.1:%d", port)
+		if code, body, err := rangeAll(client(nil), plain); err == nil && code == http.StatusOK {
+			t.Errorf("plain HTTP range on port %d answered 200: %s", port, body)
+		}
+		secure := fmt.Sprintf("https://127.0.0.1:%d", port)
+		if code, body, err := rangeAll(client(&tls.Config{RootCAs: roots}), secure); err == nil {
+			t.Errorf("TLS without a client certificate on port %d answered %d: %s", port, code, body)
+		}
+		// A certificate from another CA is no better than none.
+		other := PKIFor(t.TempDir())
+		if _, err := other.Ensure(time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		foreign, err := tls.LoadX509KeyPair(other.ClientCertFile(), other.ClientKeyFile())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, body, err := rangeAll(client(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{foreign}}), secure); err == nil {
+			t.Errorf("TLS with a foreign client certificate on port %d answered %d: %s", port, code, body)
+		}
+	}
+
+	code, body, err := rangeAll(client(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{clientCert}}), o.ClientURL())
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("the storage client's certificate: %d %s %v, want 200", code, body, err)
+	}
+}
