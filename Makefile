@@ -9,7 +9,8 @@ BIN := $(OUT)/bin
 
 all: build
 
-## build: our binaries (kruise-apiserver, kruise-controller, kruise-node-daemon) into _output/bin
+## build: our binaries (kruise-apiserver, kruise-controller, kruise-node-daemon, and for the local
+## stack kruise-node-daemon-dev: the daemon with a fake runtime for kwok nodes) into _output/bin
 build:
 	@mkdir -p $(BIN)
 	@for d in cmd/*/; do n=$$(basename $$d); echo "go build kruise-$$n"; \

@@ -22,7 +22,7 @@ log() { echo "local-down: $*"; }
 # the binary a component runs (argv[0] is checked so a reused pid is never signalled)
 component_bin() {
   case "$1" in
-    kruise-node-daemon-*) echo kruise-node-daemon ;;
+    kruise-node-daemon-*) echo kruise-node-daemon-dev ;; # NODE_DAEMON_BIN of local-up.sh
     *) echo "$1" ;;
   esac
 }

@@ -2,7 +2,8 @@
 # Starts the local control plane: etcd, kube-apiserver, kube-controller-manager,
 # kube-scheduler, kwok (fake kubelets) and NODES fake nodes; then, when their binaries
 # exist in BIN_DIR, kruise-apiserver (registered through APIServices), kruise-controller
-# and one kruise-node-daemon per node. Everything listens on 127.0.0.1 only.
+# and one node daemon per node (kruise-node-daemon-dev: kruise-node-daemon with a fake
+# container runtime, kwok nodes having none). Everything listens on 127.0.0.1 only.
 #
 # Usage:
 #   hack/local-up.sh                 start whatever is not running yet (idempotent)
@@ -49,6 +50,7 @@ PIDS="${LOCAL_DIR}/pids"
 ADMIN_KUBECONFIG="${LOCAL_DIR}/kubeconfig"
 KWOK_STAGES="${KWOK_STAGES:-${ROOT}/hack/local/kwok}"
 LOCAL_MANIFESTS="${ROOT}/hack/local/manifests"
+LOCAL_RBAC="${ROOT}/hack/local/rbac"
 
 SERVICE_CIDR="10.96.0.0/16"
 SERVICE_IP="10.96.0.1"
@@ -76,6 +78,11 @@ declare -A PORT_OFFSET=(
   [kruise-controller]=9
 )
 PORT_NAMES=(kube-apiserver etcd etcd-peer kube-controller-manager kube-scheduler kwok kruise-apiserver kruise-etcd kruise-etcd-peer kruise-controller)
+
+# The node daemons run this binary: the production daemon's code with an in-process fake
+# runtime and kubelet simulator (cmd/node-daemon-dev); kruise-node-daemon itself needs a
+# real CRI runtime. Their components keep the daemon's name, kruise-node-daemon-<node>.
+NODE_DAEMON_BIN=kruise-node-daemon-dev
 
 # kruise-node-daemon-kwok-node-<i> serves /healthz, /readyz and /metrics on its own port
 # for the first DAEMON_PORTS nodes: DAEMON_PORT_STD+i, or PORT_BASE+DAEMON_PORT_OFFSET+i
@@ -138,7 +145,7 @@ fail_component() { # <component> <message>
 # the binary a component runs
 component_bin() {
   case "$1" in
-    kruise-node-daemon-*) echo kruise-node-daemon ;;
+    kruise-node-daemon-*) echo "${NODE_DAEMON_BIN}" ;;
     *) echo "$1" ;;
   esac
 }
@@ -600,6 +607,8 @@ metadata:
 EOF
   # same ServiceAccounts, delegation bindings and aggregated roles as a real cluster
   kubectl_ apply -k "${ROOT}/artifacts/deploy/rbac" >/dev/null || die "cannot apply artifacts/deploy/rbac"
+  # plus what only the local stack's programs need (kruise-node-daemon-dev's simulated kubelet)
+  kubectl_ apply -f "${LOCAL_RBAC}" >/dev/null || die "cannot apply ${LOCAL_RBAC}"
 }
 
 # the expected APIServices whose group/version kruise-apiserver serves (from its /apis).
@@ -768,16 +777,16 @@ start_kruise_controller() {
   wait_ready kruise-controller "/healthz" curl_ok "http://127.0.0.1:$(port kruise-controller)/healthz"
 }
 
-# Every daemon runs the fake container runtime and kubelet simulator of its kwok node in
-# process, on LOCAL_DIR/cri/<node>.sock (kwok nodes have no runtime): it pulls images
-# there and recreates the containers the simulator mirrors from the node's pods.
+# Every daemon (NODE_DAEMON_BIN) runs the fake container runtime and kubelet simulator of
+# its kwok node in process, on LOCAL_DIR/cri/<node>.sock (kwok nodes have no runtime): it
+# pulls images there and recreates the containers the simulator mirrors from the node's pods.
 start_kruise_node_daemon() { # <node> [--no-wait]
   local node="$1" name="kruise-node-daemon-$1" p
   p="$(daemon_port "${node}")"
   token_kubeconfig "${name}" kruise-node-daemon "${node}"
   mkdir -p "${LOCAL_DIR}/cri"
   # shellcheck disable=SC2086
-  start_process_env "${name}" "NODE_NAME=${node}" "${BIN_DIR}/kruise-node-daemon" \
+  start_process_env "${name}" "NODE_NAME=${node}" "${BIN_DIR}/${NODE_DAEMON_BIN}" \
     --kubeconfig="${KUBECONFIGS}/${name}.kubeconfig" \
     --fake-runtime-socket="${LOCAL_DIR}/cri/${node}.sock" \
     --bind-address="127.0.0.1:${p:-0}" ${KRUISE_NODE_DAEMON_ARGS}
@@ -834,7 +843,7 @@ wanted_components() {
   echo etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   have_bin kruise-apiserver && echo kruise-apiserver
   have_bin kruise-controller && echo kruise-controller
-  if have_bin kruise-node-daemon; then
+  if have_bin "${NODE_DAEMON_BIN}"; then
     node_names | sed 's/^/kruise-node-daemon-/'
   fi
 }
@@ -899,7 +908,7 @@ cmd_up() {
     have_bin kruise-apiserver || ensure_kruise_base
     start_one kruise-controller
   fi
-  if have_bin kruise-node-daemon; then
+  if have_bin "${NODE_DAEMON_BIN}"; then
     have_bin kruise-apiserver || have_bin kruise-controller || ensure_kruise_base
     # start them all, then watch them all for early exits at once
     local started=()
@@ -944,7 +953,7 @@ cmd_status() {
 cmd_ports() {
   local n
   for n in "${PORT_NAMES[@]}"; do echo "${n}=$(port "${n}")"; done
-  have_bin kruise-node-daemon && daemon_ports
+  have_bin "${NODE_DAEMON_BIN}" && daemon_ports
   return 0
 }
 

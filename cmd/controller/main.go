@@ -19,10 +19,11 @@ import (
 
 func main() {
 	ctx := genericapiserver.SetupSignalContext()
-	os.Exit(cli.Run(newCommand(ctx)))
+	os.Exit(cli.Run(newCommand(ctx, controllers.All)))
 }
 
-func newCommand(ctx context.Context) *cobra.Command {
+// newCommand is kruise-controller running the given controllers (tests pass their own).
+func newCommand(ctx context.Context, constructors []manager.NewFunc) *cobra.Command {
 	o := manager.NewOptions()
 	logOptions := logs.NewOptions()
 	cmd := &cobra.Command{
@@ -36,7 +37,7 @@ func newCommand(ctx context.Context) *cobra.Command {
 				return fmt.Errorf("invalid flags: %w", err)
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-controller"))
-			return manager.Run(ctx, o, controllers.All)
+			return manager.Run(ctx, o, constructors)
 		},
 	}
 	cmd.SetContext(ctx)

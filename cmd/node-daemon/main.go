@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -25,6 +26,7 @@ func main() {
 
 func newCommand(ctx context.Context) *cobra.Command {
 	o := daemon.NewOptions()
+	runtime := daemon.NewRuntimeOptions()
 	logOptions := logs.NewOptions()
 	cmd := &cobra.Command{
 		Use:   "kruise-node-daemon",
@@ -37,16 +39,17 @@ func newCommand(ctx context.Context) *cobra.Command {
 				return err
 			}
 			o.NodeName = os.Getenv(daemon.NodeNameEnv)
-			if err := o.Validate(); err != nil {
+			if err := errors.Join(o.Validate(), runtime.Validate()); err != nil {
 				return fmt.Errorf("invalid configuration: %w", err)
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-node-daemon"))
-			return daemon.Run(ctx, o)
+			return daemon.Run(ctx, o, runtime.Endpoint)
 		},
 	}
 	cmd.SetContext(ctx)
 	fs := cmd.Flags()
 	o.AddFlags(fs)
+	runtime.AddFlags(fs)
 	logsapi.AddFlags(logOptions, fs)
 	return cmd
 }

@@ -42,9 +42,11 @@ type Controller interface {
 // NewFunc builds a controller from the shared context.
 type NewFunc func(ctx context.Context, c *ControllerContext) (Controller, error)
 
-// Run runs the controllers (as the elected leader when leader election is on) until ctx ends.
+// Run runs the controllers (as the elected leader when leader election is on) until ctx
+// ends. It returns an error when a controller cannot start or stops on its own, or when
+// the lease is lost: the process then exits non-zero and is restarted, instead of
+// serving /healthz (and, as the leader, holding the lease) while reconciling nothing.
 func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
-	logger := klog.FromContext(ctx)
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)
@@ -55,6 +57,7 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	if err != nil {
 		return err
 	}
+	defer stopEvents()
 	countWrites(cfg) // after the events client was made from cfg: events are not counted
 	kubeClient, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -64,8 +67,19 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	if err != nil {
 		return err
 	}
-	defer stopEvents()
+	return run(ctx, o, clients{kube: kubeClient, kruise: kruiseClient, recorder: recorder}, constructors)
+}
 
+// clients are what the controllers and the leader election talk to the API servers with.
+type clients struct {
+	kube     kubernetes.Interface
+	kruise   kruiseclient.Interface
+	recorder func(component string) record.EventRecorder
+}
+
+// run serves health and metrics and runs the controllers, as the leader when leader
+// election is on.
+func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) error {
 	var ready atomic.Bool
 	srv, err := serveHealthAndMetrics(ctx, o.BindAddress, &ready)
 	if err != nil {
@@ -73,54 +87,42 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	}
 	defer func() { _ = srv.Close() }()
 
-	run := func(ctx context.Context) {
-		if err := runControllers(ctx, kubeClient, kruiseClient, recorder, o.Workers, constructors, &ready); err != nil {
-			logger.Error(err, "Controllers stopped")
-		}
+	runAll := func(ctx context.Context) error {
+		return runControllers(ctx, c.kube, c.kruise, c.recorder, o.Workers, constructors, &ready)
 	}
 	if !o.LeaderElection.LeaderElect {
-		run(ctx)
-		return nil
+		return runAll(ctx)
 	}
 
 	hostname, _ := os.Hostname()
-	lock, err := resourcelock.New(o.LeaderElection.ResourceLock, o.LeaderElection.ResourceNamespace,
-		o.LeaderElection.ResourceName, kubeClient.CoreV1(), kubeClient.CoordinationV1(),
+	le := o.LeaderElection
+	lock, err := resourcelock.New(le.ResourceLock, le.ResourceNamespace, le.ResourceName,
+		c.kube.CoreV1(), c.kube.CoordinationV1(),
 		resourcelock.ResourceLockConfig{Identity: hostname + "_" + string(uuid.NewUUID())})
 	if err != nil {
 		return fmt.Errorf("leader election lock: %w", err)
 	}
-	lost := make(chan struct{})
-	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		LeaseDuration:   o.LeaderElection.LeaseDuration.Duration,
-		RenewDeadline:   o.LeaderElection.RenewDeadline.Duration,
-		RetryPeriod:     o.LeaderElection.RetryPeriod.Duration,
-		ReleaseOnCancel: true,
-		Name:            o.LeaderElection.ResourceName,
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: run,
-			OnStoppedLeading: func() {
-				logger.Info("No longer the leader")
-				close(lost)
-			},
-		},
-	})
-	select {
-	case <-ctx.Done():
-		return nil
-	case <-lost:
-		return errors.New("lost leadership")
-	}
+	return runLeading(ctx, leaderelection.LeaderElectionConfig{
+		Lock:          lock,
+		LeaseDuration: le.LeaseDuration.Duration,
+		RenewDeadline: le.RenewDeadline.Duration,
+		RetryPeriod:   le.RetryPeriod.Duration,
+		Name:          le.ResourceName,
+	}, runAll)
 }
 
+// runControllers builds every controller, starts the shared informers and runs the
+// controllers until ctx ends. A controller that cannot be built, or that stops while
+// ctx lives, is an error: a partial set of controllers never runs.
 func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruiseClient kruiseclient.Interface,
 	recorder func(string) record.EventRecorder, workers int, constructors []NewFunc, ready *atomic.Bool) error {
 	logger := klog.FromContext(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	kubeInformers := kubeinformers.NewSharedInformerFactory(kubeClient, 0)
 	kruiseInformers := kruiseinformers.NewSharedInformerFactory(kruiseClient, 0)
 	if err := podindex.Add(kubeInformers.Core().V1().Pods().Informer()); err != nil {
-		return err
+		return fmt.Errorf("pod index: %w", err)
 	}
 	cc := &ControllerContext{
 		KubeClient: kubeClient, KruiseClient: kruiseClient,
@@ -128,10 +130,10 @@ func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruise
 		Recorder: recorder, Workers: workers,
 	}
 	var controllers []Controller
-	for _, newController := range constructors {
+	for i, newController := range constructors {
 		c, err := newController(ctx, cc)
 		if err != nil {
-			return fmt.Errorf("building controller: %w", err)
+			return fmt.Errorf("building controller %d of %d: %w", i+1, len(constructors), err)
 		}
 		controllers = append(controllers, c)
 	}
@@ -140,10 +142,10 @@ func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruise
 	defer kubeInformers.Shutdown()
 	defer kruiseInformers.Shutdown()
 
-	done := make(chan struct{}, len(controllers))
+	stopped := make(chan string, len(controllers))
 	for _, c := range controllers {
 		go func() {
-			defer func() { done <- struct{}{} }()
+			defer func() { stopped <- c.Name() }()
 			c.Run(klog.NewContext(ctx, logger.WithValues("controller", c.Name())), workers)
 		}()
 	}
@@ -160,10 +162,15 @@ func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruise
 		ready.Store(true)
 		logger.Info("All controllers synced")
 	}()
+	var err error
 	for range controllers {
-		<-done
+		name := <-stopped
+		if err == nil && ctx.Err() == nil {
+			err = fmt.Errorf("controller %s stopped on its own", name)
+			cancel()
+		}
 	}
-	return nil
+	return err
 }
 
 // newRecorderFactory records events through their own client: events get their own

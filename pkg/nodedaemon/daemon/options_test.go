@@ -17,8 +17,6 @@ func TestValidate(t *testing.T) {
 		{"zero qps", func(o *Options) { o.QPS = 0 }, "--kube-api-qps"},
 		{"no pulls", func(o *Options) { o.MaxConcurrentPulls = 0 }, "--max-concurrent-pulls"},
 		{"bad bind address", func(o *Options) { o.BindAddress = "10221" }, "--bind-address"},
-		{"no endpoint", func(o *Options) { o.RuntimeEndpoint = "" }, "--runtime-endpoint"},
-		{"fake runtime needs no endpoint", func(o *Options) { o.RuntimeEndpoint, o.FakeRuntimeSocket = "", "/tmp/x.sock" }, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,5 +31,14 @@ func TestValidate(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+func TestValidateRuntime(t *testing.T) {
+	if err := NewRuntimeOptions().Validate(); err != nil {
+		t.Errorf("default runtime: %v", err)
+	}
+	if err := (&RuntimeOptions{}).Validate(); err == nil || !strings.Contains(err.Error(), "--runtime-endpoint") {
+		t.Errorf("no endpoint: %v, want an error naming --runtime-endpoint", err)
 	}
 }

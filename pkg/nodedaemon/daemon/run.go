@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,8 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	_ "k8s.io/component-base/metrics/prometheus/clientgo"  // client-go request metrics
 	_ "k8s.io/component-base/metrics/prometheus/workqueue" // workqueue metrics
 	"k8s.io/klog/v2"
@@ -25,7 +21,6 @@ import (
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/containerrecreate"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/devruntime"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/envrestart"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagesync"
@@ -41,21 +36,20 @@ const (
 	runtimeWaitLog = 10 * time.Second
 )
 
-// Run runs the daemon until ctx ends. It returns an error when it cannot start or a
-// part of it stops on its own.
-func Run(ctx context.Context, o *Options) error {
+// Run runs the daemon, acting through the container runtime at the CRI endpoint, until
+// ctx ends. It returns an error when it cannot start or a part of it stops on its own.
+// The runtime may start after the daemon: Run waits for it to answer.
+func Run(ctx context.Context, o *Options, endpoint string) error {
 	logger := klog.FromContext(ctx).WithValues("node", o.NodeName)
 	ctx = klog.NewContext(ctx, logger)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	metrics.Register()
 
-	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	cfg, err := o.ClientConfig()
 	if err != nil {
-		return fmt.Errorf("loading kubeconfig: %w", err)
+		return err
 	}
-	cfg.QPS, cfg.Burst = o.QPS, o.Burst
-	cfg = rest.AddUserAgent(cfg, "kruise-node-daemon/"+o.NodeName)
 	recorder, stopEvents, err := newRecorder(cfg, o.NodeName)
 	if err != nil {
 		return err
@@ -75,34 +69,6 @@ func Run(ctx context.Context, o *Options) error {
 	fail := func(what string, err error) {
 		if err != nil && ctx.Err() == nil {
 			cancel(fmt.Errorf("%s: %w", what, err))
-		}
-	}
-
-	endpoint := o.Endpoint()
-	if o.FakeRuntimeSocket != "" {
-		socket, err := filepath.Abs(o.FakeRuntimeSocket)
-		if err != nil {
-			return fmt.Errorf("--fake-runtime-socket: %w", err)
-		}
-		endpoint = "unix://" + socket
-		// The simulated kubelet gets a client of its own: a real kubelet's pod
-		// status writes do not take the daemon's budget either.
-		simCfg := rest.CopyConfig(cfg)
-		simCfg.QPS, simCfg.Burst = 50, 100
-		simCfg = rest.AddUserAgent(simCfg, "kruise-node-daemon-fake-kubelet/"+o.NodeName)
-		simClient, err := kubernetes.NewForConfig(simCfg)
-		if err != nil {
-			return err
-		}
-		logger.Info("Serving a fake container runtime (development only)", "socket", socket)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fail("fake runtime", devruntime.Run(ctx, socket, o.NodeName, simClient))
-		}()
-		// Dialing before the socket exists only fills the log with gRPC's retries.
-		if err := waitForFile(ctx, socket); err != nil {
-			return fmt.Errorf("fake runtime: %w", err)
 		}
 	}
 
@@ -196,22 +162,8 @@ func Run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-// waitForFile waits until path exists or ctx ends.
-func waitForFile(ctx context.Context, path string) error {
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("socket %s not created: %w", path, context.Cause(ctx))
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
 // waitForRuntime waits until the runtime answers Version: at boot the daemon may start
-// before the runtime (or the fake runtime's socket) is up.
+// before the runtime is up.
 func waitForRuntime(ctx context.Context, cri *criclient.Client) error {
 	logger := klog.FromContext(ctx)
 	lastLog := time.Time{}

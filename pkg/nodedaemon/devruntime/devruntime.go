@@ -1,6 +1,9 @@
-// Package devruntime runs a fake container runtime inside kruise-node-daemon, for the
-// local stack and integration tests (flag --fake-runtime-socket): pkg/nodedaemon/fakecri's
-// CRI server on a unix socket plus its kubelet simulator for the daemon's kwok node.
+// Package devruntime is kruise-node-daemon-dev, for the local stack and integration
+// tests: the node daemon (pkg/nodedaemon/daemon, the same code as kruise-node-daemon)
+// acting through a fake container runtime served in the same process on a unix socket
+// (flag --fake-runtime-socket): pkg/nodedaemon/fakecri's CRI server plus its kubelet
+// simulator for the daemon's kwok node. kruise-node-daemon never links this package or
+// fakecri (cmd/node-daemon's test checks it).
 //
 // Tests cannot reach into a daemon process to configure the fake runtime, so its pull
 // behaviour is chosen by the image's registry host. These hosts are under ".invalid",
@@ -21,12 +24,9 @@
 package devruntime
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 )
@@ -64,14 +64,4 @@ func NewServer() *fakecri.Server {
 	srv.SetPullBehavior(PrivateRegistry+"/*", fakecri.PullBehavior{
 		Credentials: &fakecri.Credentials{Username: PrivateUsername, Password: PrivatePassword}})
 	return srv
-}
-
-// Run serves a fake runtime on socketPath and simulates the kubelet of nodeName until
-// ctx ends. The kube client must be allowed to read the node's pods and patch their
-// status (the simulator writes containerIDs and restart counts, as a kubelet does).
-func Run(ctx context.Context, socketPath, nodeName string, kubeClient kubernetes.Interface) error {
-	if err := fakecri.RunServerForNode(ctx, NewServer(), socketPath, nodeName, kubeClient); err != nil {
-		return fmt.Errorf("fake runtime on %s: %w", socketPath, err)
-	}
-	return nil
 }

@@ -13,8 +13,9 @@
 // containers, and containerID/restartCount/lastState in the pod's status.
 //
 // RunForNode serves a Server and runs a KubeletSim for one node until its context ends;
-// kruise-node-daemon calls it behind a development flag, then uses "unix://"+socketPath
-// as its CRI endpoint. In a test, configure the runtime first and look into it after:
+// kruise-node-daemon-dev (pkg/nodedaemon/devruntime) serves one and gives the node daemon
+// "unix://"+socketPath as its CRI endpoint (kruise-node-daemon never links this package).
+// In a test, configure the runtime first and look into it after:
 //
 //	srv := fakecri.NewServer()
 //	srv.SetPullBehavior("*/private:*", fakecri.PullBehavior{Code: codes.PermissionDenied, Message: "unauthorized"})

@@ -7,10 +7,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// RunForNode is the fake runtime of one kwok node, for kruise-node-daemon's development
-// flag: it serves a new Server on socketPath (the daemon then uses
-// "unix://"+socketPath as its CRI endpoint) and runs a KubeletSim for nodeName with
-// kubeClient until ctx is done. The client needs to get/list/watch pods and patch
+// RunForNode is the fake runtime of one kwok node: it serves a new Server on socketPath
+// (a node daemon then uses "unix://"+socketPath as its CRI endpoint) and runs a
+// KubeletSim for nodeName with kubeClient until ctx is done. The client needs to get/list/watch pods and patch
 // pods/status. It returns an error when the socket cannot be served or the simulator
 // cannot start, and nil after ctx is done.
 func RunForNode(ctx context.Context, socketPath, nodeName string, kubeClient kubernetes.Interface) error {

@@ -26,8 +26,8 @@ import (
 // simNode is a kwok node of the test's own, with a fake runtime and a kubelet simulator
 // running in the test, and a CRI client connected to the runtime's socket.
 //
-// The node is not one of the stack's kwok-node-N: when kruise-node-daemon is built, the
-// stack runs one per kwok-node-N and each may simulate its node's kubelet itself; two
+// The node is not one of the stack's kwok-node-N: when kruise-node-daemon-dev is built,
+// the stack runs one per kwok-node-N and each simulates its node's kubelet itself; two
 // simulators of one node would both write its pods' container statuses.
 type simNode struct {
 	name    string
