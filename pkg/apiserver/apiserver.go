@@ -5,7 +5,6 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -31,9 +30,10 @@ import (
 // Config is the complete configuration of kruise-apiserver.
 type Config struct {
 	GenericConfig *genericapiserver.RecommendedConfig
-	// PodWebhook, if set, is served at podwebhook.Path on the same TLS port: kube-apiserver
-	// calls it for pod creates (MutatingWebhookConfiguration).
-	PodWebhook http.Handler
+	// PodWebhook, if set, is served on the same TLS port, each phase that has handlers
+	// at its path (podwebhook.MutatePath, podwebhook.ValidatePath): kube-apiserver calls
+	// them as the generated webhook configurations say.
+	PodWebhook *podwebhook.Server
 }
 
 // CompletedConfig is a Config whose defaults have been filled in.
@@ -41,7 +41,7 @@ type CompletedConfig struct {
 	generic genericapiserver.CompletedConfig
 	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions); nil without --kubeconfig.
 	kubeClientConfig *rest.Config
-	podWebhook       http.Handler
+	podWebhook       *podwebhook.Server
 }
 
 // Server is a running kruise-apiserver.
@@ -71,8 +71,11 @@ func (c CompletedConfig) New() (*Server, error) {
 	}
 	if c.podWebhook != nil {
 		// Behind the server's authentication and authorization filters; options let
-		// kube-apiserver, which calls webhooks anonymously, through on this path only.
-		generic.Handler.NonGoRestfulMux.Handle(podwebhook.Path, c.podWebhook)
+		// kube-apiserver, which calls webhooks anonymously, through on podwebhook.Path
+		// (kruise-apiserver's chain has mutating handlers only, so it is the one path).
+		for path, h := range c.podWebhook.Paths() {
+			generic.Handler.NonGoRestfulMux.Handle(path, h)
+		}
 	}
 	return s, nil
 }
