@@ -106,8 +106,12 @@ func serve(s *Server, path string, body []byte) *httptest.ResponseRecorder {
 	for p, h := range s.Paths() {
 		mux.Handle(p, h)
 	}
+	return newRecorder(mux, http.MethodPost, path, body)
+}
+
+func newRecorder(h http.Handler, method, path string, body []byte) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body)))
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, bytes.NewReader(body)))
 	return rec
 }
 
@@ -133,7 +137,7 @@ func admit(t *testing.T, w *Server, ns string, pod *corev1.Pod) (*admissionv1.Ad
 	return resp, applyPatch(t, raw, resp.Patch)
 }
 
-// applyPatch applies the webhook's patch (whole-field "add" operations) to raw.
+// applyPatch applies the webhook's patch (whole-field "add" and "remove" operations) to raw.
 func applyPatch(t *testing.T, raw, patch []byte) *corev1.Pod {
 	t.Helper()
 	var doc map[string]interface{}
@@ -146,12 +150,19 @@ func applyPatch(t *testing.T, raw, patch []byte) *corev1.Pod {
 	}
 	for _, op := range ops {
 		parts := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
-		if op.Op != "add" || len(parts) != 2 {
+		if (op.Op != "add" && op.Op != "remove") || len(parts) != 2 {
 			t.Fatalf("unexpected patch operation %+v", op)
 		}
 		parent, ok := doc[parts[0]].(map[string]interface{})
 		if !ok {
 			t.Fatalf("patch %s: no %s in the pod", op.Path, parts[0])
+		}
+		if op.Op == "remove" {
+			if _, ok := parent[parts[1]]; !ok {
+				t.Fatalf("patch removes %s, which the pod does not have", op.Path)
+			}
+			delete(parent, parts[1])
+			continue
 		}
 		parent[parts[1]] = op.Value
 	}
