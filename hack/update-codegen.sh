@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every generated file: deepcopy, defaulters, conversions, protobuf,
-# OpenAPI, clientset, listers, informers and apply configurations.
+# OpenAPI, clientset, listers, informers, apply configurations, and the Pod webhook
+# configurations (from the webhook's handler list).
 # The generators are Go tools pinned in go.mod (`go tool ...`); protoc comes from
 # Debian's protobuf-compiler.
 set -o errexit -o nounset -o pipefail
@@ -82,3 +83,6 @@ go tool informer-gen --go-header-file "${HDR}" \
   --listers-package "${MOD}/${GEN}/listers" \
   --output-dir "${GEN}/informers" --output-pkg "${MOD}/${GEN}/informers" \
   $(pkgs "${VERSIONS[@]}")
+
+echo "+ pod webhook configurations"
+go run ./hack/gen-webhook-config -root "${ROOT}"

@@ -4,7 +4,6 @@ package apiserver
 
 import (
 	"fmt"
-	"net/http"
 
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/client-go/rest"
@@ -18,9 +17,10 @@ import (
 // Config is the complete configuration of kruise-apiserver.
 type Config struct {
 	GenericConfig *genericapiserver.RecommendedConfig
-	// PodWebhook, if set, is served at podwebhook.Path on the same TLS port: kube-apiserver
-	// calls it for pod creates (MutatingWebhookConfiguration).
-	PodWebhook http.Handler
+	// PodWebhook, if set, is served on the same TLS port, each phase that has handlers
+	// at its path (podwebhook.MutatePath, podwebhook.ValidatePath): kube-apiserver calls
+	// them as the generated webhook configurations say.
+	PodWebhook *podwebhook.Server
 }
 
 // CompletedConfig is a Config whose defaults have been filled in.
@@ -29,7 +29,7 @@ type CompletedConfig struct {
 	// kubeClientConfig reaches kube-apiserver (for ControllerRevisions and pull secrets);
 	// nil without --kubeconfig.
 	kubeClientConfig *rest.Config
-	podWebhook       http.Handler
+	podWebhook       *podwebhook.Server
 }
 
 // Server is a running kruise-apiserver.
@@ -63,7 +63,9 @@ func (c CompletedConfig) New() (*Server, error) {
 		// Behind the server's authentication and authorization filters like every
 		// path: only a caller granted `post` on it (kube-apiserver's webhook client
 		// certificate, artifacts/deploy/rbac/pod-webhook-caller.yaml) gets an answer.
-		generic.Handler.NonGoRestfulMux.Handle(podwebhook.Path, c.podWebhook)
+		for path, h := range c.podWebhook.Paths() {
+			generic.Handler.NonGoRestfulMux.Handle(path, h)
+		}
 	}
 	return s, nil
 }

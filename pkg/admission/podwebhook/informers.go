@@ -18,18 +18,18 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
-// NewFromInformers builds the webhook on kruise-apiserver's informer factories (call
-// it before they start): SidecarSets through the loopback client, namespaces from
-// kube-apiserver, which kube also reads directly for a namespace the cache does not
-// have yet (created a moment before its first pod).
-func NewFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kubeinformers.SharedInformerFactory,
-	kubeClient kubernetes.Interface, readinessGate bool) *Webhook {
+// ConfigFromInformers reads what the handlers need from kruise-apiserver's informer
+// factories (call it before they start): SidecarSets through the loopback client,
+// namespaces from kube-apiserver, which kube also reads directly for a namespace the
+// cache does not have yet (created a moment before its first pod).
+func ConfigFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kubeinformers.SharedInformerFactory,
+	kubeClient kubernetes.Interface, readinessGate bool) Config {
 	sidecarSets := kruise.Apps().V1beta1().SidecarSets()
 	ssLister := sidecarSets.Lister()
 	namespaces := kube.Core().V1().Namespaces()
 	nsLister := namespaces.Lister()
 	ssSynced, nsSynced := sidecarSets.Informer().HasSynced, namespaces.Informer().HasSynced
-	return New(Config{
+	return Config{
 		SidecarSets: func() ([]*v1beta1.SidecarSet, error) { return ssLister.List(labels.Everything()) },
 		NamespaceLabels: func(ctx context.Context, name string) (labels.Set, error) {
 			ns, err := nsLister.Get(name)
@@ -46,7 +46,7 @@ func NewFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kubeinf
 		},
 		Synced:        func() bool { return ssSynced() && nsSynced() },
 		ReadinessGate: readinessGate,
-	})
+	}
 }
 
 // pinnedRevision reads the revision injectionStrategy.revision names, by name or as the

@@ -1,10 +1,13 @@
 package podwebhook
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
+	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/storage/names"
 
@@ -85,4 +88,16 @@ func launchPriorities(pod *corev1.Pod) ([]int32, field.ErrorList) {
 		}
 	}
 	return nil, nil
+}
+
+// launchPriority is the handler of injectLaunchPriority; a priority that is not a
+// number in range refuses the pod (422, naming the env value).
+func launchPriority() Handler {
+	return Handler{Name: "container-launch-priority", Rules: podCreates,
+		Mutate: func(_ context.Context, _ *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
+			if _, errs := injectLaunchPriority(pod); len(errs) > 0 {
+				return Deny(apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Pod").GroupKind(), pod.Name, errs))
+			}
+			return nil
+		}}
 }

@@ -47,10 +47,11 @@ func TestPinnedRevision(t *testing.T) {
 	current.Spec.UpdateStrategy.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"canary": "true"}}
 	client := fake.NewClientset(revisionOf(t, old, "log-1", 1, "v1"), revisionOf(t, current, "log-2", 2, ""))
 
-	w := newWebhook(false, nil, current)
-	w.cfg.PinnedRevision = func(ctx context.Context, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error) {
+	cfg := webhookConfig(false, nil, current)
+	cfg.PinnedRevision = func(ctx context.Context, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error) {
 		return pinnedRevision(ctx, client, ss)
 	}
+	w := newServer(cfg)
 	pod := func(labels map[string]string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Labels: labels},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app"}}}}
@@ -75,7 +76,7 @@ func TestPinnedRevision(t *testing.T) {
 	}
 	current.Spec.InjectionStrategy.Revision = &v1beta1.SidecarSetInjectRevision{RevisionName: new("missing")}
 	raw := []byte(`{"metadata":{"name":"web-1","labels":{"app":"web"}},"spec":{"containers":[{"name":"app","image":"app"}]}}`)
-	if _, err := w.Admit(context.Background(), createRequest(raw)); err == nil {
+	if _, err := w.Mutate(context.Background(), createRequest(raw)); err == nil {
 		t.Error("a pinned revision that does not exist must be an error (the failurePolicy decides), not the latest injected")
 	}
 }

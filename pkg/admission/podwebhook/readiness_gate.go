@@ -1,6 +1,9 @@
 package podwebhook
 
 import (
+	"context"
+
+	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -32,4 +35,13 @@ func injectReadinessGate(pod *corev1.Pod) bool {
 	}
 	pod.Spec.ReadinessGates = append(pod.Spec.ReadinessGates, corev1.PodReadinessGate{ConditionType: pub.KruisePodReadyConditionType})
 	return true
+}
+
+// readinessGate is the handler of injectReadinessGate.
+func readinessGate() Handler {
+	return Handler{Name: "kruise-pod-ready-gate", Rules: podCreates,
+		Mutate: func(_ context.Context, _ *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
+			injectReadinessGate(pod)
+			return nil
+		}}
 }

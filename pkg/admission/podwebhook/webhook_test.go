@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -74,8 +75,8 @@ func storedSidecarSet(t *testing.T, data []byte) *v1beta1.SidecarSet {
 	return out
 }
 
-func newWebhook(readinessGate bool, nsLabels map[string]labels.Set, sets ...*v1beta1.SidecarSet) *Webhook {
-	return New(Config{
+func webhookConfig(readinessGate bool, nsLabels map[string]labels.Set, sets ...*v1beta1.SidecarSet) Config {
+	return Config{
 		SidecarSets: func() ([]*v1beta1.SidecarSet, error) { return sets, nil },
 		NamespaceLabels: func(_ context.Context, ns string) (labels.Set, error) {
 			return nsLabels[ns], nil
@@ -83,18 +84,46 @@ func newWebhook(readinessGate bool, nsLabels map[string]labels.Set, sets ...*v1b
 		Synced:        func() bool { return true },
 		ReadinessGate: readinessGate,
 		Now:           func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-	})
+	}
+}
+
+// newWebhook is kruise-apiserver's chain (Handlers) on the given SidecarSets.
+func newWebhook(readinessGate bool, nsLabels map[string]labels.Set, sets ...*v1beta1.SidecarSet) *Server {
+	return newServer(webhookConfig(readinessGate, nsLabels, sets...))
+}
+
+func newServer(cfg Config) *Server {
+	s, err := NewServer(Handlers(cfg))
+	if err != nil {
+		panic(fmt.Sprintf("kruise-apiserver's handler list is invalid: %v", err))
+	}
+	return s
+}
+
+// serve posts body to path on the server's HTTP handlers, as kube-apiserver does.
+func serve(s *Server, path string, body []byte) *httptest.ResponseRecorder {
+	mux := http.NewServeMux()
+	for p, h := range s.Paths() {
+		mux.Handle(p, h)
+	}
+	return newRecorder(mux, http.MethodPost, path, body)
+}
+
+func newRecorder(h http.Handler, method, path string, body []byte) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, bytes.NewReader(body)))
+	return rec
 }
 
 // admit sends pod through the webhook as a CREATE in namespace ns and returns the
 // response and the pod with the patch applied.
-func admit(t *testing.T, w *Webhook, ns string, pod *corev1.Pod) (*admissionv1.AdmissionResponse, *corev1.Pod) {
+func admit(t *testing.T, w *Server, ns string, pod *corev1.Pod) (*admissionv1.AdmissionResponse, *corev1.Pod) {
 	t.Helper()
 	raw, err := json.Marshal(pod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := w.Admit(context.Background(), &admissionv1.AdmissionRequest{
+	resp, err := w.Mutate(context.Background(), &admissionv1.AdmissionRequest{
 		Operation: admissionv1.Create, Namespace: ns,
 		Resource: metav1.GroupVersionResource{Version: "v1", Resource: "pods"},
 		Object:   runtime.RawExtension{Raw: raw},
@@ -108,7 +137,7 @@ func admit(t *testing.T, w *Webhook, ns string, pod *corev1.Pod) (*admissionv1.A
 	return resp, applyPatch(t, raw, resp.Patch)
 }
 
-// applyPatch applies the webhook's patch (whole-field "add" operations) to raw.
+// applyPatch applies the webhook's patch (whole-field "add" and "remove" operations) to raw.
 func applyPatch(t *testing.T, raw, patch []byte) *corev1.Pod {
 	t.Helper()
 	var doc map[string]interface{}
@@ -121,12 +150,19 @@ func applyPatch(t *testing.T, raw, patch []byte) *corev1.Pod {
 	}
 	for _, op := range ops {
 		parts := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
-		if op.Op != "add" || len(parts) != 2 {
+		if (op.Op != "add" && op.Op != "remove") || len(parts) != 2 {
 			t.Fatalf("unexpected patch operation %+v", op)
 		}
 		parent, ok := doc[parts[0]].(map[string]interface{})
 		if !ok {
 			t.Fatalf("patch %s: no %s in the pod", op.Path, parts[0])
+		}
+		if op.Op == "remove" {
+			if _, ok := parent[parts[1]]; !ok {
+				t.Fatalf("patch removes %s, which the pod does not have", op.Path)
+			}
+			delete(parent, parts[1])
+			continue
 		}
 		parent[parts[1]] = op.Value
 	}
@@ -465,8 +501,7 @@ func TestServeHTTP(t *testing.T) {
 			Object:   runtime.RawExtension{Raw: docs[1]}},
 	}
 	body, _ := json.Marshal(review)
-	rec := httptest.NewRecorder()
-	w.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, Path, bytes.NewReader(body)))
+	rec := serve(w, Path, body)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
@@ -479,9 +514,8 @@ func TestServeHTTP(t *testing.T) {
 		t.Fatalf("response = %+v", out)
 	}
 
-	notSynced := New(Config{Synced: func() bool { return false }})
-	rec = httptest.NewRecorder()
-	notSynced.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, Path, bytes.NewReader(body)))
+	notSynced := newServer(Config{Synced: func() bool { return false }})
+	rec = serve(notSynced, Path, body)
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("before the caches sync: status %d, want 503 (kube-apiserver applies the failurePolicy)", rec.Code)
 	}

@@ -187,7 +187,11 @@ func (o *Options) Config() (*apiserver.Config, error) {
 			return nil, fmt.Errorf("kube client for the pod webhook: %w", err)
 		}
 		// Registers its informers now, before the post-start hooks start the factories.
-		out.PodWebhook = podwebhook.NewFromInformers(kruiseInformers, cfg.SharedInformerFactory, kubeClient, o.PodWebhookReadinessGate)
+		handlers := podwebhook.Handlers(podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
+			kubeClient, o.PodWebhookReadinessGate))
+		if out.PodWebhook, err = podwebhook.NewServer(handlers); err != nil {
+			return nil, fmt.Errorf("pod webhook: %w", err)
+		}
 	}
 	cfg.AddPostStartHookOrDie("start-kruise-admission-informers", func(ctx genericapiserver.PostStartHookContext) error {
 		if kruiseInformers != nil {

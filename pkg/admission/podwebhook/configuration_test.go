@@ -1,0 +1,191 @@
+package podwebhook
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
+)
+
+// declared is one (operation, resource) a handler of a phase acts on, or a rule sends.
+type declared struct {
+	phase                    Phase
+	op                       admissionregistrationv1.OperationType
+	group, version, resource string
+	scope                    admissionregistrationv1.ScopeType
+}
+
+func declarations(handlers []Handler) sets.Set[declared] {
+	out := sets.New[declared]()
+	for _, h := range handlers {
+		for _, r := range h.Rules {
+			for _, op := range r.Operations {
+				out.Insert(declared{h.Phase(), op, r.Resource.Group, r.Resource.Version, r.Resource.String(), r.Resource.Scope})
+			}
+		}
+	}
+	return out
+}
+
+func registered(phase Phase, rules []admissionregistrationv1.RuleWithOperations) sets.Set[declared] {
+	out := sets.New[declared]()
+	for _, r := range rules {
+		for _, op := range r.Operations {
+			for _, g := range r.APIGroups {
+				for _, v := range r.APIVersions {
+					for _, res := range r.Resources {
+						out.Insert(declared{phase, op, g, v, res, ptr.Deref(r.Scope, "")})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func urlOptions() WebhookOptions {
+	o := DefaultWebhookOptions()
+	o.ClientConfig.URL = ptr.To("https://127.0.0.1:9443")
+	o.ClientConfig.CABundle = []byte("ca")
+	return o
+}
+
+// The configurations send kube-apiserver's requests to exactly the (operation,
+// resource) pairs the handlers declare: nothing a handler did not ask for, nothing a
+// handler asked for missing.
+func TestGeneratedRulesEqualDeclarations(t *testing.T) {
+	var c calls
+	lists := map[string][]Handler{
+		"kruise-apiserver": EveryHandler(),
+		"mixed": {
+			c.mutating("inject", nil, rule(Pods, opCreate)),
+			c.validating("pub", nil, rule(Pods, opDelete, opUpdate), rule(PodEvictions, opCreate)),
+			c.mutating("spread", nil, rule(Pods, opCreate, opUpdate)),
+			c.validating("protect", nil, rule(Resource{Group: "apps", Version: "v1", Resource: "deployments", Scope: "Namespaced"}, opDelete)),
+			c.validating("again", nil, rule(Pods, opDelete)),
+		},
+	}
+	for name, handlers := range lists {
+		t.Run(name, func(t *testing.T) {
+			mutating, validating, err := WebhookConfigurations(handlers, urlOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sets.New[declared]()
+			if mutating != nil {
+				if len(mutating.Webhooks) != 1 {
+					t.Fatalf("%d mutating webhooks, want one", len(mutating.Webhooks))
+				}
+				got = got.Union(registered(Mutating, mutating.Webhooks[0].Rules))
+			}
+			if validating != nil {
+				if len(validating.Webhooks) != 1 {
+					t.Fatalf("%d validating webhooks, want one", len(validating.Webhooks))
+				}
+				got = got.Union(registered(Validating, validating.Webhooks[0].Rules))
+			}
+			want := declarations(handlers)
+			if !got.Equal(want) {
+				t.Errorf("registered but not declared: %v\ndeclared but not registered: %v",
+					fmtSet(got.Difference(want)), fmtSet(want.Difference(got)))
+			}
+		})
+	}
+}
+
+func fmtSet(s sets.Set[declared]) string { return fmt.Sprint(s.UnsortedList()) }
+
+// The rules as kube-apiserver reads them: one per resource in the order the list
+// names it, the union of its operations in a fixed order; no configuration for a
+// phase without handlers; the phase's path on the client config; options as given.
+func TestWebhookConfigurations(t *testing.T) {
+	var c calls
+	handlers := []Handler{
+		c.validating("pub", nil, rule(Pods, opDelete, opUpdate), rule(PodEvictions, opCreate)),
+		c.validating("other", nil, rule(Pods, opCreate, opDelete)),
+	}
+	opts := urlOptions()
+	opts.FailurePolicy = admissionregistrationv1.Fail
+	mutating, validating, err := WebhookConfigurations(handlers, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mutating != nil {
+		t.Errorf("a mutating configuration without mutating handlers: %+v", mutating)
+	}
+	ns := ptr.To(admissionregistrationv1.NamespacedScope)
+	wantRules := []admissionregistrationv1.RuleWithOperations{
+		{Operations: []admissionregistrationv1.OperationType{opCreate, opUpdate, opDelete},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}, Scope: ns}},
+		{Operations: []admissionregistrationv1.OperationType{opCreate},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods/eviction"}, Scope: ns}},
+	}
+	w := validating.Webhooks[0]
+	if diff := cmp.Diff(wantRules, w.Rules); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if validating.Name != ConfigurationName || validating.Kind != "ValidatingWebhookConfiguration" ||
+		validating.APIVersion != "admissionregistration.k8s.io/v1" {
+		t.Errorf("object %+v", validating.TypeMeta)
+	}
+	if *w.ClientConfig.URL != "https://127.0.0.1:9443"+ValidatePath || string(w.ClientConfig.CABundle) != "ca" {
+		t.Errorf("client config %+v", w.ClientConfig)
+	}
+	if *w.FailurePolicy != admissionregistrationv1.Fail || *w.TimeoutSeconds != 3 || *w.SideEffects != admissionregistrationv1.SideEffectClassNone ||
+		*w.MatchPolicy != admissionregistrationv1.Equivalent || !cmp.Equal(w.NamespaceSelector, opts.NamespaceSelector) ||
+		!cmp.Equal(w.ObjectSelector, opts.ObjectSelector) {
+		t.Errorf("webhook %+v", w)
+	}
+
+	// kruise-apiserver's chain: one mutating configuration, as registered before the chain.
+	service := DefaultWebhookOptions()
+	service.ClientConfig.Service = &admissionregistrationv1.ServiceReference{Namespace: "kruise-system", Name: "kruise-apiserver", Port: ptr.To[int32](443)}
+	mutating, validating, err = WebhookConfigurations(EveryHandler(), service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if validating != nil {
+		t.Errorf("kruise-apiserver has no validating handler, got %+v", validating)
+	}
+	m := mutating.Webhooks[0]
+	if *m.ClientConfig.Service.Path != MutatePath || *m.ReinvocationPolicy != admissionregistrationv1.NeverReinvocationPolicy ||
+		*m.FailurePolicy != admissionregistrationv1.Ignore || m.Name != "pods.mutate.kruise-native.io" {
+		t.Errorf("mutating webhook %+v", m)
+	}
+	if service.ClientConfig.Service.Path != nil {
+		t.Error("the caller's client config was changed")
+	}
+}
+
+func TestWebhookConfigurationsRejects(t *testing.T) {
+	var c calls
+	handlers := []Handler{c.mutating("m", nil, rule(Pods, opCreate))}
+	for name, change := range map[string]func(*WebhookOptions){
+		"no client":       func(o *WebhookOptions) { o.ClientConfig.URL = nil },
+		"URL and Service": func(o *WebhookOptions) { o.ClientConfig.Service = &admissionregistrationv1.ServiceReference{Name: "s"} },
+		"URL with a path": func(o *WebhookOptions) { o.ClientConfig.URL = ptr.To("https://127.0.0.1:9443/admission") },
+		"http URL":        func(o *WebhookOptions) { o.ClientConfig.URL = ptr.To("http://127.0.0.1:9443") },
+		"Service with path": func(o *WebhookOptions) {
+			o.ClientConfig.URL = nil
+			o.ClientConfig.Service = &admissionregistrationv1.ServiceReference{Name: "s", Path: ptr.To("/x")}
+		},
+	} {
+		opts := urlOptions()
+		change(&opts)
+		if _, _, err := WebhookConfigurations(handlers, opts); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, _, err := WebhookConfigurations([]Handler{c.mutating("m", nil, rule(Pods, opDelete))}, urlOptions()); err == nil {
+		t.Error("an invalid handler list: accepted")
+	}
+	placeholder := urlOptions()
+	placeholder.ClientConfig.URL = ptr.To("https://127.0.0.1:${KRUISE_APISERVER_PORT}")
+	if m, _, err := WebhookConfigurations(handlers, placeholder); err != nil ||
+		*m.Webhooks[0].ClientConfig.URL != "https://127.0.0.1:${KRUISE_APISERVER_PORT}"+MutatePath {
+		t.Errorf("a placeholder port: %v", err)
+	}
+}

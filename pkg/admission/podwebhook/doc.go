@@ -1,0 +1,13 @@
+// Package podwebhook is kruise-apiserver's admission webhook for core Pods, served on
+// its TLS port: one AdmissionReview server (Server) running an explicit list of
+// handlers (Handler), each declaring the operations and (sub)resources it acts on and
+// whether it mutates the pod or validates the request. Mutating handlers are served at
+// MutatePath, validating ones at ValidatePath, and the MutatingWebhookConfiguration
+// and ValidatingWebhookConfiguration that make kube-apiserver call them are generated
+// from the same list (WebhookConfigurations), so they cannot disagree.
+//
+// kruise-apiserver's chain (Handlers) acts on pod creates only, so it is never in the
+// way of pod updates, deletions or status writes: it injects the sidecars of the
+// SidecarSets that select the new pod, holds containers back by launch priority, and
+// (optionally) gives pods of Kruise workloads the KruisePodReady readiness gate.
+package podwebhook

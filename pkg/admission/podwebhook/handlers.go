@@ -1,0 +1,58 @@
+package podwebhook
+
+import (
+	"context"
+	"time"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+)
+
+// Config is what kruise-apiserver's handlers read and how they behave.
+type Config struct {
+	// SidecarSets lists the SidecarSets (from an informer cache).
+	SidecarSets func() ([]*v1beta1.SidecarSet, error)
+	// NamespaceLabels reads namespace labels (from an informer cache, falling back to
+	// kube-apiserver for a namespace created a moment ago).
+	NamespaceLabels func(ctx context.Context, namespace string) (labels.Set, error)
+	// PinnedRevision returns the ControllerRevision a SidecarSet's
+	// injectionStrategy.revision names.
+	PinnedRevision func(ctx context.Context, ss *apps.SidecarSet) (*appsv1.ControllerRevision, error)
+	// Synced reports whether both caches have synced; until then SidecarSet injection
+	// answers 503 and kube-apiserver applies the configured failurePolicy.
+	Synced func() bool
+	// ReadinessGate gives pods of Kruise workloads the KruisePodReady gate. It costs
+	// their controller one pod status write per new pod (the condition must be set
+	// True), so it is off unless asked for.
+	ReadinessGate bool
+	// Now is the clock of the injection timestamps.
+	Now func() time.Time
+}
+
+// podCreates is the rule of the handlers that complete a new pod.
+var podCreates = []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Resource: Pods}}
+
+// Handlers is kruise-apiserver's chain, in the order it runs. Launch priority comes
+// after injection, as the injected sidecars get their barrier too (and may carry a
+// priority of their own).
+func Handlers(cfg Config) []Handler {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	out := []Handler{sidecarSetInjection(cfg), launchPriority()}
+	if cfg.ReadinessGate {
+		out = append(out, readinessGate())
+	}
+	return out
+}
+
+// EveryHandler is the chain with every optional handler on: the webhook
+// configurations are generated from it, so they cover whatever flags the server runs
+// with (a request no running handler matches is let through unchanged).
+func EveryHandler() []Handler {
+	return Handlers(Config{ReadinessGate: true})
+}

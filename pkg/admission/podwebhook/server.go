@@ -1,0 +1,201 @@
+package podwebhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
+)
+
+// maxRequestBytes bounds an AdmissionReview body: a pod is at most ~1.5 MiB in etcd.
+const maxRequestBytes = 8 << 20
+
+// errNotSynced is the answer while a handler's caches are filling.
+var errNotSynced = errors.New("caches not synced yet")
+
+// Server answers kube-apiserver's AdmissionReviews by running a fixed list of handlers:
+// on the mutating path the mutating ones, in order, each seeing the pod as the ones
+// before it left it; on the validating path the validating ones, in order, the first
+// refusal deciding. Validating handlers never run in the mutating call: kube-apiserver
+// calls them after every mutation (ours, other webhooks', its own), so they decide on
+// the object that is stored, once.
+type Server struct {
+	handlers map[Phase][]Handler
+}
+
+// NewServer returns a server running handlers, in their order. The list is the whole
+// chain: there is no way to add to it later, so a test's handler cannot reach a
+// server it did not build.
+func NewServer(handlers []Handler) (*Server, error) {
+	if err := validateHandlers(handlers); err != nil {
+		return nil, err
+	}
+	s := &Server{handlers: map[Phase][]Handler{}}
+	for _, h := range handlers {
+		s.handlers[h.Phase()] = append(s.handlers[h.Phase()], h)
+	}
+	return s, nil
+}
+
+// Paths returns the HTTP handler of each phase that has handlers, by path.
+func (s *Server) Paths() map[string]http.Handler {
+	out := map[string]http.Handler{}
+	for phase := range s.handlers {
+		out[phase.Path()] = &endpoint{server: s, phase: phase}
+	}
+	return out
+}
+
+// Mutate runs the mutating handlers that match req and returns the response with the
+// patch of their changes. An error means the webhook could not decide (the
+// failurePolicy applies); a refusal is a response with Allowed false.
+func (s *Server) Mutate(ctx context.Context, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
+	matched, err := s.matching(Mutating, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(matched) == 0 {
+		return &admissionv1.AdmissionResponse{Allowed: true}, nil
+	}
+	pod := &corev1.Pod{}
+	if err := json.Unmarshal(req.Object.Raw, pod); err != nil {
+		return refused(apierrors.NewBadRequest(fmt.Sprintf("decoding the pod: %v", err))), nil
+	}
+	// The namespace of a create is the request's; the object may leave it out.
+	pod.Namespace = req.Namespace
+	original := pod.DeepCopy()
+	for i := range matched {
+		h := &matched[i]
+		if err := h.Mutate(ctx, req, pod); err != nil {
+			if resp, ok := refusalResponse(err); ok {
+				return resp, nil
+			}
+			return nil, fmt.Errorf("%s: %w", h.Name, err)
+		}
+	}
+	patch, err := podPatch(original, pod)
+	if err != nil {
+		return nil, err
+	}
+	if patch == nil {
+		return &admissionv1.AdmissionResponse{Allowed: true}, nil
+	}
+	patchType := admissionv1.PatchTypeJSONPatch
+	return &admissionv1.AdmissionResponse{Allowed: true, PatchType: &patchType, Patch: patch}, nil
+}
+
+// Validate runs the validating handlers that match req; the first refusal is the
+// answer. Errors are as for Mutate.
+func (s *Server) Validate(ctx context.Context, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
+	matched, err := s.matching(Validating, req)
+	if err != nil {
+		return nil, err
+	}
+	for i := range matched {
+		h := &matched[i]
+		if err := h.Validate(ctx, req); err != nil {
+			if resp, ok := refusalResponse(err); ok {
+				return resp, nil
+			}
+			return nil, fmt.Errorf("%s: %w", h.Name, err)
+		}
+	}
+	return &admissionv1.AdmissionResponse{Allowed: true}, nil
+}
+
+// matching returns the phase's handlers for req, or errNotSynced when one of them is
+// still waiting for its caches: running the others alone would answer differently
+// from the full chain.
+func (s *Server) matching(phase Phase, req *admissionv1.AdmissionRequest) ([]Handler, error) {
+	var out []Handler
+	for _, h := range s.handlers[phase] {
+		if !h.matches(req) {
+			continue
+		}
+		if h.Synced != nil && !h.Synced() {
+			return nil, fmt.Errorf("%s: %w", h.Name, errNotSynced)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func refusalResponse(err error) (*admissionv1.AdmissionResponse, bool) {
+	status, ok := asRefusal(err)
+	if !ok {
+		return nil, false
+	}
+	return &admissionv1.AdmissionResponse{Allowed: false, Result: status}, true
+}
+
+// refused is the response refusing with err's status.
+func refused(err error) *admissionv1.AdmissionResponse {
+	resp, _ := refusalResponse(Deny(err))
+	return resp
+}
+
+// endpoint serves one phase over HTTP.
+type endpoint struct {
+	server *Server
+	phase  Phase
+}
+
+var _ http.Handler = &endpoint{}
+
+// ServeHTTP decodes one AdmissionReview, runs the phase and encodes the answer. A
+// handler's error, or caches still filling, is an HTTP error rather than a denial, so
+// kube-apiserver applies the configuration's failurePolicy.
+func (e *endpoint) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	logger := klog.FromContext(r.Context()).WithName("pod-webhook").WithValues("phase", e.phase)
+	if r.Method != http.MethodPost {
+		http.Error(rw, "POST an admission.k8s.io/v1 AdmissionReview", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, maxRequestBytes))
+	if err != nil {
+		http.Error(rw, fmt.Sprintf("reading the request: %v", err), http.StatusBadRequest)
+		return
+	}
+	review := &admissionv1.AdmissionReview{}
+	if err := json.Unmarshal(body, review); err != nil || review.Request == nil {
+		http.Error(rw, "the body is not an admission.k8s.io/v1 AdmissionReview with a request", http.StatusBadRequest)
+		return
+	}
+	req := review.Request
+	logger = logger.WithValues("operation", req.Operation, "resource", req.Resource.Resource,
+		"subresource", req.SubResource, "object", klog.KRef(req.Namespace, req.Name), "uid", req.UID)
+	ctx := klog.NewContext(r.Context(), logger)
+	run := e.server.Mutate
+	if e.phase == Validating {
+		run = e.server.Validate
+	}
+	resp, err := run(ctx, req)
+	switch {
+	case errors.Is(err, errNotSynced):
+		http.Error(rw, err.Error(), http.StatusServiceUnavailable)
+		return
+	case err != nil:
+		logger.Error(err, "Pod admission failed")
+		http.Error(rw, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	resp.UID = req.UID
+	out, err := json.Marshal(&admissionv1.AdmissionReview{TypeMeta: review.TypeMeta, Response: resp})
+	if err != nil {
+		http.Error(rw, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	rw.Header().Set("Content-Type", "application/json")
+	_, _ = rw.Write(out)
+	logger.V(3).Info("Admission review answered", "allowed", resp.Allowed, "patched", resp.Patch != nil,
+		"duration", time.Since(start))
+}
