@@ -17,7 +17,9 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -43,6 +45,7 @@ type Controller struct {
 	scaleExp    *expectations.Scale
 	podVersions *expectations.ResourceVersion
 	inPlace     *inplaceupdate.Executor
+	hooks       lifecycle.Writer
 	now         func() time.Time
 }
 
@@ -64,7 +67,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
 		scaleExp:     expectations.NewScale(),
 		podVersions:  expectations.NewResourceVersion(),
-		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
+		inPlace:      &inplaceupdate.Executor{Pods: podpatch.New(cc.KubeClient.CoreV1(), ControllerName)},
+		hooks:        lifecycle.Writer{Pods: podpatch.New(cc.KubeClient.CoreV1(), ControllerName)},
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("cloneset", c.sync,

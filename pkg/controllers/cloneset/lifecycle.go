@@ -6,39 +6,21 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
 
-// applyStep writes one lifecycle transition to a pod: a pods/status patch when the
-// KruisePodReady condition changes too (that endpoint also takes the labels), a pod
-// patch otherwise. It returns the pod as written, or pod itself when nothing changed.
+// applyStep writes one lifecycle transition to a pod (one write, see
+// lifecycle.Writer). It returns the pod as written, or pod itself when nothing changed.
 func (c *Controller) applyStep(ctx context.Context, st *syncState, pod *corev1.Pod, step *lifecycle.Step) (*corev1.Pod, error) {
-	if step == nil {
-		return pod, nil
-	}
-	newPod, needsStatus := step.Apply(pod, metav1.NewTime(c.now()))
-	if newPod == nil {
-		return pod, nil
-	}
-	data, err := lifecycle.PatchBytes(pod, newPod)
-	if err != nil || data == nil {
-		return pod, err
-	}
-	var sub []string
-	if needsStatus {
-		sub = []string{"status"}
-	}
-	out, err := c.kubeClient.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, data,
-		metav1.PatchOptions{FieldManager: ControllerName}, sub...)
-	if apierrors.IsNotFound(err) {
+	out, err := c.hooks.Write(ctx, pod, step, metav1.NewTime(c.now()))
+	if apierrors.IsNotFound(err) || (err == nil && out == nil) {
 		return pod, nil
 	}
 	if err != nil {
-		return pod, wrap(err, "moving pod %s to lifecycle state %s", pod.Name, step.To)
+		return pod, err
 	}
 	c.podVersions.Expect(out)
 	c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "LifecycleStateChanged", "pod %s lifecycle state %s", pod.Name, step.To)

@@ -25,6 +25,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -85,8 +86,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		scaleExp:     expectations.NewScale(),
 		podVersions:  expectations.NewResourceVersion(),
 		setVersions:  expectations.NewResourceVersion(),
-		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
-		hooks:        lifecycle.Writer{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
+		inPlace:      &inplaceupdate.Executor{Pods: podpatch.New(cc.KubeClient.CoreV1(), ControllerName)},
+		hooks:        lifecycle.Writer{Pods: podpatch.New(cc.KubeClient.CoreV1(), ControllerName)},
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("statefulset", c.sync, setInformer.Informer().HasSynced,
