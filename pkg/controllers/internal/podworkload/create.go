@@ -58,11 +58,11 @@ func (c *Control) createPod(ctx context.Context, owner Object, pod *corev1.Pod, 
 		return nil
 	}
 	if err != nil {
-		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.PodCreateFailed(pod.Name, err))
+		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.PodCreateFailed(owner.GetName(), pod.Name, err))
 		return fmt.Errorf("creating pod %s: %w", pod.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Created pod", "pod", klog.KObj(created), "revision", created.Labels[pub.ControllerRevisionHashLabelKey])
-	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.PodCreated(created.Name))
+	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.PodCreated(owner.GetName(), created.Name))
 	return nil
 }
 
@@ -72,10 +72,10 @@ func (c *Control) createClaim(ctx context.Context, owner Object, pod *corev1.Pod
 		return nil
 	}
 	if err != nil {
-		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.ClaimCreateFailed(claim.Name, pod.Name, err))
+		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.ClaimCreateFailed(owner.GetName(), claim.Name, pod.Name, err))
 		return fmt.Errorf("creating claim %s for pod %s: %w", claim.Name, pod.Name, err)
 	}
-	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.ClaimCreated(claim.Name, pod.Name))
+	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.ClaimCreated(owner.GetName(), claim.Name, pod.Name))
 	return nil
 }
 

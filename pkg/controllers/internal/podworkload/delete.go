@@ -56,11 +56,11 @@ func (c *Control) DeletePods(ctx context.Context, owner Object, lc *pub.Lifecycl
 			c.Scale.Observe(k, expectations.Delete, pod.Name) // gone already; its claims still go
 		case err != nil:
 			c.Scale.Observe(k, expectations.Delete, pod.Name)
-			c.event(owner, corev1.EventTypeWarning, ReasonFailedDelete, c.Text.PodDeleteFailed(pod.Name, err))
+			c.event(owner, corev1.EventTypeWarning, ReasonFailedDelete, c.Text.PodDeleteFailed(owner.GetName(), pod.Name, err))
 			return fmt.Errorf("deleting pod %s: %w", pod.Name, err)
 		default:
 			klog.FromContext(ctx).V(2).Info("Deleted pod", "pod", klog.KObj(pod))
-			c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulDelete, c.Text.PodDeleted(pod.Name))
+			c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulDelete, c.Text.PodDeleted(owner.GetName(), pod.Name))
 		}
 		return c.deleteClaims(ctx, pod, claimsOf)
 	}))

@@ -32,16 +32,16 @@ func owner(deleting bool) *corev1.ConfigMap {
 
 type text struct{}
 
-func (text) PodCreated(pod string) string { return "created " + pod }
-func (text) PodCreateFailed(pod string, err error) string {
+func (text) PodCreated(_, pod string) string { return "created " + pod }
+func (text) PodCreateFailed(_, pod string, err error) string {
 	return fmt.Sprintf("create %s: %v", pod, err)
 }
-func (text) PodDeleted(pod string) string { return "deleted " + pod }
-func (text) PodDeleteFailed(pod string, err error) string {
+func (text) PodDeleted(_, pod string) string { return "deleted " + pod }
+func (text) PodDeleteFailed(_, pod string, err error) string {
 	return fmt.Sprintf("delete %s: %v", pod, err)
 }
-func (text) ClaimCreated(claim, pod string) string { return "" }
-func (text) ClaimCreateFailed(claim, pod string, err error) string {
+func (text) ClaimCreated(_, claim, pod string) string { return "" }
+func (text) ClaimCreateFailed(_, claim, pod string, err error) string {
 	return fmt.Sprintf("claim %s of %s: %v", claim, pod, err)
 }
 
