@@ -59,7 +59,9 @@ func (c *Control) createPod(ctx context.Context, owner Object, pod *corev1.Pod, 
 	}
 	if err != nil {
 		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.PodCreateFailed(owner.GetName(), pod.Name, err))
-		return fmt.Errorf("creating pod %s: %w", pod.Name, err)
+		// No pod name here: CloneSet's are generated per attempt, and a status condition
+		// that changes on every retry would be written on every retry (see syncerror).
+		return fmt.Errorf("creating pod: %w", err)
 	}
 	klog.FromContext(ctx).V(2).Info("Created pod", "pod", klog.KObj(created), "revision", created.Labels[pub.ControllerRevisionHashLabelKey])
 	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.PodCreated(owner.GetName(), created.Name))
@@ -73,7 +75,7 @@ func (c *Control) createClaim(ctx context.Context, owner Object, pod *corev1.Pod
 	}
 	if err != nil {
 		c.event(owner, corev1.EventTypeWarning, ReasonFailedCreate, c.Text.ClaimCreateFailed(owner.GetName(), claim.Name, pod.Name, err))
-		return fmt.Errorf("creating claim %s for pod %s: %w", claim.Name, pod.Name, err)
+		return fmt.Errorf("creating claim: %w", err) // no generated names, as for pods
 	}
 	c.event(owner, corev1.EventTypeNormal, ReasonSuccessfulCreate, c.Text.ClaimCreated(owner.GetName(), claim.Name, pod.Name))
 	return nil

@@ -57,7 +57,7 @@ func TestCreatePodsExpectations(t *testing.T) {
 		return []*corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data-" + p.Name, Namespace: "ns"}}}
 	}
 	err := f.c.CreatePods(context.Background(), owner(false), pods, claims)
-	if err == nil || !strings.Contains(err.Error(), "creating pod b") {
+	if err == nil || err.Error() != "creating pod: quota" {
 		t.Fatalf("err = %v, want the failure of b", err)
 	}
 	// Batches of 1 then 2: a, then b and c; d is never attempted.
