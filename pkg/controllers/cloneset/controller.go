@@ -1,23 +1,23 @@
 // Package cloneset reconciles CloneSets: it creates, deletes and updates (in place or
 // by recreation) the pods a CloneSet owns directly, and reports their state.
+//
+// It works on the v1beta1 objects its informer holds (see podworkload: no conversion
+// to the hub type); the rollout math is pure (Compute, in plan.go).
 package cloneset
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/kubernetes/pkg/controller/history"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -27,23 +27,22 @@ import (
 // ControllerName is the event source and field manager of this controller.
 const ControllerName = "cloneset-controller"
 
-var controllerKind = v1beta1.SchemeGroupVersion.WithKind("CloneSet")
+// controllerKind owns the CloneSet's revisions; podOwnerKind is what its pods' and
+// claims' owner references carry: v1alpha1, as OpenKruise writes them, so tools that
+// follow owner references keep working.
+var (
+	controllerKind = v1beta1.SchemeGroupVersion.WithKind("CloneSet")
+	podOwnerKind   = v1alpha1.SchemeGroupVersion.WithKind("CloneSet")
+)
 
 // Controller reconciles CloneSets.
 type Controller struct {
-	kubeClient   kubernetes.Interface
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
-	scheme       *runtime.Scheme
-
-	cloneSets   kruiselisters.CloneSetLister
-	podIndexer  cache.Indexer
-	history     history.Interface
-	loop        *reconcile.Loop
-	scaleExp    *expectations.Scale
-	podVersions *expectations.ResourceVersion
-	inPlace     *inplaceupdate.Executor
-	now         func() time.Time
+	cloneSets    kruiselisters.CloneSetLister
+	pods         *podworkload.Control
+	loop         *reconcile.Loop
+	now          func() time.Time
 }
 
 // New builds the controller on the shared informers.
@@ -51,33 +50,33 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	csInformer := cc.KruiseInformers.Apps().V1beta1().CloneSets()
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
-	if err := history.AddControllerRevisionControllerIndexer(revInformer.Informer()); err != nil {
+	recorder := cc.Recorder(ControllerName)
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
+		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
+			return cc.KruiseClient.AppsV1beta1().CloneSets(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+	})
+	if err != nil {
 		return nil, err
 	}
 	c := &Controller{
-		kubeClient:   cc.KubeClient,
 		kruiseClient: cc.KruiseClient,
-		recorder:     cc.Recorder(ControllerName),
-		scheme:       newScheme(),
+		recorder:     recorder,
 		cloneSets:    csInformer.Lister(),
-		podIndexer:   podInformer.Informer().GetIndexer(),
-		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
-		scaleExp:     expectations.NewScale(),
-		podVersions:  expectations.NewResourceVersion(),
-		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
+		pods:         pods,
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("cloneset", c.sync,
 		csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced)
 	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueue,
+		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.loop.EnqueueUpdate,
 		DeleteFunc: c.onCloneSetDelete,
 	}); err != nil {
 		return nil, err
 	}
-	pods := &ownedpods.Handler{Owner: controllerKind.GroupKind(), Scale: c.scaleExp, Versions: c.podVersions, Enqueue: c.loop.Add}
-	if _, err := podInformer.Informer().AddEventHandler(pods.Funcs()); err != nil {
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -92,25 +91,17 @@ func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
 // Run processes the queue until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
 
-func (c *Controller) enqueue(obj interface{}) { c.loop.Enqueue(obj) }
-
 func (c *Controller) onCloneSetDelete(obj interface{}) {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
+	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+		c.pods.Forget(key)
 	}
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return
-	}
-	c.scaleExp.Forget(key)
 }
 
-// isNotFound treats a vanished object as done, not as a failure.
-func isNotFound(err error) bool { return err != nil && apierrors.IsNotFound(err) }
-
-func wrap(err error, format string, args ...any) error {
-	if err == nil {
+// matching names the CloneSets that may adopt an orphan pod.
+func (c *Controller) matching(pod *corev1.Pod) []string {
+	sets, err := c.cloneSets.CloneSets(pod.Namespace).List(labels.Everything())
+	if err != nil {
 		return nil
 	}
-	return fmt.Errorf(format+": %w", append(args, err)...)
+	return podworkload.MatchingKeys(sets, func(cs *v1beta1.CloneSet) *metav1.LabelSelector { return cs.Spec.Selector }, pod)
 }

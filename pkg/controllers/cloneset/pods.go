@@ -9,16 +9,12 @@ import (
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
-
-// ownerAPIVersion is the apiVersion pods' owner references carry: v1alpha1, as
-// OpenKruise writes them, so tools that follow owner references keep working.
-const ownerAPIVersion = "apps.kruise.io/v1alpha1"
 
 // newInstanceID returns a random suffix not used by any existing pod.
 func newInstanceID(existing sets.Set[string]) string {
@@ -34,17 +30,14 @@ func newInstanceID(existing sets.Set[string]) string {
 // newPod builds a pod of cs at a revision: named <cloneset>-<instance id>, labelled
 // with the revision and instance id, owned by cs, with the readiness gates its update
 // strategy and lifecycle need and a claim per volume claim template.
-func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceID string) *corev1.Pod {
+func newPod(cs *v1beta1.CloneSet, owner metav1.OwnerReference, tmpl *corev1.PodTemplateSpec, revision, instanceID string) *corev1.Pod {
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        cs.Name + "-" + instanceID,
-			Namespace:   cs.Namespace,
-			Labels:      maps.Clone(tmpl.Labels),
-			Annotations: maps.Clone(tmpl.Annotations),
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: ownerAPIVersion, Kind: "CloneSet", Name: cs.Name, UID: cs.UID,
-				Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue(),
-			}},
+			Name:            cs.Name + "-" + instanceID,
+			Namespace:       cs.Namespace,
+			Labels:          maps.Clone(tmpl.Labels),
+			Annotations:     maps.Clone(tmpl.Annotations),
+			OwnerReferences: []metav1.OwnerReference{owner},
 		},
 		Spec: *tmpl.Spec.DeepCopy(),
 	}
@@ -82,24 +75,20 @@ func newPod(cs *apps.CloneSet, tmpl *corev1.PodTemplateSpec, revision, instanceI
 // gate would cost a status write per created pod for nothing (DESIGN, "API writes per
 // pod"). OpenKruise always adds the gate; a pod created without it that later meets a
 // grace period is updated without the early not-ready flip.
-func needsInPlaceReadinessGate(cs *apps.CloneSet) bool {
-	us := cs.Spec.UpdateStrategy
-	inPlace := us.Type == apps.InPlaceIfPossibleCloneSetUpdateStrategyType || us.Type == apps.InPlaceOnlyCloneSetUpdateStrategyType
-	return inPlace && us.InPlaceUpdateStrategy != nil && us.InPlaceUpdateStrategy.GracePeriodSeconds > 0
+func needsInPlaceReadinessGate(cs *v1beta1.CloneSet) bool {
+	s := inPlaceStrategy(cs)
+	return inPlace(cs) && s != nil && s.GracePeriodSeconds > 0
 }
 
 // newClaim builds the PVC of one claim template for a pod.
-func newClaim(cs *apps.CloneSet, tmpl corev1.PersistentVolumeClaim, podName, instanceID string) *corev1.PersistentVolumeClaim {
+func newClaim(cs *v1beta1.CloneSet, owner metav1.OwnerReference, tmpl corev1.PersistentVolumeClaim, podName, instanceID string) *corev1.PersistentVolumeClaim {
 	claim := tmpl.DeepCopy()
 	claim.ObjectMeta = metav1.ObjectMeta{
-		Name:        claimName(tmpl.Name, podName),
-		Namespace:   cs.Namespace,
-		Labels:      maps.Clone(cs.Spec.Selector.MatchLabels),
-		Annotations: maps.Clone(tmpl.Annotations),
-		OwnerReferences: []metav1.OwnerReference{{
-			APIVersion: ownerAPIVersion, Kind: "CloneSet", Name: cs.Name, UID: cs.UID,
-			Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue(),
-		}},
+		Name:            claimName(tmpl.Name, podName),
+		Namespace:       cs.Namespace,
+		Labels:          maps.Clone(cs.Spec.Selector.MatchLabels),
+		Annotations:     maps.Clone(tmpl.Annotations),
+		OwnerReferences: []metav1.OwnerReference{owner},
 	}
 	if claim.Labels == nil {
 		claim.Labels = map[string]string{}
@@ -110,8 +99,6 @@ func newClaim(cs *apps.CloneSet, tmpl corev1.PersistentVolumeClaim, podName, ins
 }
 
 func claimName(template, podName string) string { return template + "-" + podName }
-
-func ptrTrue() *bool { t := true; return &t }
 
 // isActive: the pod counts towards replicas (not terminating, not finished).
 func isActive(pod *corev1.Pod) bool {
@@ -141,7 +128,7 @@ func availableIn(pod *corev1.Pod, minReadySeconds int32, now time.Time) (bool, t
 }
 
 // isSpecifiedDelete: the user asked for this pod to go.
-func isSpecifiedDelete(cs *apps.CloneSet, pod *corev1.Pod) bool {
+func isSpecifiedDelete(cs *v1beta1.CloneSet, pod *corev1.Pod) bool {
 	if _, ok := pod.Labels[pub.SpecifiedDeleteKey]; ok {
 		return true
 	}

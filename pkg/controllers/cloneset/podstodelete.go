@@ -3,8 +3,8 @@ package cloneset
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -12,13 +12,13 @@ import (
 
 // syncPodsToDelete removes from spec.scaleStrategy.podsToDelete the names of pods that
 // are gone, as OpenKruise does, so the list only names pods still to delete.
-func (c *Controller) syncPodsToDelete(ctx context.Context, st *syncState, owned []*corev1.Pod) error {
+func (c *Controller) syncPodsToDelete(ctx context.Context, st *syncState) error {
 	names := st.cs.Spec.ScaleStrategy.PodsToDelete
 	if len(names) == 0 {
 		return nil
 	}
 	present := sets.New[string]()
-	for _, p := range owned {
+	for _, p := range st.claimed {
 		present.Insert(p.Name)
 	}
 	keep := make([]string, 0, len(names))
@@ -32,7 +32,7 @@ func (c *Controller) syncPodsToDelete(ctx context.Context, st *syncState, owned 
 	}
 	// A merge patch guarded by the resourceVersion: never drop a name added meanwhile.
 	patch, err := json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": st.owner.GetResourceVersion()},
+		"metadata": map[string]any{"resourceVersion": st.cs.ResourceVersion},
 		"spec":     map[string]any{"scaleStrategy": map[string]any{"podsToDelete": keep}},
 	})
 	if err != nil {
@@ -40,5 +40,8 @@ func (c *Controller) syncPodsToDelete(ctx context.Context, st *syncState, owned 
 	}
 	_, err = c.kruiseClient.AppsV1beta1().CloneSets(st.cs.Namespace).Patch(ctx, st.cs.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{FieldManager: ControllerName})
-	return wrap(err, "trimming podsToDelete")
+	if err != nil {
+		return fmt.Errorf("trimming podsToDelete: %w", err)
+	}
+	return nil
 }

@@ -2,32 +2,31 @@ package cloneset
 
 import (
 	"context"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
 
 // computeStatus derives status from the pods this sync saw.
-func computeStatus(st *syncState, now metav1.Time, syncErr error) apps.CloneSetStatus {
+func computeStatus(st *syncState, now metav1.Time, syncErr error) v1beta1.CloneSetStatus {
 	cs := st.cs
-	s := apps.CloneSetStatus{
+	s := v1beta1.CloneSetStatus{
 		ObservedGeneration:      cs.Generation,
-		UpdateRevision:          st.updateRev.Name,
-		CurrentRevision:         st.currentRev,
-		CollisionCount:          &st.collisions,
+		UpdateRevision:          st.revs.Update.Name,
+		CurrentRevision:         st.revs.Current.Name,
+		CollisionCount:          &st.revs.CollisionCount,
 		LabelSelector:           selectorString(cs),
 		ExpectedUpdatedReplicas: st.expectedUpdated,
 		Conditions:              cs.Status.Conditions,
 	}
 	for _, pod := range st.pods {
 		s.Replicas++
-		updated := pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name
+		updated := st.revs.IsUpdated(pod)
 		ready := isReady(pod)
 		available, _ := availableIn(pod, cs.Spec.MinReadySeconds, now.Time)
 		if updated {
@@ -52,7 +51,7 @@ func computeStatus(st *syncState, now metav1.Time, syncErr error) apps.CloneSetS
 		replicas = *cs.Spec.Replicas
 	}
 	if s.UpdatedReplicas == s.Replicas && s.Replicas == replicas {
-		s.CurrentRevision = st.updateRev.Name
+		s.CurrentRevision = st.revs.Update.Name
 	}
 	s.Conditions = setFailureConditions(s.Conditions, syncErr, now)
 	return s
@@ -60,16 +59,16 @@ func computeStatus(st *syncState, now metav1.Time, syncErr error) apps.CloneSetS
 
 // setFailureConditions reports a failed sync as FailedScale/FailedUpdate, as OpenKruise
 // does, and clears them once a sync succeeds.
-func setFailureConditions(conds []apps.CloneSetCondition, syncErr error, now metav1.Time) []apps.CloneSetCondition {
-	var out []apps.CloneSetCondition
+func setFailureConditions(conds []v1beta1.CloneSetCondition, syncErr error, now metav1.Time) []v1beta1.CloneSetCondition {
+	var out []v1beta1.CloneSetCondition
 	for _, c := range conds {
-		if c.Type != apps.CloneSetConditionFailedScale {
+		if c.Type != v1beta1.CloneSetConditionFailedScale {
 			out = append(out, c)
 		}
 	}
 	if syncErr != nil {
-		out = append(out, apps.CloneSetCondition{
-			Type: apps.CloneSetConditionFailedScale, Status: corev1.ConditionTrue,
+		out = append(out, v1beta1.CloneSetCondition{
+			Type: v1beta1.CloneSetConditionFailedScale, Status: corev1.ConditionTrue,
 			LastUpdateTime: now, LastTransitionTime: now, Reason: "ReconcileFailed", Message: syncerror.ConditionMessage(syncErr),
 		})
 	}
@@ -78,34 +77,14 @@ func setFailureConditions(conds []apps.CloneSetCondition, syncErr error, now met
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState, syncErr error) error {
-	now := metav1.NewTime(c.now())
-	status := computeStatus(st, now, syncErr)
-	if equalIgnoringTimes(st.cs.Status, status) {
-		return nil
+	status := computeStatus(st, metav1.NewTime(st.now), syncErr)
+	_, err := podworkload.UpdateStatus(ctx, st.cs.Status, status, func(ctx context.Context) (*v1beta1.CloneSet, error) {
+		out := st.cs.DeepCopy()
+		out.Status = status
+		return c.kruiseClient.AppsV1beta1().CloneSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
+	})
+	if err != nil {
+		return fmt.Errorf("updating status: %w", err)
 	}
-	updated := st.cs.DeepCopy()
-	updated.Status = status
-	out := &v1beta1.CloneSet{}
-	if err := c.scheme.Convert(updated, out, nil); err != nil {
-		return err
-	}
-	_, err := c.kruiseClient.AppsV1beta1().CloneSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	if isNotFound(err) {
-		return nil
-	}
-	return wrap(err, "updating status")
-}
-
-// equalIgnoringTimes compares statuses, ignoring condition timestamps (a repeated
-// failure is not news).
-func equalIgnoringTimes(stored, computed apps.CloneSetStatus) bool {
-	strip := func(s apps.CloneSetStatus) apps.CloneSetStatus {
-		s = *s.DeepCopy()
-		for i := range s.Conditions {
-			s.Conditions[i].LastUpdateTime = metav1.Time{}
-			s.Conditions[i].LastTransitionTime = metav1.Time{}
-		}
-		return s
-	}
-	return apiequality.Semantic.DeepEqual(strip(stored), strip(computed))
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -52,19 +53,7 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 	if _, err := listInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
 		return nil, err
 	}
-	onJob := func(obj interface{}) {
-		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = tomb.Obj
-		}
-		if job, ok := obj.(*v1alpha1.ImagePullJob); ok {
-			if ref := metav1.GetControllerOf(job); ref != nil && ref.Kind == listKind.Kind {
-				c.loop.Add(job.Namespace + "/" + ref.Name)
-			}
-		}
-	}
-	if _, err := jobInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: onJob, UpdateFunc: func(_, obj interface{}) { onJob(obj) }, DeleteFunc: onJob,
-	}); err != nil {
+	if _, err := jobInformer.Informer().AddEventHandler(controllerref.EnqueueOwner(listKind.GroupKind(), c.loop.Add)); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
@@ -24,7 +24,7 @@ func TestColdUpgrade(t *testing.T) {
 	if image(next, "log") != "log:v2" || image(next, "app") != "web:v1" {
 		t.Errorf("images = %s, %s: only the sidecar changes", image(next, "log"), image(next, "app"))
 	}
-	patch, err := inplaceupdate.PatchBytes(pod, next)
+	patch, err := podpatch.Bytes(pod, next)
 	if err != nil || patch == nil {
 		t.Fatalf("patch: %s, %v", patch, err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
@@ -158,7 +158,7 @@ func (c *Controller) selectedPods(ss *apps.SidecarSet) ([]*corev1.Pod, error) {
 // patchPod sends the one patch taking pod to next (images and annotations), guarded by
 // the pod's uid. A pod gone meanwhile is no error.
 func (c *Controller) patchPod(ctx context.Context, pod, next *corev1.Pod) (*corev1.Pod, error) {
-	data, err := inplaceupdate.PatchBytes(pod, next)
+	data, err := podpatch.Bytes(pod, next)
 	if err != nil || data == nil {
 		return pod, err
 	}

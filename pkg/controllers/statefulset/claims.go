@@ -16,8 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
 // staleClaimRetry is how soon a set waiting for a claim to go away looks again: claim
@@ -31,9 +32,9 @@ var podKind = corev1.SchemeGroupVersion.WithKind("Pod")
 // garbage collector then does the deleting): whenDeleted Delete makes the set an
 // owner, whenScaled Delete makes the pod the owner once it is scaled down (condemned),
 // and a scaled-down claim loses the set reference so the pod's deletion alone frees it.
-func claimOwners(set *apps.StatefulSet, scaledDown bool) (setRef, podRef bool) {
+func claimOwners(set *v1beta1.StatefulSet, scaledDown bool) (setRef, podRef bool) {
 	whenDeleted, whenScaled := retention(set)
-	del := apps.DeletePersistentVolumeClaimRetentionPolicyType
+	del := v1beta1.DeletePersistentVolumeClaimRetentionPolicyType
 	podRef = whenScaled == del && scaledDown
 	setRef = whenDeleted == del && !podRef
 	return setRef, podRef
@@ -41,7 +42,7 @@ func claimOwners(set *apps.StatefulSet, scaledDown bool) (setRef, podRef bool) {
 
 // newClaim builds the claim of template for the pod at ordinal: the template with
 // the pod's claim name and the selector's labels, owned as the policy says.
-func newClaim(set *apps.StatefulSet, tmpl *corev1.PersistentVolumeClaim, ordinal int) *corev1.PersistentVolumeClaim {
+func newClaim(set *v1beta1.StatefulSet, tmpl *corev1.PersistentVolumeClaim, ordinal int) *corev1.PersistentVolumeClaim {
 	claim := tmpl.DeepCopy()
 	claim.ObjectMeta = metav1.ObjectMeta{
 		Name:        claimName(set, tmpl.Name, ordinal),
@@ -66,9 +67,9 @@ func newClaim(set *apps.StatefulSet, tmpl *corev1.PersistentVolumeClaim, ordinal
 // whether that differs from what it has. A claim controlled by someone else, or
 // referring to an earlier set or pod of the same name (a previous incarnation), is
 // left alone: it is not ours to change.
-func wantedClaimRefs(claim *corev1.PersistentVolumeClaim, set *apps.StatefulSet, pod *corev1.Pod, scaledDown bool) ([]metav1.OwnerReference, bool) {
+func wantedClaimRefs(claim *corev1.PersistentVolumeClaim, set *v1beta1.StatefulSet, pod *corev1.Pod, scaledDown bool) ([]metav1.OwnerReference, bool) {
 	isSet := func(r metav1.OwnerReference) bool {
-		return r.Kind == controllerKind.Kind && r.Name == set.Name && strings.HasPrefix(r.APIVersion, apps.GroupName+"/")
+		return r.Kind == controllerKind.Kind && r.Name == set.Name && strings.HasPrefix(r.APIVersion, v1beta1.GroupName+"/")
 	}
 	isPod := func(r metav1.OwnerReference) bool {
 		return r.Kind == "Pod" && r.APIVersion == "v1" && r.Name == pod.Name
@@ -167,28 +168,17 @@ func (c *Controller) claimsBlock(st *syncState, ordinal int) string {
 	return ""
 }
 
-// createClaims creates the pod's missing claims (the cache says which). A claim
-// created meanwhile by an earlier sync is not an error.
-func (c *Controller) createClaims(ctx context.Context, st *syncState, ordinal int) error {
-	podName := PodName(st.set.Name, ordinal)
+// missingClaims are the claims of the pod at ordinal that the cache does not show. A
+// claim created meanwhile by an earlier sync is no error when created again.
+func (c *Controller) missingClaims(st *syncState, ordinal int) []*corev1.PersistentVolumeClaim {
+	var out []*corev1.PersistentVolumeClaim
 	for i := range st.set.Spec.VolumeClaimTemplates {
 		claim := newClaim(st.set, &st.set.Spec.VolumeClaimTemplates[i], ordinal)
-		if _, err := c.claims.PersistentVolumeClaims(claim.Namespace).Get(claim.Name); err == nil {
-			continue
+		if _, err := c.claims.PersistentVolumeClaims(claim.Namespace).Get(claim.Name); err != nil {
+			out = append(out, claim)
 		}
-		_, err := c.kubeClient.CoreV1().PersistentVolumeClaims(claim.Namespace).Create(ctx, claim, metav1.CreateOptions{FieldManager: ControllerName})
-		if apierrors.IsAlreadyExists(err) {
-			continue
-		}
-		if err != nil {
-			c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedCreate",
-				"create Claim %s for Pod %s in StatefulSet %s failed error: %v", claim.Name, podName, st.set.Name, err)
-			return wrap(err, "creating claim %s", claim.Name)
-		}
-		c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "SuccessfulCreate",
-			"create Claim %s Pod %s in StatefulSet %s success", claim.Name, podName, st.set.Name)
 	}
-	return nil
+	return out
 }
 
 // syncClaims keeps the claims of the desired pods as the spec wants them: a pending
@@ -204,10 +194,10 @@ func (c *Controller) syncClaims(ctx context.Context, st *syncState) error {
 			pods = append(pods, pod)
 		}
 	}
-	return batch.ForEach(pods, parallelWrites, func(pod *corev1.Pod) error {
+	return batch.ForEach(pods, podworkload.ParallelWrites, func(pod *corev1.Pod) error {
 		ord := OrdinalOf(st.set.Name, pod.Name)
 		if pod.Status.Phase == corev1.PodPending {
-			if err := c.createClaims(ctx, st, ord); err != nil {
+			if err := c.pods.CreateClaims(ctx, st.set, pod, c.missingClaims(st, ord)); err != nil {
 				return err
 			}
 		}

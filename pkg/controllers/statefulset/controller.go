@@ -4,7 +4,8 @@
 // scale limits, claim retention and lifecycle hooks.
 //
 // The rollout math is pure (Compute, in plan*.go, tested without a server); the sync
-// turns what the cache shows into its input and carries out the resulting plan.
+// turns what the cache shows into its input and carries out the resulting plan. It
+// works on the v1beta1 objects its informer holds (see podworkload).
 package statefulset
 
 import (
@@ -12,19 +13,18 @@ import (
 	"fmt"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/kubernetes/pkg/controller/history"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ownedpods"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -44,22 +44,16 @@ type Controller struct {
 	kubeClient   kubernetes.Interface
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
-	scheme       *runtime.Scheme
 
-	sets        kruiselisters.StatefulSetLister
-	pods        corelisters.PodLister
-	podIndexer  cache.Indexer
-	claims      corelisters.PersistentVolumeClaimLister
-	history     history.Interface
-	loop        *reconcile.Loop
-	scaleExp    *expectations.Scale
-	podVersions *expectations.ResourceVersion
+	sets      kruiselisters.StatefulSetLister
+	podLister corelisters.PodLister
+	claims    corelisters.PersistentVolumeClaimLister
+	pods      *podworkload.Control
+	loop      *reconcile.Loop
 	// setVersions holds the sets whose status this controller wrote: until the
 	// informer shows the write, a sync would work from stale status and its own
 	// status write would only conflict.
 	setVersions *expectations.ResourceVersion
-	inPlace     *inplaceupdate.Executor
-	hooks       lifecycle.Writer
 	now         func() time.Time
 }
 
@@ -69,24 +63,25 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	claimInformer := cc.KubeInformers.Core().V1().PersistentVolumeClaims()
-	if err := history.AddControllerRevisionControllerIndexer(revInformer.Informer()); err != nil {
+	recorder := cc.Recorder(ControllerName)
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+		Name: ControllerName, Kind: controllerKind, Text: eventText{},
+		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
+			return cc.KruiseClient.AppsV1beta1().StatefulSets(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+	})
+	if err != nil {
 		return nil, err
 	}
 	c := &Controller{
 		kubeClient:   cc.KubeClient,
 		kruiseClient: cc.KruiseClient,
-		recorder:     cc.Recorder(ControllerName),
-		scheme:       newScheme(),
+		recorder:     recorder,
 		sets:         setInformer.Lister(),
-		pods:         podInformer.Lister(),
-		podIndexer:   podInformer.Informer().GetIndexer(),
+		podLister:    podInformer.Lister(),
 		claims:       claimInformer.Lister(),
-		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
-		scaleExp:     expectations.NewScale(),
-		podVersions:  expectations.NewResourceVersion(),
+		pods:         pods,
 		setVersions:  expectations.NewResourceVersion(),
-		inPlace:      &inplaceupdate.Executor{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
-		hooks:        lifecycle.Writer{Pods: inplaceupdate.NewPodPatcher(cc.KubeClient.CoreV1())},
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("statefulset", c.sync, setInformer.Informer().HasSynced,
@@ -98,8 +93,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
-	pods := &ownedpods.Handler{Owner: controllerKind.GroupKind(), Scale: c.scaleExp, Versions: c.podVersions, Enqueue: c.loop.Add}
-	if _, err := podInformer.Informer().AddEventHandler(pods.Funcs()); err != nil {
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -119,11 +113,27 @@ func (c *Controller) onSetDelete(obj interface{}) {
 		obj = tomb.Obj
 	}
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.scaleExp.Forget(key)
+		c.pods.Forget(key)
 	}
 	if set, ok := obj.(*v1beta1.StatefulSet); ok {
 		c.setVersions.Forget(set.UID)
 	}
+}
+
+// matching names the sets that may adopt an orphan pod: its labels match their
+// selector and its name carries one of their ordinals.
+func (c *Controller) matching(pod *corev1.Pod) []string {
+	sets, err := c.sets.StatefulSets(pod.Namespace).List(labels.Everything())
+	if err != nil {
+		return nil
+	}
+	var members []*v1beta1.StatefulSet
+	for _, s := range sets {
+		if OrdinalOf(s.Name, pod.Name) >= 0 {
+			members = append(members, s)
+		}
+	}
+	return podworkload.MatchingKeys(members, func(s *v1beta1.StatefulSet) *metav1.LabelSelector { return s.Spec.Selector }, pod)
 }
 
 // isNotFound treats a vanished object as done, not as a failure.

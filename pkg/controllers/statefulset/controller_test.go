@@ -63,7 +63,7 @@ func TestSyncOrderedReadyCreatesClaimThenPod(t *testing.T) {
 	if got := h.sync(); len(got) != 0 {
 		t.Fatalf("sync on a stale cache wrote %v", got)
 	}
-	h.c.scaleExp.Observe("ns/web", "create", "web-0") // the informer's add event
+	h.c.pods.Scale.Observe("ns/web", "create", "web-0") // the informer's add event
 	h.refresh()
 	if got := h.sync(); hasPrefix(got, "create pods") != 0 {
 		t.Fatalf("created %v while web-0 is not ready", got)
@@ -87,7 +87,7 @@ func TestSyncScaleDownHandsClaimsToPods(t *testing.T) {
 	}))
 	h.sync()
 	for _, n := range []string{"web-0", "web-1", "web-2"} {
-		h.c.scaleExp.Observe("ns/web", "create", n)
+		h.c.pods.Scale.Observe("ns/web", "create", n)
 	}
 	h.kubelet("web-0", "web-1", "web-2")
 	h.refresh()
@@ -128,8 +128,8 @@ func TestSyncInPlaceUpdateIsOnePatch(t *testing.T) {
 		s.Spec.Template.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: pub.InPlaceUpdateReady}}
 	}))
 	h.sync()
-	h.c.scaleExp.Observe("ns/web", "create", "web-0")
-	h.c.scaleExp.Observe("ns/web", "create", "web-1")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-0")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-1")
 	h.kubelet("web-0", "web-1")
 	h.refresh()
 	h.sync()
@@ -156,14 +156,18 @@ func TestSyncInPlaceUpdateIsOnePatch(t *testing.T) {
 }
 
 // A pod of another owner at one of the set's ordinals is never replaced; an orphan
-// that matches the selector is adopted instead of recreated.
+// that matches the selector is adopted instead of recreated (OnDelete here, so that
+// the rollout leaves the adopted pod, which runs no revision of the set, alone).
 func TestSyncAdoptsOrphansAndReportsConflicts(t *testing.T) {
 	orphan := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "ns", UID: "orphan", Labels: map[string]string{"app": "web"}}}
 	foreign := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", UID: "foreign", Labels: map[string]string{"app": "web"},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs", Controller: ptr.To(true)}}}}
-	h := newHarness(t, webSet(2, func(s *v1beta1.StatefulSet) { s.Spec.PodManagementPolicy = appsv1.ParallelPodManagement }), orphan, foreign)
+	h := newHarness(t, webSet(2, func(s *v1beta1.StatefulSet) {
+		s.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+		s.Spec.UpdateStrategy.Type = appsv1.OnDeleteStatefulSetStrategyType
+	}), orphan, foreign)
 	got := h.sync()
-	if hasPrefix(got, "create pods") != 0 || !slices.Contains(got, "patch pods web-0") || slices.Contains(got, "patch pods web-1") {
+	if hasPrefix(got, "create pods") != 0 || hasPrefix(got, "delete pods") != 0 || !slices.Contains(got, "patch pods web-0") || slices.Contains(got, "patch pods web-1") {
 		t.Fatalf("wrote %v, want web-0 adopted and web-1 left alone", got)
 	}
 	if ref := metav1.GetControllerOf(h.pod("web-0")); ref == nil || ref.UID != "set-uid" {
@@ -188,7 +192,7 @@ func findCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetCond
 func TestSyncRecreatesFailedPods(t *testing.T) {
 	h := newHarness(t, webSet(1, nil))
 	h.sync()
-	h.c.scaleExp.Observe("ns/web", "create", "web-0")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-0")
 	p := h.pod("web-0")
 	p.Status.Phase = corev1.PodFailed
 	if _, err := h.kube.CoreV1().Pods("ns").UpdateStatus(context.Background(), p, metav1.UpdateOptions{}); err != nil {
@@ -204,7 +208,7 @@ func TestSyncRecreatesFailedPods(t *testing.T) {
 func TestSyncWritesStatusOnlyOnChange(t *testing.T) {
 	h := newHarness(t, webSet(1, nil))
 	h.sync()
-	h.c.scaleExp.Observe("ns/web", "create", "web-0")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-0")
 	h.kubelet("web-0")
 	h.refresh()
 	if got := h.sync(); hasPrefix(got, "update statefulsets/status") != 1 {
@@ -231,8 +235,8 @@ func TestSyncPreDeleteHookHoldsScaleDown(t *testing.T) {
 		s.Spec.Template.Labels["hold"] = "true"
 	}))
 	h.sync()
-	h.c.scaleExp.Observe("ns/web", "create", "web-0")
-	h.c.scaleExp.Observe("ns/web", "create", "web-1")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-0")
+	h.c.pods.Scale.Observe("ns/web", "create", "web-1")
 	h.kubelet("web-0", "web-1")
 	set, _ := h.kruise.AppsV1beta1().StatefulSets("ns").Get(context.Background(), "web", metav1.GetOptions{})
 	set.Spec.Replicas = ptr.To[int32](1)
@@ -301,7 +305,7 @@ func TestSyncOnDeleteAndPausedOnlyScale(t *testing.T) {
 				edit(s)
 			}))
 			h.sync()
-			h.c.scaleExp.Observe("ns/web", "create", "web-0")
+			h.c.pods.Scale.Observe("ns/web", "create", "web-0")
 			h.kubelet("web-0")
 			set, _ := h.kruise.AppsV1beta1().StatefulSets("ns").Get(context.Background(), "web", metav1.GetOptions{})
 			set.Spec.Template.Spec.Containers[0].Image = "nginx:1.26"

@@ -4,29 +4,13 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
-
-// applyStep writes one lifecycle transition to a pod (one write, see
-// lifecycle.Writer). It returns the pod as written, or pod itself when nothing changed.
-func (c *Controller) applyStep(ctx context.Context, st *syncState, pod *corev1.Pod, step *lifecycle.Step) (*corev1.Pod, error) {
-	out, err := c.hooks.Write(ctx, pod, step, metav1.NewTime(st.now))
-	if apierrors.IsNotFound(err) || out == nil {
-		return pod, nil
-	}
-	if err != nil {
-		return pod, err
-	}
-	c.podVersions.Expect(out)
-	c.recorder.Eventf(st.owner, corev1.EventTypeNormal, "LifecycleStateChanged", "pod %s lifecycle state %s", pod.Name, step.To)
-	return out, nil
-}
 
 // advanceLifecycles moves pods on from PreparingNormal, Updating and Updated once
 // their hooks allow, and takes back a PreparingDelete pod the set wants again
@@ -35,11 +19,9 @@ func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error
 	lc := st.set.Spec.Lifecycle
 	var todo []*corev1.Pod
 	for _, pod := range st.pods {
-		state := lifecycle.State(pod)
-		if pod.DeletionTimestamp != nil || state == "" || state == pub.LifecycleStateNormal && lc == nil {
-			continue
+		if podworkload.HasLifecycleWork(lc, pod) {
+			todo = append(todo, pod)
 		}
-		todo = append(todo, pod)
 	}
 	planned := map[int]bool{}
 	for _, d := range st.plan.Delete {
@@ -48,22 +30,19 @@ func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error
 	for _, o := range st.plan.Update {
 		planned[o] = true
 	}
-	return batch.ForEach(todo, parallelWrites, func(pod *corev1.Pod) error {
+	now := metav1.NewTime(st.now)
+	return batch.ForEach(todo, podworkload.ParallelWrites, func(pod *corev1.Pod) error {
 		ord := OrdinalOf(st.set.Name, pod.Name)
 		if lifecycle.State(pod) == pub.LifecycleStatePreparingDelete {
 			if !st.desired[ord] || planned[ord] {
 				return nil // still to go: its hook decides when
 			}
-			_, err := c.applyStep(ctx, st, pod, lifecycle.CancelDelete(lc, pod))
+			_, err := c.pods.ApplyStep(ctx, st.set, pod, lifecycle.CancelDelete(lc, pod), now)
 			return err
 		}
 		if planned[ord] {
 			return nil // this sync already wrote it
 		}
-		completed, _ := inplaceupdate.CheckCompleted(pod)
-		upToDate := pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name &&
-			(completed || !inplaceupdate.IsInPlaceUpdating(pod))
-		_, err := c.applyStep(ctx, st, pod, lifecycle.DecideNormal(lc, pod, upToDate))
-		return err
+		return c.pods.AdvanceLifecycle(ctx, st.set, lc, st.revs, pod, now)
 	})
 }

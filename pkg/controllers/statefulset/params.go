@@ -7,15 +7,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
 // resolveParams reads the rollout parameters from the spec.
-func resolveParams(set *apps.StatefulSet) (Params, error) {
+func resolveParams(set *v1beta1.StatefulSet) (Params, error) {
 	reserved, err := ParseReserved(set.Spec.ReserveOrdinals)
 	if err != nil {
 		return Params{}, err
@@ -57,10 +57,10 @@ func podStates(st *syncState, p Params) []PodState {
 	out := make([]PodState, 0, len(st.pods))
 	for ord, pod := range st.byOrdinal {
 		available, wait := podAvailable(pod, minReady, st.now)
-		st.requeueAt(wait)
+		st.requeue.After(wait)
 		s := PodState{
 			Ordinal:     ord,
-			Updated:     pod.Labels[pub.ControllerRevisionHashLabelKey] == st.updateRev.Name,
+			Updated:     st.revs.IsUpdated(pod),
 			Available:   available,
 			Terminating: pod.DeletionTimestamp != nil,
 			Failed:      pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded,
@@ -75,7 +75,7 @@ func podStates(st *syncState, p Params) []PodState {
 
 // minReadySeconds is rollingUpdate.minReadySeconds: the Advanced StatefulSet keeps it
 // there rather than in spec, as OpenKruise does.
-func minReadySeconds(set *apps.StatefulSet) int32 {
+func minReadySeconds(set *v1beta1.StatefulSet) int32 {
 	if ru := set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MinReadySeconds != nil {
 		return *ru.MinReadySeconds
 	}

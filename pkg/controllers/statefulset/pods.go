@@ -9,8 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
 
@@ -19,7 +19,7 @@ import (
 // name, subdomain = serviceName, the pod-name and pod-index labels, one volume per
 // claim template pointing at <claim>-<set>-<ordinal>; plus the revision label, the
 // lifecycle state and the readiness gate the lifecycle hooks need.
-func newPod(set *apps.StatefulSet, tmpl *corev1.PodTemplateSpec, revision string, ordinal int, now metav1.Time) *corev1.Pod {
+func newPod(set *v1beta1.StatefulSet, tmpl *corev1.PodTemplateSpec, revision string, ordinal int, now metav1.Time) *corev1.Pod {
 	name := PodName(set.Name, ordinal)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
@@ -49,7 +49,7 @@ func newPod(set *apps.StatefulSet, tmpl *corev1.PodTemplateSpec, revision string
 
 // setClaimVolumes points the volume of every claim template at the pod's claim,
 // replacing a template volume of the same name.
-func setClaimVolumes(set *apps.StatefulSet, pod *corev1.Pod, ordinal int) {
+func setClaimVolumes(set *v1beta1.StatefulSet, pod *corev1.Pod, ordinal int) {
 	for _, tmpl := range set.Spec.VolumeClaimTemplates {
 		vol := corev1.Volume{Name: tmpl.Name, VolumeSource: corev1.VolumeSource{
 			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimName(set, tmpl.Name, ordinal)},
@@ -65,6 +65,6 @@ func setClaimVolumes(set *apps.StatefulSet, pod *corev1.Pod, ordinal int) {
 
 // claimName is the name of the claim of template for the pod at ordinal, as kube
 // names it: <template>-<set>-<ordinal>.
-func claimName(set *apps.StatefulSet, template string, ordinal int) string {
+func claimName(set *v1beta1.StatefulSet, template string, ordinal int) string {
 	return template + "-" + set.Name + "-" + strconv.Itoa(ordinal)
 }

@@ -5,12 +5,11 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
 
@@ -23,13 +22,13 @@ const (
 // computeStatus derives status from the pods this sync saw, counting as kube's
 // StatefulSet controller does: replicas are all the set's pods (terminating ones
 // too), current and updated ones exclude terminating pods.
-func computeStatus(st *syncState, now metav1.Time) apps.StatefulSetStatus {
+func computeStatus(st *syncState, now metav1.Time) v1beta1.StatefulSetStatus {
 	set := st.set
-	s := apps.StatefulSetStatus{
+	s := v1beta1.StatefulSetStatus{
 		ObservedGeneration: set.Generation,
-		UpdateRevision:     st.updateRev.Name,
-		CurrentRevision:    st.currentRev.Name,
-		CollisionCount:     &st.collisions,
+		UpdateRevision:     st.revs.Update.Name,
+		CurrentRevision:    st.revs.Current.Name,
+		CollisionCount:     &st.revs.CollisionCount,
 		LabelSelector:      selectorString(set),
 		Conditions:         set.Status.Conditions,
 		VolumeClaims:       set.Status.VolumeClaims,
@@ -38,7 +37,7 @@ func computeStatus(st *syncState, now metav1.Time) apps.StatefulSetStatus {
 	for _, pod := range st.pods {
 		s.Replicas++
 		revision := pod.Labels[pub.ControllerRevisionHashLabelKey]
-		updated := revision == st.updateRev.Name
+		updated := revision == st.revs.Update.Name
 		if isRunningAndReady(pod) {
 			s.ReadyReplicas++
 			if updated {
@@ -52,7 +51,7 @@ func computeStatus(st *syncState, now metav1.Time) apps.StatefulSetStatus {
 			}
 		}
 		if pod.DeletionTimestamp == nil {
-			if revision == st.currentRev.Name {
+			if revision == st.revs.Current.Name {
 				s.CurrentReplicas++
 			}
 			if updated {
@@ -99,39 +98,17 @@ func setCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetCondi
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState) error {
-	if st.updateRev == nil {
-		return nil
-	}
 	status := computeStatus(st, metav1.NewTime(st.now))
-	if equalIgnoringTimes(st.set.Status, status) {
-		return nil
-	}
-	updated := st.set.DeepCopy()
-	updated.Status = status
-	out := &v1beta1.StatefulSet{}
-	if err := c.scheme.Convert(updated, out, nil); err != nil {
-		return err
-	}
-	written, err := c.kruiseClient.AppsV1beta1().StatefulSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	if isNotFound(err) {
-		return nil
-	}
+	written, err := podworkload.UpdateStatus(ctx, st.set.Status, status, func(ctx context.Context) (*v1beta1.StatefulSet, error) {
+		out := st.set.DeepCopy()
+		out.Status = status
+		return c.kruiseClient.AppsV1beta1().StatefulSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
+	})
 	if err != nil {
 		return wrap(err, "updating status")
 	}
-	c.setVersions.Expect(written)
-	return nil
-}
-
-// equalIgnoringTimes compares statuses, ignoring condition timestamps (a repeated
-// failure is not news).
-func equalIgnoringTimes(stored, computed apps.StatefulSetStatus) bool {
-	strip := func(s apps.StatefulSetStatus) apps.StatefulSetStatus {
-		s = *s.DeepCopy()
-		for i := range s.Conditions {
-			s.Conditions[i].LastTransitionTime = metav1.Time{}
-		}
-		return s
+	if written != nil {
+		c.setVersions.Expect(written)
 	}
-	return apiequality.Semantic.DeepEqual(strip(stored), strip(computed))
+	return nil
 }

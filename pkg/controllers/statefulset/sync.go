@@ -5,46 +5,34 @@ import (
 	"errors"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
 // syncState is what one sync knows about a set.
 type syncState struct {
-	key   string
-	set   *apps.StatefulSet
-	owner *v1beta1.StatefulSet // the versioned object, for owner references and events
-	now   time.Time
+	set *v1beta1.StatefulSet
+	now time.Time
 
-	// pods are the owned pods whose names carry an ordinal of the set (terminating
-	// ones included), byOrdinal the same by ordinal.
+	// pods are the pods the set controls, all carrying one of its ordinals
+	// (terminating ones included), byOrdinal the same by ordinal.
 	pods      []*corev1.Pod
 	byOrdinal map[int]*corev1.Pod
 
-	updateRev, currentRev *appsv1.ControllerRevision
-	revisions             []*appsv1.ControllerRevision
-	collisions            int32
+	revs *podworkload.Revisions
 
 	plan Plan
 	// desired are the ordinals the set runs (plan.Desired as a set).
 	desired map[int]bool
 
-	// requeue asks for another sync after this long (0: only on events).
-	requeue time.Duration
+	requeue podworkload.Requeue
 	// createErr and updateErr are reported as the FailedCreatePod and FailedUpdatePod
 	// conditions.
 	createErr, updateErr error
-
-	// specs memoises per-revision work within one sync.
-	specs inplaceupdate.SpecCache
 }
 
 // sync reconciles one set; it returns when to look again if nothing else will trigger
@@ -52,59 +40,35 @@ type syncState struct {
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
 	logger := klog.FromContext(ctx).WithValues("statefulSet", key)
 	ctx = klog.NewContext(ctx, logger)
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
+	set, ok, err := podworkload.Get(c.pods, key, func(ns, name string) (*v1beta1.StatefulSet, error) {
+		return c.sets.StatefulSets(ns).Get(name)
+	})
+	if !ok || err != nil {
 		return 0, err
 	}
-	versioned, err := c.sets.StatefulSets(ns).Get(name)
-	if isNotFound(err) {
-		c.scaleExp.Forget(key)
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	if versioned.DeletionTimestamp != nil {
-		return 0, nil // the garbage collector deletes the pods
-	}
-	if !c.setVersions.Observe(versioned) {
+	if !c.setVersions.Observe(set) {
 		logger.V(4).Info("Waiting for the last status write to reach the cache")
 		return 0, nil
 	}
-	set := &apps.StatefulSet{}
-	if err := c.scheme.Convert(versioned, set, nil); err != nil {
-		return 0, wrap(err, "converting %s to the hub type", key)
-	}
-
-	// Pods created or deleted but not seen yet: planning now could act twice.
-	if !c.scaleExp.Satisfied(key) {
-		logger.V(4).Info("Waiting for pod creations/deletions to reach the cache")
-		return 0, nil
-	}
-	owned, err := podindex.PodsOwnedBy(c.podIndexer, set.UID)
-	if err != nil {
+	loaded, err := c.pods.Load(ctx, podworkload.Workload{
+		Object: set, Selector: set.Spec.Selector, Template: &set.Spec.Template,
+		CollisionCount: set.Status.CollisionCount, CurrentRevision: set.Status.CurrentRevision,
+		RevisionHistoryLimit: set.Spec.RevisionHistoryLimit,
+		Member:               func(pod *corev1.Pod) bool { return OrdinalOf(set.Name, pod.Name) >= 0 },
+	})
+	if loaded == nil || err != nil {
 		return 0, err
 	}
-	st := &syncState{key: key, set: set, owner: versioned, now: c.now(), byOrdinal: map[int]*corev1.Pod{}}
-	for _, pod := range owned {
-		if !c.podVersions.Observe(pod) {
-			logger.V(4).Info("Waiting for an updated pod to reach the cache", "pod", klog.KObj(pod))
-			return 0, nil
-		}
-		if ord := OrdinalOf(set.Name, pod.Name); ord >= 0 {
-			st.pods = append(st.pods, pod)
-			st.byOrdinal[ord] = pod
-		}
-	}
-	if err := c.syncRevisions(st, owned); err != nil {
-		return 0, err
+	st := &syncState{set: set, now: c.now(), pods: loaded.Pods, revs: loaded.Revisions, byOrdinal: map[int]*corev1.Pod{}}
+	for _, pod := range loaded.Pods {
+		st.byOrdinal[OrdinalOf(set.Name, pod.Name)] = pod
 	}
 
 	var syncErr error
 	if params, err := resolveParams(set); err != nil {
 		// A spec the server should have rejected: report it, retry on the next change.
 		st.createErr = err
-		c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
+		c.recorder.Eventf(set, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
 	} else {
 		st.plan = Compute(podStates(st, params), params)
 		st.desired = make(map[int]bool, len(st.plan.Desired))
@@ -122,7 +86,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err := c.updateStatus(ctx, st); err != nil {
 		return 0, errors.Join(syncErr, err)
 	}
-	return st.requeue, syncErr
+	return st.requeue.Get(), syncErr
 }
 
 // reconcilePods carries out the plan, then moves every pod with work in progress on.
@@ -137,23 +101,16 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	note(c.deletePods(ctx, st), &st.updateErr)
 	note(c.createPods(ctx, st), &st.createErr)
 	note(c.updatePods(ctx, st), &st.updateErr)
-	note(c.refreshInPlace(ctx, st), &st.updateErr)
+	note(c.pods.RefreshInPlace(ctx, st.pods, &st.requeue), &st.updateErr)
 	note(c.advanceLifecycles(ctx, st), &st.updateErr)
-	note(c.markNewPodsReady(ctx, st), &st.updateErr)
+	note(c.pods.InitializePods(ctx, st.pods, metav1.NewTime(st.now)), &st.updateErr)
 	note(c.syncClaims(ctx, st), &st.createErr)
 	return errors.Join(errs...)
 }
 
-// requeueAt asks for another sync after d (the shortest request wins).
-func (st *syncState) requeueAt(d time.Duration) {
-	if d > 0 && (st.requeue == 0 || d < st.requeue) {
-		st.requeue = d
-	}
-}
-
 // retention returns the set's claim retention policy, Retain for anything unset.
-func retention(set *apps.StatefulSet) (whenDeleted, whenScaled apps.PersistentVolumeClaimRetentionPolicyType) {
-	whenDeleted, whenScaled = apps.RetainPersistentVolumeClaimRetentionPolicyType, apps.RetainPersistentVolumeClaimRetentionPolicyType
+func retention(set *v1beta1.StatefulSet) (whenDeleted, whenScaled v1beta1.PersistentVolumeClaimRetentionPolicyType) {
+	whenDeleted, whenScaled = v1beta1.RetainPersistentVolumeClaimRetentionPolicyType, v1beta1.RetainPersistentVolumeClaimRetentionPolicyType
 	if p := set.Spec.PersistentVolumeClaimRetentionPolicy; p != nil {
 		if p.WhenDeleted != "" {
 			whenDeleted = p.WhenDeleted
@@ -166,7 +123,7 @@ func retention(set *apps.StatefulSet) (whenDeleted, whenScaled apps.PersistentVo
 }
 
 // selectorString is status.labelSelector: the selector in string form.
-func selectorString(set *apps.StatefulSet) string {
+func selectorString(set *v1beta1.StatefulSet) string {
 	sel, err := metav1.LabelSelectorAsSelector(set.Spec.Selector)
 	if err != nil {
 		return ""

@@ -7,16 +7,17 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
 // podUpdatePolicy is rollingUpdate.podUpdatePolicy, ReCreate when unset.
-func podUpdatePolicy(set *apps.StatefulSet) apps.PodUpdateStrategyType {
+func podUpdatePolicy(set *v1beta1.StatefulSet) v1beta1.PodUpdateStrategyType {
 	if ru := set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.PodUpdatePolicy != "" {
 		return ru.PodUpdatePolicy
 	}
-	return apps.RecreatePodUpdateStrategyType
+	return v1beta1.RecreatePodUpdateStrategyType
 }
 
 // updatePods brings the planned old pods to the update revision: in place when the
@@ -32,15 +33,15 @@ func (c *Controller) updatePods(ctx context.Context, st *syncState) error {
 		mu       sync.Mutex
 		recreate []*corev1.Pod
 	)
-	err := batch.ForEach(st.plan.Update, parallelWrites, func(ord int) error {
+	err := batch.ForEach(st.plan.Update, podworkload.ParallelWrites, func(ord int) error {
 		pod := st.byOrdinal[ord]
-		if policy != apps.RecreatePodUpdateStrategyType {
+		if policy != v1beta1.RecreatePodUpdateStrategyType {
 			done, err := c.updateInPlace(ctx, st, pod)
 			if err != nil || done {
 				return err
 			}
-			if policy == apps.InPlaceOnlyPodUpdateStrategyType {
-				c.recorder.Eventf(st.owner, corev1.EventTypeWarning, "FailedUpdatePodInPlace",
+			if policy == v1beta1.InPlaceOnlyPodUpdateStrategyType {
+				c.recorder.Eventf(st.set, corev1.EventTypeWarning, "FailedUpdatePodInPlace",
 					"pod %s cannot be updated in place and the podUpdatePolicy is InPlaceOnly", pod.Name)
 				return nil
 			}

@@ -7,7 +7,7 @@
 //
 //	spec := CalculateSpec(oldTemplate, newTemplate, newRevision) // nil: recreate instead
 //	newPod, _ := Prepare(pod, spec, revisionLabel, now)          // first batch, ONE patch
-//	patch, _ := PatchBytes(pod, newPod)                          // images + labels + state
+//	patch, _ := podpatch.Bytes(pod, newPod)                      // images + labels + state
 //	... later, on every sync of the pod:
 //	completed, nextBatch := CheckCompleted(pod)
 //	nextBatch  → PrepareNext(pod, revisionLabel, now) + one patch

@@ -8,31 +8,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 )
-
-// PodPatcher sends one patch to a pod, or to a subresource of it.
-type PodPatcher interface {
-	Patch(ctx context.Context, namespace, name string, pt types.PatchType, data []byte, subresources ...string) (*corev1.Pod, error)
-}
-
-// NewPodPatcher returns a PodPatcher on a client-go pods client.
-func NewPodPatcher(pods corev1client.PodsGetter) PodPatcher {
-	return clientPatcher{pods}
-}
-
-type clientPatcher struct{ pods corev1client.PodsGetter }
-
-func (c clientPatcher) Patch(ctx context.Context, namespace, name string, pt types.PatchType, data []byte, subresources ...string) (*corev1.Pod, error) {
-	return c.pods.Pods(namespace).Patch(ctx, name, pt, data, metav1.PatchOptions{}, subresources...)
-}
 
 // Executor sends what the pure functions of this package compute, at most one write per
 // call. The pod it is given comes from the caller's informer cache; it never reads.
 type Executor struct {
-	Pods PodPatcher
+	// Pods sends the writes (podpatch.New: with the controller as field manager).
+	Pods podpatch.Patcher
 	// RevisionLabel is the pod label holding the revision; "" means controller-revision-hash.
 	RevisionLabel string
 	// Now returns the current time; nil means metav1.Now.
@@ -116,13 +101,13 @@ func (e *Executor) next(ctx context.Context, pod *corev1.Pod, now metav1.Time) (
 // takes the label and annotation changes, and ignores spec), to the pod otherwise (which
 // ignores status). A change of both images and conditions cannot be one write.
 func (e *Executor) send(ctx context.Context, old, new *corev1.Pod) (Result, error) {
-	data, err := PatchBytes(old, new)
+	data, err := podpatch.Bytes(old, new)
 	if err != nil || data == nil {
 		return Result{}, err
 	}
 	var sub []string
-	if conds, _ := diffConditions(old.Status.Conditions, new.Status.Conditions); len(conds) > 0 {
-		if images, _ := diffImages(old.Spec.Containers, new.Spec.Containers); len(images) > 0 {
+	if conds, _ := podpatch.DiffConditions(old.Status.Conditions, new.Status.Conditions); len(conds) > 0 {
+		if images, _ := podpatch.DiffImages(old.Spec.Containers, new.Spec.Containers); len(images) > 0 {
 			return Result{}, fmt.Errorf("pod %s/%s: images and conditions cannot change in one write", old.Namespace, old.Name)
 		}
 		sub = []string{"status"}

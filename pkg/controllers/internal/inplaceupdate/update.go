@@ -11,7 +11,7 @@ import (
 )
 
 // Prepare starts an in-place update: it returns a modified copy of pod (pod itself is not
-// touched) carrying everything the update writes, to be sent as ONE patch (PatchBytes):
+// touched) carrying everything the update writes, to be sent as ONE patch (podpatch.Bytes):
 //   - the revision label (revisionLabel; "" means controller-revision-hash) = spec.Revision;
 //   - the state annotation, recording the imageIDs the containers run now (from
 //     pod.status) so CheckCompleted can tell when the runtime has switched;
@@ -24,7 +24,7 @@ import (
 //     pods/status endpoint together with InPlaceUpdateReady=False (SetReadyCondition).
 //
 // The caller may add its own label/annotation changes (e.g. a lifecycle state) to the
-// returned pod before PatchBytes: they travel in the same patch.
+// returned pod before podpatch.Bytes: they travel in the same patch.
 func Prepare(pod *corev1.Pod, spec *UpdateSpec, revisionLabel string, now metav1.Time) (*corev1.Pod, error) {
 	if spec == nil {
 		return nil, fmt.Errorf("pod %s/%s: no update spec", pod.Namespace, pod.Name)

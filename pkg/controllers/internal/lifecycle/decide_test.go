@@ -8,6 +8,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 )
 
 func TestDecideDelete(t *testing.T) {
@@ -185,7 +186,7 @@ func apply(t *testing.T, p **corev1.Pod, step *Step, writes *[]write) {
 	if newPod == nil {
 		return
 	}
-	if _, err := PatchBytes(*p, newPod); err != nil {
+	if _, err := podpatch.Bytes(*p, newPod); err != nil {
 		t.Fatal(err)
 	}
 	*writes = append(*writes, write{status, State(newPod)})

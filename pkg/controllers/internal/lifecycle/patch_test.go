@@ -5,9 +5,11 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 )
 
 func TestPatchBytes(t *testing.T) {
@@ -30,9 +32,9 @@ func TestPatchBytes(t *testing.T) {
 			if newPod == nil {
 				t.Fatal("no change")
 			}
-			patch, err := PatchBytes(tt.pod, newPod)
+			patch, err := podpatch.Bytes(tt.pod, newPod)
 			if err != nil || patch == nil {
-				t.Fatalf("PatchBytes = %s, %v", patch, err)
+				t.Fatalf("podpatch.Bytes = %s, %v", patch, err)
 			}
 			var m map[string]map[string]any
 			if err := json.Unmarshal(patch, &m); err != nil {
@@ -58,7 +60,15 @@ func TestPatchBytes(t *testing.T) {
 			}
 		})
 	}
-	if patch, err := PatchBytes(pod(pub.LifecycleStateNormal), pod(pub.LifecycleStateNormal)); patch != nil || err != nil {
-		t.Errorf("PatchBytes of equal pods = %s, %v", patch, err)
+	if patch, err := podpatch.Bytes(pod(pub.LifecycleStateNormal), pod(pub.LifecycleStateNormal)); patch != nil || err != nil {
+		t.Errorf("podpatch.Bytes of equal pods = %s, %v", patch, err)
+	}
+}
+
+// lifecycleFields are the fields a lifecycle step changes.
+func lifecycleFields(pod *corev1.Pod) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Labels: pod.Labels, Annotations: pod.Annotations, Finalizers: pod.Finalizers},
+		Status:     corev1.PodStatus{Conditions: pod.Status.Conditions},
 	}
 }

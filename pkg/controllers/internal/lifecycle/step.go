@@ -22,7 +22,7 @@ type Step struct {
 // Apply returns a modified copy of pod with the step taken: the state label and
 // timestamp annotation, the Rehook labels and finalizers, and KruisePodReady (see
 // Transition). newPod is nil when the pod already is as the step wants: no write.
-// Send newPod in ONE patch (PatchBytes): to pods/status when needsStatusWrite, else to
+// Send newPod in ONE patch (podpatch.Bytes): to pods/status when needsStatusWrite, else to
 // the pod.
 func (s Step) Apply(pod *corev1.Pod, now metav1.Time) (newPod *corev1.Pod, needsStatusWrite bool) {
 	newPod = pod.DeepCopy()

@@ -7,17 +7,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-)
 
-// PodPatcher sends one patch to a pod, or to a subresource of it (inplaceupdate's
-// NewPodPatcher is one).
-type PodPatcher interface {
-	Patch(ctx context.Context, namespace, name string, pt types.PatchType, data []byte, subresources ...string) (*corev1.Pod, error)
-}
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
+)
 
 // Writer sends the lifecycle steps workloads decide on, one write per step.
 type Writer struct {
-	Pods PodPatcher
+	// Pods sends the writes (podpatch.New: with the controller as field manager).
+	Pods podpatch.Patcher
 }
 
 // Write takes step on pod with ONE patch: to pods/status when the KruisePodReady
@@ -32,7 +29,7 @@ func (w Writer) Write(ctx context.Context, pod *corev1.Pod, step *Step, now meta
 	if newPod == nil {
 		return nil, nil
 	}
-	data, err := PatchBytes(pod, newPod)
+	data, err := podpatch.Bytes(pod, newPod)
 	if err != nil || data == nil {
 		return nil, err
 	}

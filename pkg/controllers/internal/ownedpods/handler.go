@@ -1,15 +1,20 @@
 // Package ownedpods routes pod events to the workload controlling each pod and keeps
 // that workload's expectations, the same way for every workload controller (CloneSet,
 // Advanced StatefulSet): which events wake the owner, when a create or delete counts
-// as seen, and when a pod's remembered resourceVersion is dropped.
+// as seen, and when a pod's remembered resourceVersion is dropped. Events of orphan
+// pods wake the workloads whose selector matches them, so they can adopt the pod
+// (see podworkload.Claim), as kube's ReplicaSet and StatefulSet controllers do.
 package ownedpods
 
 import (
+	"maps"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 )
 
@@ -24,6 +29,9 @@ type Handler struct {
 	Versions *expectations.ResourceVersion
 	// Enqueue queues the owner's "<namespace>/<name>" key.
 	Enqueue func(key string)
+	// Matching returns the keys of the workloads whose selector matches an orphan pod
+	// (nil: orphans wake nobody).
+	Matching func(pod *corev1.Pod) []string
 }
 
 // Funcs are the handlers to register on the pod informer.
@@ -33,15 +41,17 @@ func (h *Handler) Funcs() cache.ResourceEventHandlerFuncs {
 
 // ownerKey is the queue key of the workload controlling pod, if it is of Owner's kind.
 func (h *Handler) ownerKey(pod *corev1.Pod) (string, bool) {
-	ref := metav1.GetControllerOf(pod)
-	if ref == nil || ref.Kind != h.Owner.Kind {
-		return "", false
+	return controllerref.OwnerKey(pod, h.Owner)
+}
+
+// wakeMatching queues the workloads that may adopt pod, an orphan that is not going away.
+func (h *Handler) wakeMatching(pod *corev1.Pod) {
+	if h.Matching == nil || pod.DeletionTimestamp != nil || metav1.GetControllerOfNoCopy(pod) != nil {
+		return
 	}
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	if err != nil || gv.Group != h.Owner.Group {
-		return "", false
+	for _, key := range h.Matching(pod) {
+		h.Enqueue(key)
 	}
-	return pod.Namespace + "/" + ref.Name, true
 }
 
 func (h *Handler) onAdd(obj interface{}) {
@@ -52,7 +62,9 @@ func (h *Handler) onAdd(obj interface{}) {
 	if key, ok := h.ownerKey(pod); ok {
 		h.Scale.Observe(key, expectations.Create, pod.Name)
 		h.Enqueue(key)
+		return
 	}
+	h.wakeMatching(pod)
 }
 
 func (h *Handler) onUpdate(oldObj, newObj interface{}) {
@@ -72,8 +84,14 @@ func (h *Handler) onUpdate(oldObj, newObj interface{}) {
 		}
 		h.Enqueue(key)
 	}
-	if oldKey, ok := h.ownerKey(old); ok && (!owned || oldKey != key) {
+	oldKey, wasOwned := h.ownerKey(old)
+	if wasOwned && (!owned || oldKey != key) {
 		h.Enqueue(oldKey) // released or re-owned: the old owner recounts
+	}
+	// An orphan whose labels changed, or that was just released, may now match a
+	// workload that adopts it.
+	if metav1.GetControllerOfNoCopy(old) != nil || !maps.Equal(old.Labels, pod.Labels) {
+		h.wakeMatching(pod)
 	}
 }
 

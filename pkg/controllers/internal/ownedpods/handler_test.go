@@ -32,6 +32,7 @@ func TestHandler(t *testing.T) {
 	ours := owner("apps.kruise.io/v1beta1", "CloneSet", "cs", true)
 	other := owner("apps.kruise.io/v1alpha1", "CloneSet", "other", true)
 	terminating := func(p *corev1.Pod) { p.DeletionTimestamp = &metav1.Time{} }
+	labelled := func(p *corev1.Pod) { p.Labels = map[string]string{"app": "x"} }
 	for _, tc := range []struct {
 		name      string
 		event     func(cache.ResourceEventHandlerFuncs)
@@ -72,6 +73,17 @@ func TestHandler(t *testing.T) {
 			event: func(f cache.ResourceEventHandlerFuncs) {
 				f.OnDelete(cache.DeletedFinalStateUnknown{Key: "ns/web-0", Obj: pod("1", ours)})
 			}, wantKeys: []string{"ns/cs"}, satisfied: true},
+		{name: "orphan that matches a workload: that workload may adopt it", expect: expectations.Create,
+			event: func(f cache.ResourceEventHandlerFuncs) { f.OnAdd(pod("1", nil, labelled), false) }, wantKeys: []string{"ns/match"}},
+		{name: "terminating orphan: nobody adopts it", expect: expectations.Create,
+			event: func(f cache.ResourceEventHandlerFuncs) { f.OnAdd(pod("1", nil, labelled, terminating), false) }},
+		{name: "orphan relabelled to match", expect: expectations.Create,
+			event: func(f cache.ResourceEventHandlerFuncs) { f.OnUpdate(pod("1", nil), pod("2", nil, labelled)) }, wantKeys: []string{"ns/match"}},
+		{name: "orphan changed, labels not: nothing to adopt anew", expect: expectations.Create,
+			event: func(f cache.ResourceEventHandlerFuncs) { f.OnUpdate(pod("1", nil, labelled), pod("2", nil, labelled)) }},
+		{name: "released and matching another workload", expect: expectations.Delete,
+			event:    func(f cache.ResourceEventHandlerFuncs) { f.OnUpdate(pod("1", ours), pod("2", nil, labelled)) },
+			wantKeys: []string{"ns/cs", "ns/match"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var keys []string
@@ -80,6 +92,12 @@ func TestHandler(t *testing.T) {
 				Scale:    expectations.NewScale(),
 				Versions: expectations.NewResourceVersion(),
 				Enqueue:  func(key string) { keys = append(keys, key) },
+				Matching: func(p *corev1.Pod) []string {
+					if p.Labels["app"] == "x" {
+						return []string{"ns/match"}
+					}
+					return nil
+				},
 			}
 			h.Scale.Expect("ns/cs", tc.expect, "web-0")
 			tc.event(h.Funcs())

@@ -1,0 +1,33 @@
+// Package podworkload holds what the controllers of pod-owning workloads (CloneSet,
+// Advanced StatefulSet) share, in the spirit of kube's pkg/controller/controller_utils.go:
+// helpers a controller calls from its own sync, not a generic controller. Each
+// controller keeps its sync, its rollout math (a pure function) and its status.
+//
+//   - Load: the workload's pods from the owner-UID index, once the cache shows this
+//     controller's own creations, deletions and updates (expectations); claimed as kube's
+//     ClaimPods does (Claim); and its revisions.
+//   - CreatePods / DeletePods: expectations, slow start, claims (PVCs), lifecycle
+//     preDelete hooks, and events with OpenKruise's reasons (SuccessfulCreate,
+//     FailedCreate, SuccessfulDelete, FailedDelete) worded as each workload's
+//     OpenKruise controller words them (EventText).
+//   - UpdateInPlace / RefreshInPlace / InitializePods / ApplyStep: the in-place and
+//     lifecycle glue around inplaceupdate.Executor and lifecycle.Writer, each write
+//     remembered so the next sync waits for the cache to show it.
+//   - StatusUnchanged: the rule that a status is written only when it changed beyond
+//     condition timestamps.
+//
+// Every pod write goes through one podpatch.Patcher (or a create/delete) with the
+// controller's name as field manager.
+//
+// # Versioned types, not the hub
+//
+// Controllers work on the versioned type their informer delivers (v1beta1 CloneSet and
+// StatefulSet, v1alpha1 for kinds served only there), never on the internal hub type of
+// pkg/apis/apps. The informer holds the storage version already defaulted by the
+// server, so reading it directly costs no conversion per sync, where the hub costs two
+// (versioned → hub to read, hub → versioned to write status) of the whole object,
+// template included. The hub type is the server's: validation, defaulting rules and
+// conversion live there, and a controller never needs a conversion scheme.
+// SidecarSet's controller still converts to the hub type: the sidecar hash it shares
+// with the pod webhook (pkg/sidecarset) is defined on it.
+package podworkload

@@ -1,0 +1,102 @@
+package podworkload
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
+)
+
+// Workload is what Load needs to know of one workload object.
+type Workload struct {
+	Object   Object
+	Selector *metav1.LabelSelector
+	Template *corev1.PodTemplateSpec
+	// CollisionCount, CurrentRevision and RevisionHistoryLimit are read from the
+	// workload's status and spec.
+	CollisionCount       *int32
+	CurrentRevision      string
+	RevisionHistoryLimit *int32
+	// Member narrows which selected pods are the workload's (StatefulSet: the pod's
+	// name carries one of the set's ordinals); nil: every selected pod.
+	Member func(*corev1.Pod) bool
+}
+
+// Loaded is what one sync reads of a workload.
+type Loaded struct {
+	// Pods are the pods the workload controls after claiming (see Claim), terminating
+	// and finished ones included.
+	Pods      []*corev1.Pod
+	Revisions *Revisions
+}
+
+// Get reads a workload from its lister (get) at key and reports whether there is
+// anything to sync: not when it is gone (its expectations are dropped) or being
+// deleted (the garbage collector deletes its pods).
+func Get[T Object](c *Control, key string, get func(namespace, name string) (T, error)) (T, bool, error) {
+	var zero T
+	ns, name, err := splitKey(key)
+	if err != nil {
+		return zero, false, err
+	}
+	obj, err := get(ns, name)
+	if apierrors.IsNotFound(err) {
+		c.Forget(key)
+		return zero, false, nil
+	}
+	if err != nil {
+		return zero, false, err
+	}
+	return obj, obj.GetDeletionTimestamp() == nil, nil
+}
+
+// Load reads the workload's pods and revisions. It returns nil (no error) while the
+// cache does not yet show this controller's own writes: acting on it could create or
+// delete pods twice, or update a pod again.
+func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
+	logger := klog.FromContext(ctx)
+	if !c.Scale.Satisfied(key(w.Object)) {
+		logger.V(4).Info("Waiting for pod creations/deletions to reach the cache")
+		return nil, nil
+	}
+	owned, err := podindex.PodsOwnedBy(c.pods, w.Object.GetUID())
+	if err != nil {
+		return nil, err
+	}
+	for _, pod := range owned {
+		if !c.Versions.Observe(pod) {
+			logger.V(4).Info("Waiting for an updated pod to reach the cache", "pod", klog.KObj(pod))
+			return nil, nil
+		}
+	}
+	pods, err := c.Claim(ctx, w, owned)
+	if err != nil {
+		return nil, err
+	}
+	res, err := revision.SyncWorkload(c.history, revision.Workload{
+		Owner:    revision.Owner{Object: w.Object, Kind: c.Kind, Template: w.Template, CollisionCount: w.CollisionCount},
+		Selector: w.Selector, Pods: pods,
+		CurrentRevision: w.CurrentRevision, RevisionHistoryLimit: w.RevisionHistoryLimit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Pods: pods, Revisions: &Revisions{
+		Update: res.Update, Current: res.Current, All: res.Revisions, CollisionCount: res.CollisionCount,
+	}}, nil
+}
+
+func splitKey(key string) (string, string, error) {
+	for i := range len(key) {
+		if key[i] == '/' {
+			return key[:i], key[i+1:], nil
+		}
+	}
+	return "", "", fmt.Errorf("key %q is not <namespace>/<name>", key)
+}
