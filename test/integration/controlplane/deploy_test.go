@@ -98,6 +98,7 @@ func TestDeployManifestsAreAccepted(t *testing.T) {
 				for _, p := range objs.etcdClusterProblems(t) {
 					t.Error(p)
 				}
+				checkEtcdImageVersion(t, c.Root, objs)
 			} else {
 				for _, o := range objs {
 					if o.GetLabels()["app.kubernetes.io/name"] == "etcd" {
@@ -147,6 +148,32 @@ func certManagerProblems(t *testing.T, objs manifests) {
 		for _, v := range w.pod.Spec.Volumes {
 			if v.Secret != nil && !issued[w.namespace+"/"+v.Secret.SecretName] {
 				t.Errorf("%s mounts Secret %s, which no Certificate of the cert-manager component issues", w, v.Secret.SecretName)
+			}
+		}
+	}
+}
+
+// The etcd image is the release that hack/tools builds (and that the local stack and the
+// embedded etcd run), so the deployed cluster is the one the tests exercise.
+func checkEtcdImageVersion(t *testing.T, root string, objs manifests) {
+	t.Helper()
+	gomod, err := os.ReadFile(filepath.Join(root, "hack/tools/go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var version string
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "go.etcd.io/etcd/server/v3" {
+			version = f[1]
+		}
+	}
+	if version == "" {
+		t.Fatal("hack/tools/go.mod does not require go.etcd.io/etcd/server/v3")
+	}
+	for _, w := range objs.workloads(t) {
+		for _, c := range w.pod.Spec.Containers {
+			if isEtcd(c) && !strings.HasSuffix(c.Image, ":"+version) {
+				t.Errorf("%s runs %s, hack/tools builds etcd %s", w, c.Image, version)
 			}
 		}
 	}
