@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Creates a private CA and kruise-apiserver's serving certificate for a real cluster
-# (artifacts/deploy without cert-manager).
+# Creates the certificates of artifacts/deploy without cert-manager: kruise-apiserver's
+# serving certificate (its own CA), and the etcd cluster's (a separate etcd CA, the members'
+# certificate and kruise-apiserver's etcd client certificate).
 #
 # Usage:
 #   hack/gen-certs.sh [--apply]
-#     writes CERT_DIR/{ca.crt,ca.key,tls.crt,tls.key} (kept if they already exist)
-#     --apply: also creates/updates the Secret kruise-apiserver-cert in kruise-system and
-#              sets the CA as caBundle of the three Kruise APIServices and of the Pod
-#              webhook (apply artifacts/deploy first, or run this again after applying it)
+#     writes to CERT_DIR (files that already exist are kept):
+#       ca.crt, ca.key, tls.crt, tls.key       kruise-apiserver's CA and serving certificate
+#       etcd-ca.crt, etcd-ca.key               the etcd CA: etcd trusts only what it signed
+#       etcd-member.crt, etcd-member.key       every etcd member, as server and as peer
+#                                              (CN etcd-member, --peer-cert-allowed-cn)
+#       etcd-client.crt, etcd-client.key       kruise-apiserver's etcd client certificate
+#     --apply: also creates/updates in NAMESPACE the Secrets kruise-apiserver-cert,
+#              etcd-member-cert and kruise-apiserver-etcd-client-cert, and sets the CA as
+#              caBundle of the three Kruise APIServices and of the Pod webhook (apply
+#              artifacts/deploy first, or run this again after applying it). The etcd
+#              Secrets are unused by artifacts/deploy/overlays/single (embedded etcd).
 # Environment:
 #   CERT_DIR   default _output/certs
 #   NAMESPACE  default kruise-system;  SERVICE  default kruise-apiserver
+#   ETCD_MEMBERS  default 3 (the etcd StatefulSet's replicas; the certificate names each)
+#   CLUSTER_DOMAIN  default cluster.local
 #   KUBECTL    default kubectl (uses the current KUBECONFIG)
 set -o errexit -o nounset -o pipefail
 
@@ -20,7 +30,13 @@ source "${ROOT}/hack/lib/certs.sh"
 CERT_DIR="${CERT_DIR:-${ROOT}/_output/certs}"
 NAMESPACE="${NAMESPACE:-kruise-system}"
 SERVICE="${SERVICE:-kruise-apiserver}"
+ETCD_MEMBERS="${ETCD_MEMBERS:-3}"
+CLUSTER_DOMAIN="${CLUSTER_DOMAIN:-cluster.local}"
 KUBECTL="${KUBECTL:-kubectl}"
+# Names in artifacts/deploy/etcd: StatefulSet etcd, headless Service etcd, Service etcd-client.
+ETCD_STATEFULSET=etcd
+ETCD_HEADLESS_SERVICE=etcd
+ETCD_CLIENT_SERVICE=etcd-client
 
 mkdir -p "${CERT_DIR}"
 chmod 700 "${CERT_DIR}"
@@ -29,11 +45,25 @@ certs::signed "${CERT_DIR}" ca tls "/CN=${SERVICE}.${NAMESPACE}.svc" server \
   "$(certs::kruise_apiserver_sans "${NAMESPACE}" "${SERVICE}")"
 echo "gen-certs: ${CERT_DIR}/tls.crt for ${SERVICE}.${NAMESPACE}.svc, CA ${CERT_DIR}/ca.crt"
 
+# A CA of its own: etcd admits every client certificate its CA signed, so that CA must sign
+# nothing but etcd's members and clients.
+certs::ca "${CERT_DIR}" etcd-ca kruise-etcd-ca
+# Server and client usage: a member presents it to clients and, as a client, to its peers.
+certs::signed "${CERT_DIR}" etcd-ca etcd-member "/CN=etcd-member" both \
+  "$(certs::etcd_member_sans "${NAMESPACE}" "${ETCD_STATEFULSET}" "${ETCD_HEADLESS_SERVICE}" \
+    "${ETCD_CLIENT_SERVICE}" "${ETCD_MEMBERS}" "${CLUSTER_DOMAIN}")"
+certs::signed "${CERT_DIR}" etcd-ca etcd-client "/CN=${SERVICE}" client
+echo "gen-certs: ${CERT_DIR}/etcd-member.crt for ${ETCD_MEMBERS} etcd members, ${CERT_DIR}/etcd-client.crt for ${SERVICE}, CA ${CERT_DIR}/etcd-ca.crt"
+
 if [[ "${1:-}" != "--apply" ]]; then
   cat <<EOT
-Create the Secret and set the APIServices' caBundle with:
+Create the Secrets and set the APIServices' caBundle with:
   kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-cert \\
     --from-file=tls.crt=${CERT_DIR}/tls.crt --from-file=tls.key=${CERT_DIR}/tls.key --from-file=ca.crt=${CERT_DIR}/ca.crt
+  kubectl -n ${NAMESPACE} create secret generic etcd-member-cert \\
+    --from-file=tls.crt=${CERT_DIR}/etcd-member.crt --from-file=tls.key=${CERT_DIR}/etcd-member.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
+  kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-etcd-client-cert \\
+    --from-file=tls.crt=${CERT_DIR}/etcd-client.crt --from-file=tls.key=${CERT_DIR}/etcd-client.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
   for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
     kubectl patch apiservice \$a --type=merge -p "{\"spec\":{\"caBundle\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}}"
   done
@@ -44,10 +74,17 @@ EOT
   exit 0
 fi
 
+# secret <name> <crt> <key> <ca>: creates or updates a Secret with tls.crt, tls.key, ca.crt.
+secret() {
+  "${KUBECTL}" -n "${NAMESPACE}" create secret generic "$1" \
+    --from-file=tls.crt="${CERT_DIR}/$2" --from-file=tls.key="${CERT_DIR}/$3" \
+    --from-file=ca.crt="${CERT_DIR}/$4" --dry-run=client -o yaml | "${KUBECTL}" apply -f -
+}
+
 "${KUBECTL}" create namespace "${NAMESPACE}" --dry-run=client -o yaml | "${KUBECTL}" apply -f - >/dev/null
-"${KUBECTL}" -n "${NAMESPACE}" create secret generic kruise-apiserver-cert \
-  --from-file=tls.crt="${CERT_DIR}/tls.crt" --from-file=tls.key="${CERT_DIR}/tls.key" \
-  --from-file=ca.crt="${CERT_DIR}/ca.crt" --dry-run=client -o yaml | "${KUBECTL}" apply -f -
+secret kruise-apiserver-cert tls.crt tls.key ca.crt
+secret etcd-member-cert etcd-member.crt etcd-member.key etcd-ca.crt
+secret kruise-apiserver-etcd-client-cert etcd-client.crt etcd-client.key etcd-ca.crt
 ca="$(base64 -w0 < "${CERT_DIR}/ca.crt")"
 for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
   if "${KUBECTL}" get apiservice "${a}" >/dev/null 2>&1; then

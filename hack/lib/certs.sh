@@ -66,3 +66,15 @@ certs::kruise_apiserver_sans() {
   local ns="$1" svc="$2"
   echo "DNS:${svc}.${ns}.svc,DNS:${svc}.${ns}.svc.cluster.local,DNS:${svc}.${ns},DNS:${svc},DNS:localhost,IP:127.0.0.1"
 }
+
+# certs::etcd_member_sans <namespace> <statefulset> <headless service> <client service>
+#   <members> <cluster domain>: the names the members of artifacts/deploy/etcd answer to, as
+#   servers and as peers. Member names first: for a peer etcd resolves the names in order
+#   until one matches the peer's address.
+certs::etcd_member_sans() {
+  local ns="$1" sts="$2" headless="$3" client="$4" members="$5" domain="$6" sans="" i
+  for ((i = 0; i < members; i++)); do
+    sans+="DNS:${sts}-${i}.${headless}.${ns}.svc,DNS:${sts}-${i}.${headless}.${ns}.svc.${domain},"
+  done
+  echo "${sans}DNS:${client}.${ns}.svc,DNS:${client}.${ns}.svc.${domain},DNS:${client}.${ns},DNS:${client},DNS:localhost,IP:127.0.0.1"
+}
