@@ -13,7 +13,7 @@ import (
 
 // Register adds every Kruise plugin to the registry.
 func Register(plugins *admission.Plugins) {
-	deletionprotection.Register(plugins, kinds.ActiveReplicas)
+	deletionprotection.Register(plugins, kinds.ActivePods)
 	containerrecreaterequest.Register(plugins)
 	noderestriction.Register(plugins)
 	sidecarsetconflict.Register(plugins)

@@ -21,29 +21,29 @@ import (
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
 const PluginName = "KruiseDeletionProtection"
 
-// ReplicasFunc is the replica count an object of a resource still asks for, and
-// whether the resource has replicas at all (kinds.ActiveReplicas reads it through each
-// kind's scale accessor).
-type ReplicasFunc func(gr schema.GroupResource, obj runtime.Object) (int32, bool)
+// ActiveFunc is how many pods an object of a resource still asks for or runs, the
+// field that says so, and whether the resource runs pods at all (kinds.ActivePods
+// reads it through each kind's descriptor: spec.replicas, or a DaemonSet's status).
+type ActiveFunc func(gr schema.GroupResource, obj runtime.Object) (count int32, field string, ok bool)
 
 // Register adds the plugin to a plugin registry.
-func Register(plugins *admission.Plugins, replicas ReplicasFunc) {
+func Register(plugins *admission.Plugins, active ActiveFunc) {
 	plugins.Register(PluginName, func(io.Reader) (admission.Interface, error) {
-		return New(replicas), nil
+		return New(active), nil
 	})
 }
 
 // Plugin rejects deletions the protection label forbids.
 type Plugin struct {
 	*admission.Handler
-	replicas ReplicasFunc
+	active ActiveFunc
 }
 
 var _ admission.ValidationInterface = &Plugin{}
 
 // New returns the plugin; it only acts on DELETE.
-func New(replicas ReplicasFunc) *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Delete), replicas: replicas}
+func New(active ActiveFunc) *Plugin {
+	return &Plugin{Handler: admission.NewHandler(admission.Delete), active: active}
 }
 
 // Validate checks one deletion (also each item of a deletecollection).
@@ -70,9 +70,9 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 		return forbidden(fmt.Errorf("%s=%s forbids deleting it; remove the label first",
 			pub.DeletionProtectionKey, mode))
 	case pub.DeletionProtectionTypeCascading:
-		if replicas, ok := p.replicas(a.GetResource().GroupResource(), obj); ok && replicas > 0 {
-			return forbidden(fmt.Errorf("%s=%s forbids deleting it while spec.replicas is %d; scale it to 0 first",
-				pub.DeletionProtectionKey, mode, replicas))
+		if count, fieldName, ok := p.active(a.GetResource().GroupResource(), obj); ok && count > 0 {
+			return forbidden(fmt.Errorf("%s=%s forbids deleting it while %s is %d; bring it to 0 first",
+				pub.DeletionProtectionKey, mode, fieldName, count))
 		}
 	}
 	return nil

@@ -25,6 +25,14 @@ func cloneSet(name, protection string, replicas int32) *apps.CloneSet {
 	return cs
 }
 
+// daemonSet has no replicas: what it runs is in its status.
+func daemonSet(protection string, scheduled int32) *apps.DaemonSet {
+	return &apps.DaemonSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "ns", Labels: map[string]string{pub.DeletionProtectionKey: protection}},
+		Status:     apps.DaemonSetStatus{DesiredNumberScheduled: scheduled, CurrentNumberScheduled: scheduled},
+	}
+}
+
 func TestValidate(t *testing.T) {
 	cases := []struct {
 		name string
@@ -37,13 +45,19 @@ func TestValidate(t *testing.T) {
 		{"Always", cloneSet("web", pub.DeletionProtectionTypeAlways, 0), "web", `clonesets.apps.kruise.io "web" is forbidden: policy.kruise.io/delete-protection=Always`},
 		{"Cascading with replicas", cloneSet("web", pub.DeletionProtectionTypeCascading, 2), "web", "while spec.replicas is 2"},
 		{"Cascading at zero", cloneSet("web", pub.DeletionProtectionTypeCascading, 0), "web", ""},
+		{"Cascading DaemonSet with pods", daemonSet(pub.DeletionProtectionTypeCascading, 3), "agent", "status.desiredNumberScheduled"},
+		{"Cascading DaemonSet on no node", daemonSet(pub.DeletionProtectionTypeCascading, 0), "agent", ""},
 		{"item of a deletecollection is named", cloneSet("web", pub.DeletionProtectionTypeAlways, 0), "", `clonesets.apps.kruise.io "web" is forbidden`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			attrs := admission.NewAttributesRecord(nil, tc.obj, apps.Kind("CloneSet").WithVersion(""), "ns", tc.attrName,
-				apps.Resource("clonesets").WithVersion(""), "", admission.Delete, &metav1.DeleteOptions{}, false, nil)
-			err := New(kinds.ActiveReplicas).Validate(context.Background(), attrs, nil)
+			kind, resource := "CloneSet", "clonesets"
+			if _, ok := tc.obj.(*apps.DaemonSet); ok {
+				kind, resource = "DaemonSet", "daemonsets"
+			}
+			attrs := admission.NewAttributesRecord(nil, tc.obj, apps.Kind(kind).WithVersion(""), "ns", tc.attrName,
+				apps.Resource(resource).WithVersion(""), "", admission.Delete, &metav1.DeleteOptions{}, false, nil)
+			err := New(kinds.ActivePods).Validate(context.Background(), attrs, nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

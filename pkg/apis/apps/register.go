@@ -30,6 +30,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&CloneSet{}, &CloneSetList{}, &CloneSetRollback{},
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
+		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&NodeImage{}, &NodeImageList{},
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},

@@ -80,6 +80,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ContainerRecreateRequestStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ContainerRecreateRequestStrategy"):
 		return &appsv1alpha1.ContainerRecreateRequestStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSet"):
+		return &appsv1alpha1.DaemonSetApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSetSpec"):
+		return &appsv1alpha1.DaemonSetSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSetStatus"):
+		return &appsv1alpha1.DaemonSetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
+		return &appsv1alpha1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1alpha1.FailedImageStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJob"):
@@ -122,6 +130,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.PullPolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ReferenceObject"):
 		return &appsv1alpha1.ReferenceObjectApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):
+		return &appsv1alpha1.RollingUpdateDaemonSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
 		return &appsv1alpha1.RollingUpdateStatefulSetStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SandboxConfig"):
@@ -186,8 +196,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetUpdateStrategy"):
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DaemonSet"):
+		return &appsv1beta1.DaemonSetApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetScaleStrategy"):
+		return &appsv1beta1.DaemonSetScaleStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetSpec"):
+		return &appsv1beta1.DaemonSetSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetStatus"):
+		return &appsv1beta1.DaemonSetStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
+		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateCloneSetStrategy"):
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):
+		return &appsv1beta1.RollingUpdateDaemonSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
 		return &appsv1beta1.RollingUpdateStatefulSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ShareVolumePolicy"):

@@ -64,6 +64,12 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ContainerRecreateRequestStatus{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestStatus(ref),
 		v1alpha1.ContainerRecreateRequestStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestStrategy(ref),
 		v1alpha1.ContainerRecreateRequestSyncContainerStatus{}.OpenAPIModelName():     schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestSyncContainerStatus(ref),
+		v1alpha1.DaemonSet{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1alpha1_DaemonSet(ref),
+		v1alpha1.DaemonSetList{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_DaemonSetList(ref),
+		v1alpha1.DaemonSetRollback{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_DaemonSetRollback(ref),
+		v1alpha1.DaemonSetSpec{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_DaemonSetSpec(ref),
+		v1alpha1.DaemonSetStatus{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_DaemonSetStatus(ref),
+		v1alpha1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_DaemonSetUpdateStrategy(ref),
 		v1alpha1.FailedImageStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_FailedImageStatus(ref),
 		v1alpha1.ImageListPullJob{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_ImageListPullJob(ref),
 		v1alpha1.ImageListPullJobList{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ImageListPullJobList(ref),
@@ -88,6 +94,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ProbeHandler{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ProbeHandler(ref),
 		v1alpha1.PullPolicy{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_PullPolicy(ref),
 		v1alpha1.ReferenceObject{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_ReferenceObject(ref),
+		v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref),
 		v1alpha1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_RollingUpdateStatefulSetStrategy(ref),
 		v1alpha1.SandboxConfig{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_SandboxConfig(ref),
 		v1alpha1.ShareVolumePolicy{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_ShareVolumePolicy(ref),
@@ -124,7 +131,15 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.CloneSetSpec{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_CloneSetSpec(ref),
 		v1beta1.CloneSetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_CloneSetStatus(ref),
 		v1beta1.CloneSetUpdateStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref),
+		v1beta1.DaemonSet{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1beta1_DaemonSet(ref),
+		v1beta1.DaemonSetList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetList(ref),
+		v1beta1.DaemonSetRollback{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_DaemonSetRollback(ref),
+		v1beta1.DaemonSetScaleStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_DaemonSetScaleStrategy(ref),
+		v1beta1.DaemonSetSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetSpec(ref),
+		v1beta1.DaemonSetStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_DaemonSetStatus(ref),
+		v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref),
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
+		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
 		v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref),
 		v1beta1.ShareVolumePolicy{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_ShareVolumePolicy(ref),
 		v1beta1.SidecarContainer{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_SidecarContainer(ref),
@@ -1767,6 +1782,350 @@ func schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestSyncContainerStatus(r
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_DaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSet is the Advanced DaemonSet: one pod per eligible node, with rollouts limited by a node selector, a partition and a pause, and updates in place.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.DaemonSetSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.DaemonSetStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.DaemonSetSpec{}.OpenAPIModelName(), v1alpha1.DaemonSetStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DaemonSetList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetList is a list of Advanced DaemonSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.DaemonSet{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.DaemonSet{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DaemonSetRollback(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetRollback is the body of POST .../daemonsets/<name>/rollback: it restores the pod template of an earlier revision.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the DaemonSet; must match the URL when set.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"toRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ToRevision is the revision number to restore; 0 means the previous revision.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DaemonSetSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetSpec is the desired state of an Advanced DaemonSet.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods; it must match the template's labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template describes the pod run on every eligible node (those the template's node selector, affinity and tolerations admit).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.PodTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"updateStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStrategy says how template changes reach the nodes' pods.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.DaemonSetUpdateStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"minReadySeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinReadySeconds a new pod must be ready, with no container crashing, before it counts as available. Defaults to 0.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"burstReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BurstReplicas caps how many pods one sync creates (number or percent of the desired pods). Defaults to 250.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"revisionHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept for rollback. Defaults to 10.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"lifecycle": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Lifecycle hooks that hold a pod before it is deleted or updated in place.",
+							Ref:         ref(pub.Lifecycle{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"selector", "template"},
+			},
+		},
+		Dependencies: []string{
+			pub.Lifecycle{}.OpenAPIModelName(), v1alpha1.DaemonSetUpdateStrategy{}.OpenAPIModelName(), corev1.PodTemplateSpec{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DaemonSetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetStatus is the observed state of an Advanced DaemonSet.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"currentNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentNumberScheduled is the number of eligible nodes running at least one pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberMisscheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberMisscheduled is the number of nodes running a pod they should not run.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desiredNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DesiredNumberScheduled is the number of nodes that should run the pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberReady": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberReady is the number of eligible nodes with a ready pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the controller last acted on.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"updatedNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedNumberScheduled is the number of nodes running a pod of the update revision.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberAvailable is the number of eligible nodes with an available pod.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberUnavailable is the number of eligible nodes without an available pod.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"collisionCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CollisionCount counts revision name collisions; the controller salts the next revision's hash with it.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are the latest observations of the DaemonSet's state.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1.DaemonSetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"daemonSetHash": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DaemonSetHash is the hash of the newest revision (v1beta1: updateRevision).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady", "updatedNumberScheduled", "daemonSetHash"},
+			},
+		},
+		Dependencies: []string{
+			v1.DaemonSetCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DaemonSetUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetUpdateStrategy says how template changes reach the nodes' pods.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is RollingUpdate (default) or OnDelete.\n\nPossible enum values:\n - `\"OnDelete\"` replaces an old pod only once it has been deleted.\n - `\"RollingUpdate\"` replaces old pods node by node (the default).",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"OnDelete", "RollingUpdate"},
+						},
+					},
+					"rollingUpdate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RollingUpdate holds the parameters of a RollingUpdate.",
+							Ref:         ref(v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_FailedImageStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -3097,6 +3456,61 @@ func schema_pkg_apis_apps_v1alpha1_ReferenceObject(ref common.ReferenceCallback)
 				},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RollingUpdateDaemonSet are the parameters of a rolling update.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"rollingUpdateType": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Standard (default) or InPlaceIfPossible; Surging is an old name for Standard with surge.\n\nPossible enum values:\n - `\"InPlaceIfPossible\"` updates the pod in place when only images (or labels and annotations) changed, and recreates it otherwise.\n - `\"Standard\"` recreates the pod, as kube's DaemonSet does (the default).\n - `\"Surging\"` is an old name: it is stored as Standard, with maxSurge 1 and maxUnavailable 0 unless they are set.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"InPlaceIfPossible", "Standard", "Surging"},
+						},
+					},
+					"maxUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxUnavailable is how many nodes may be without an available pod because of the update (number or percent of the desired pods, rounded up). It may be 0 only if maxSurge is not. Defaults to 1.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"maxSurge": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxSurge is how many nodes may run a new pod beside their old one, which is deleted once the new one is available (number or percent, rounded up). It may be 0 only if maxUnavailable is not. Defaults to 0.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector limits the update to nodes whose labels it matches.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"partition": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partition is how many pods keep the old revision. Defaults to 0.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Paused stops the update; pods are still created and deleted as nodes come and go.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
 	}
 }
 
@@ -5300,6 +5714,375 @@ func schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref common.ReferenceCal
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_DaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSet is the Advanced DaemonSet: one pod per eligible node, with rollouts limited by a node selector, a partition and a pause, and updates in place.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.DaemonSetSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.DaemonSetStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.DaemonSetSpec{}.OpenAPIModelName(), v1beta1.DaemonSetStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetList is a list of Advanced DaemonSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.DaemonSet{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.DaemonSet{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetRollback(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetRollback is the body of POST .../daemonsets/<name>/rollback: it restores the pod template of an earlier revision.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the DaemonSet; must match the URL when set.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"toRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ToRevision is the revision number to restore; 0 means the previous revision.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetScaleStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetScaleStrategy says how pods are created on nodes that need one.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"partitionedScaling": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PartitionedScaling holds creations to the partition as well: only as many nodes as are above the partition get a new pod. Defaults to false.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetSpec is the desired state of an Advanced DaemonSet.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods; it must match the template's labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template describes the pod run on every eligible node (those the template's node selector, affinity and tolerations admit).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.PodTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"updateStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStrategy says how template changes reach the nodes' pods.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"minReadySeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinReadySeconds a new pod must be ready, with no container crashing, before it counts as available. Defaults to 0.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"burstReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BurstReplicas caps how many pods one sync creates (number or percent of the desired pods). Defaults to 250.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"revisionHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept for rollback. Defaults to 10.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"lifecycle": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Lifecycle hooks that hold a pod before it is deleted or updated in place.",
+							Ref:         ref(pub.Lifecycle{}.OpenAPIModelName()),
+						},
+					},
+					"scaleStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScaleStrategy says how pods are created on nodes that need one.",
+							Ref:         ref(v1beta1.DaemonSetScaleStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"selector", "template"},
+			},
+		},
+		Dependencies: []string{
+			pub.Lifecycle{}.OpenAPIModelName(), v1beta1.DaemonSetScaleStrategy{}.OpenAPIModelName(), v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName(), corev1.PodTemplateSpec{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetStatus is the observed state of an Advanced DaemonSet.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"currentNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentNumberScheduled is the number of eligible nodes running at least one pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberMisscheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberMisscheduled is the number of nodes running a pod they should not run.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desiredNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DesiredNumberScheduled is the number of nodes that should run the pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberReady": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberReady is the number of eligible nodes with a ready pod.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the controller last acted on.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"updatedNumberScheduled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedNumberScheduled is the number of nodes running a pod of the update revision.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberAvailable is the number of eligible nodes with an available pod.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"numberUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NumberUnavailable is the number of eligible nodes without an available pod.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"collisionCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CollisionCount counts revision name collisions; the controller salts the next revision's hash with it.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are the latest observations of the DaemonSet's state.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1.DaemonSetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"updateRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateRevision is the hash of the newest revision (v1alpha1: daemonSetHash).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady", "updatedNumberScheduled"},
+			},
+		},
+		Dependencies: []string{
+			v1.DaemonSetCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DaemonSetUpdateStrategy says how template changes reach the nodes' pods.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is RollingUpdate (default) or OnDelete.\n\nPossible enum values:\n - `\"OnDelete\"` replaces an old pod only once it has been deleted.\n - `\"RollingUpdate\"` replaces old pods node by node (the default).",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"OnDelete", "RollingUpdate"},
+						},
+					},
+					"rollingUpdate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RollingUpdate holds the parameters of a RollingUpdate.",
+							Ref:         ref(v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -5376,6 +6159,61 @@ func schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref common.Refer
 		},
 		Dependencies: []string{
 			pub.InPlaceUpdateStrategy{}.OpenAPIModelName(), pub.UpdatePriorityStrategy{}.OpenAPIModelName(), pub.UpdateScatterTerm{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RollingUpdateDaemonSet are the parameters of a rolling update.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"rollingUpdateType": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Standard (default) or InPlaceIfPossible; Surging is an old name for Standard with surge.\n\nPossible enum values:\n - `\"InPlaceIfPossible\"` updates the pod in place when only images (or labels and annotations) changed, and recreates it otherwise.\n - `\"Standard\"` recreates the pod, as kube's DaemonSet does (the default).\n - `\"Surging\"` is an old name: it is stored as Standard, with maxSurge 1 and maxUnavailable 0 unless they are set.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"InPlaceIfPossible", "Standard", "Surging"},
+						},
+					},
+					"maxUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxUnavailable is how many nodes may be without an available pod because of the update (number or percent of the desired pods, rounded up). It may be 0 only if maxSurge is not. Defaults to 1.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"maxSurge": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxSurge is how many nodes may run a new pod beside their old one, which is deleted once the new one is available (number or percent, rounded up). It may be 0 only if maxUnavailable is not. Defaults to 0.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector limits the update to nodes whose labels it matches.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"partition": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partition is how many pods keep the old revision. Defaults to 0.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Paused stops the update; pods are still created and deleted as nodes come and go.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
@@ -74,6 +75,19 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			BreakUpdate:  func(ss *apps.StatefulSet) { ss.Spec.Selector = selector("changed") },
 			ChangeSpec:   func(ss *apps.StatefulSet) { *ss.Spec.Replicas++ },
 			ChangeStatus: func(ss *apps.StatefulSet) { ss.Status.Replicas++ },
+		}, none)
+	},
+	daemonset.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, daemonset.Kind, registrytest.Fixture[*apps.DaemonSet]{
+			Name: "ds",
+			Valid: func() *apps.DaemonSet {
+				return hub(&v1alpha1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "ds", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.DaemonSetSpec{Selector: selector("ds"), Template: podTemplate("ds")}}, &apps.DaemonSet{})
+			},
+			BreakCreate:  func(ds *apps.DaemonSet) { ds.Spec.Template.Labels = map[string]string{"app": "other"} },
+			BreakUpdate:  func(ds *apps.DaemonSet) { ds.Spec.Selector = selector("changed") },
+			ChangeSpec:   func(ds *apps.DaemonSet) { *ds.Spec.UpdateStrategy.RollingUpdate.Partition++ },
+			ChangeStatus: func(ds *apps.DaemonSet) { ds.Status.DesiredNumberScheduled++ },
 		}, none)
 	},
 	sidecarset.Kind.GroupResource(): func(t *testing.T) {

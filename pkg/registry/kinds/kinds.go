@@ -9,6 +9,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
@@ -22,6 +23,7 @@ func All() []resource.Descriptor {
 	return []resource.Descriptor{
 		cloneset.Kind,
 		statefulset.Kind,
+		daemonset.Kind,
 		sidecarset.Kind,
 		nodeimage.Kind,
 		imagepulljob.Kind,
@@ -30,13 +32,14 @@ func All() []resource.Descriptor {
 	}
 }
 
-// ActiveReplicas is the replica count an object of a served resource still asks for,
-// read through its kind's scale accessor; false for kinds without replicas.
-func ActiveReplicas(gr schema.GroupResource, obj runtime.Object) (int32, bool) {
+// ActivePods is how many pods an object of a served resource still asks for or runs,
+// and the field that says so, read through its kind's descriptor; false for kinds
+// that run no pods.
+func ActivePods(gr schema.GroupResource, obj runtime.Object) (int32, string, bool) {
 	for _, k := range All() {
 		if k.GroupResource() == gr {
-			return k.ActiveReplicas(obj)
+			return k.ActivePods(obj)
 		}
 	}
-	return 0, false
+	return 0, "", false
 }

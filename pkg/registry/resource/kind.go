@@ -55,6 +55,9 @@ type Kind[T workload.Object, Spec, Status any] struct {
 	// Scale, if set, serves the scale subresource (and tells deletion protection how
 	// many replicas the object still asks for).
 	Scale *Scale[T]
+	// Active, for kinds that run pods without replicas (DaemonSet), tells deletion
+	// protection how many pods the object still runs. Ignored when Scale is set.
+	Active *Active[T]
 	// Rollback, if set, serves the rollback subresource.
 	Rollback *Rollback[T]
 	// Subresources, if set, returns further subresources by name (e.g. "pullsecrets"),
@@ -69,6 +72,13 @@ type Scale[T any] struct {
 	Replicas       func(obj T) *int32
 	StatusReplicas func(obj T) int32
 	Selector       func(obj T) *metav1.LabelSelector
+}
+
+// Active counts the pods an object without replicas still runs or is about to run.
+type Active[T any] struct {
+	// Field names where the count comes from, for messages (e.g. "status.desiredNumberScheduled").
+	Field string
+	Count func(obj T) int32
 }
 
 // Rollback reads a <Kind>Rollback request and the template a revision restores.
@@ -89,9 +99,10 @@ type Descriptor interface {
 	ServedVersions() []string
 	// Endpoints builds the main endpoint and every subresource on deps' storage.
 	Endpoints(deps Deps) (Endpoints, error)
-	// ActiveReplicas is the replica count obj still asks for; false for kinds without
-	// a scale subresource.
-	ActiveReplicas(obj runtime.Object) (int32, bool)
+	// ActivePods is how many pods obj still asks for or runs, and the field that says
+	// so: spec.replicas for kinds with scale, the kind's Active count otherwise; false
+	// for kinds that run no pods.
+	ActivePods(obj runtime.Object) (count int32, field string, ok bool)
 }
 
 var _ Descriptor = Kind[workload.Object, struct{}, struct{}]{}
@@ -104,11 +115,17 @@ func (k Kind[T, Spec, Status]) GroupResource() schema.GroupResource {
 // ServedVersions implements Descriptor.
 func (k Kind[T, Spec, Status]) ServedVersions() []string { return k.Versions }
 
-// ActiveReplicas implements Descriptor.
-func (k Kind[T, Spec, Status]) ActiveReplicas(obj runtime.Object) (int32, bool) {
+// ActivePods implements Descriptor.
+func (k Kind[T, Spec, Status]) ActivePods(obj runtime.Object) (int32, string, bool) {
 	o, ok := obj.(T)
-	if !ok || k.Scale == nil {
-		return 0, false
+	switch {
+	case !ok:
+		return 0, "", false
+	case k.Scale != nil:
+		// Replicas allocates an unset field: read it from a copy.
+		return *k.Scale.Replicas(o.DeepCopyObject().(T)), "spec.replicas", true
+	case k.Active != nil:
+		return k.Active.Count(o), k.Active.Field, true
 	}
-	return *k.Scale.Replicas(o.DeepCopyObject().(T)), true
+	return 0, "", false
 }

@@ -41,6 +41,23 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.StatefulSet{})
 		},
+		func(ds *apps.DaemonSet, c randfill.Continue) {
+			c.FillNoCustom(ds)
+			// v1alpha1 carries partitioned scaling as an annotation and cannot tell an
+			// unset scale strategy from a false one: the hub holds either nil or true,
+			// and the annotation agrees with it.
+			if c.Bool() {
+				ds.Spec.ScaleStrategy = &apps.DaemonSetScaleStrategy{PartitionedScaling: true}
+				if ds.Annotations == nil {
+					ds.Annotations = map[string]string{}
+				}
+				ds.Annotations[v1alpha1.ProgressiveCreatePodAnnotation] = "true"
+			} else {
+				ds.Spec.ScaleStrategy = nil
+				delete(ds.Annotations, v1alpha1.ProgressiveCreatePodAnnotation)
+			}
+			defaulter.apply(ds, &v1beta1.DaemonSet{})
+		},
 		func(ss *apps.SidecarSet, c randfill.Continue) {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.SidecarSet{})

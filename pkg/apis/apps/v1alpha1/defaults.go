@@ -90,3 +90,48 @@ func SetDefaults_StatefulSet(obj *StatefulSet) {
 	defaulting.PodTemplate(&obj.Spec.Template)
 	defaulting.ClaimTemplates(obj.Spec.VolumeClaimTemplates)
 }
+
+// SetDefaults_DaemonSet fills in what OpenKruise defaults for an Advanced DaemonSet.
+func SetDefaults_DaemonSet(obj *DaemonSet) {
+	if obj.Spec.BurstReplicas == nil {
+		obj.Spec.BurstReplicas = ptr.To(intstr.FromInt32(250))
+	}
+	if obj.Spec.RevisionHistoryLimit == nil {
+		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+	defaulting.PodTemplate(&obj.Spec.Template)
+
+	s := &obj.Spec.UpdateStrategy
+	if s.Type == "" {
+		s.Type = RollingUpdateDaemonSetStrategyType
+	}
+	if s.Type != RollingUpdateDaemonSetStrategyType {
+		return
+	}
+	if s.RollingUpdate == nil {
+		s.RollingUpdate = &RollingUpdateDaemonSet{}
+	}
+	ru := s.RollingUpdate
+	// Surging is an old name for a surging Standard update: it gets surge defaults
+	// and is stored as Standard.
+	if ru.Type == DeprecatedSurgingRollingUpdateType {
+		if ru.MaxSurge == nil {
+			ru.MaxSurge = ptr.To(intstr.FromInt32(1))
+		}
+		if ru.MaxUnavailable == nil {
+			ru.MaxUnavailable = ptr.To(intstr.FromInt32(0))
+		}
+	}
+	if ru.Type == "" || ru.Type == DeprecatedSurgingRollingUpdateType {
+		ru.Type = StandardRollingUpdateType
+	}
+	// Only when neither is set are both defaulted: if one is set, the other stays
+	// unset and counts as 0, as OpenKruise stores it.
+	if ru.MaxUnavailable == nil && ru.MaxSurge == nil {
+		ru.MaxUnavailable = ptr.To(intstr.FromInt32(1))
+		ru.MaxSurge = ptr.To(intstr.FromInt32(0))
+	}
+	if ru.Partition == nil {
+		ru.Partition = ptr.To[int32](0)
+	}
+}

@@ -112,6 +112,36 @@ func (in ContainerRecreateRequestSyncContainerStatus) OpenAPIModelName() string 
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSet) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSet"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSetList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSetList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSetRollback) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSetRollback"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSetSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSetSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DaemonSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailedImageStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.FailedImageStatus"
 }
@@ -229,6 +259,11 @@ func (in PullPolicy) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ReferenceObject) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ReferenceObject"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RollingUpdateDaemonSet) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.RollingUpdateDaemonSet"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -29,6 +29,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&CloneSet{}, &CloneSetList{}, &CloneSetRollback{},
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
+		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&SidecarSet{}, &SidecarSetList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)

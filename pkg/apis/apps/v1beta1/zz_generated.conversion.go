@@ -101,6 +101,86 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSet)(nil), (*apps.DaemonSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSet_To_apps_DaemonSet(a.(*DaemonSet), b.(*apps.DaemonSet), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSet)(nil), (*DaemonSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSet_To_v1beta1_DaemonSet(a.(*apps.DaemonSet), b.(*DaemonSet), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetList)(nil), (*apps.DaemonSetList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetList_To_apps_DaemonSetList(a.(*DaemonSetList), b.(*apps.DaemonSetList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetList)(nil), (*DaemonSetList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetList_To_v1beta1_DaemonSetList(a.(*apps.DaemonSetList), b.(*DaemonSetList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetRollback)(nil), (*apps.DaemonSetRollback)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetRollback_To_apps_DaemonSetRollback(a.(*DaemonSetRollback), b.(*apps.DaemonSetRollback), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetRollback)(nil), (*DaemonSetRollback)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetRollback_To_v1beta1_DaemonSetRollback(a.(*apps.DaemonSetRollback), b.(*DaemonSetRollback), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetScaleStrategy)(nil), (*apps.DaemonSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetScaleStrategy_To_apps_DaemonSetScaleStrategy(a.(*DaemonSetScaleStrategy), b.(*apps.DaemonSetScaleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetScaleStrategy)(nil), (*DaemonSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(a.(*apps.DaemonSetScaleStrategy), b.(*DaemonSetScaleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetSpec)(nil), (*apps.DaemonSetSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(a.(*DaemonSetSpec), b.(*apps.DaemonSetSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetSpec)(nil), (*DaemonSetSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(a.(*apps.DaemonSetSpec), b.(*DaemonSetSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetStatus)(nil), (*apps.DaemonSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus(a.(*DaemonSetStatus), b.(*apps.DaemonSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetStatus)(nil), (*DaemonSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus(a.(*apps.DaemonSetStatus), b.(*DaemonSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DaemonSetUpdateStrategy)(nil), (*apps.DaemonSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(a.(*DaemonSetUpdateStrategy), b.(*apps.DaemonSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetUpdateStrategy)(nil), (*DaemonSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(a.(*apps.DaemonSetUpdateStrategy), b.(*DaemonSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*RollingUpdateDaemonSet)(nil), (*apps.RollingUpdateDaemonSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(a.(*RollingUpdateDaemonSet), b.(*apps.RollingUpdateDaemonSet), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.RollingUpdateDaemonSet)(nil), (*RollingUpdateDaemonSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(a.(*apps.RollingUpdateDaemonSet), b.(*RollingUpdateDaemonSet), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*RollingUpdateStatefulSetStrategy)(nil), (*apps.RollingUpdateStatefulSetStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_RollingUpdateStatefulSetStrategy_To_apps_RollingUpdateStatefulSetStrategy(a.(*RollingUpdateStatefulSetStrategy), b.(*apps.RollingUpdateStatefulSetStrategy), scope)
 	}); err != nil {
@@ -632,6 +712,232 @@ func autoConvert_apps_CloneSetUpdateStrategy_To_v1beta1_CloneSetUpdateStrategy(i
 	// WARNING: in.ScatterStrategy requires manual conversion: does not exist in peer-type
 	// WARNING: in.InPlaceUpdateStrategy requires manual conversion: does not exist in peer-type
 	return nil
+}
+
+func autoConvert_v1beta1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_DaemonSet_To_apps_DaemonSet is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSet_To_apps_DaemonSet(in, out, s)
+}
+
+func autoConvert_apps_DaemonSet_To_v1beta1_DaemonSet(in *apps.DaemonSet, out *DaemonSet, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_DaemonSet_To_v1beta1_DaemonSet is an autogenerated conversion function.
+func Convert_apps_DaemonSet_To_v1beta1_DaemonSet(in *apps.DaemonSet, out *DaemonSet, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSet_To_v1beta1_DaemonSet(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetList_To_apps_DaemonSetList(in *DaemonSetList, out *apps.DaemonSetList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.DaemonSet)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetList_To_apps_DaemonSetList is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetList_To_apps_DaemonSetList(in *DaemonSetList, out *apps.DaemonSetList, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetList_To_apps_DaemonSetList(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetList_To_v1beta1_DaemonSetList(in *apps.DaemonSetList, out *DaemonSetList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]DaemonSet)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_DaemonSetList_To_v1beta1_DaemonSetList is an autogenerated conversion function.
+func Convert_apps_DaemonSetList_To_v1beta1_DaemonSetList(in *apps.DaemonSetList, out *DaemonSetList, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetList_To_v1beta1_DaemonSetList(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetRollback_To_apps_DaemonSetRollback(in *DaemonSetRollback, out *apps.DaemonSetRollback, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ToRevision = in.ToRevision
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetRollback_To_apps_DaemonSetRollback is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetRollback_To_apps_DaemonSetRollback(in *DaemonSetRollback, out *apps.DaemonSetRollback, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetRollback_To_apps_DaemonSetRollback(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetRollback_To_v1beta1_DaemonSetRollback(in *apps.DaemonSetRollback, out *DaemonSetRollback, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ToRevision = in.ToRevision
+	return nil
+}
+
+// Convert_apps_DaemonSetRollback_To_v1beta1_DaemonSetRollback is an autogenerated conversion function.
+func Convert_apps_DaemonSetRollback_To_v1beta1_DaemonSetRollback(in *apps.DaemonSetRollback, out *DaemonSetRollback, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetRollback_To_v1beta1_DaemonSetRollback(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetScaleStrategy_To_apps_DaemonSetScaleStrategy(in *DaemonSetScaleStrategy, out *apps.DaemonSetScaleStrategy, s conversion.Scope) error {
+	out.PartitionedScaling = in.PartitionedScaling
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetScaleStrategy_To_apps_DaemonSetScaleStrategy is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetScaleStrategy_To_apps_DaemonSetScaleStrategy(in *DaemonSetScaleStrategy, out *apps.DaemonSetScaleStrategy, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetScaleStrategy_To_apps_DaemonSetScaleStrategy(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(in *apps.DaemonSetScaleStrategy, out *DaemonSetScaleStrategy, s conversion.Scope) error {
+	out.PartitionedScaling = in.PartitionedScaling
+	return nil
+}
+
+// Convert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy is an autogenerated conversion function.
+func Convert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(in *apps.DaemonSetScaleStrategy, out *DaemonSetScaleStrategy, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Template = in.Template
+	if err := Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	out.MinReadySeconds = in.MinReadySeconds
+	out.BurstReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.BurstReplicas))
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	out.Lifecycle = (*pub.Lifecycle)(unsafe.Pointer(in.Lifecycle))
+	out.ScaleStrategy = (*apps.DaemonSetScaleStrategy)(unsafe.Pointer(in.ScaleStrategy))
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Template = in.Template
+	if err := Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	out.MinReadySeconds = in.MinReadySeconds
+	out.BurstReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.BurstReplicas))
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	out.Lifecycle = (*pub.Lifecycle)(unsafe.Pointer(in.Lifecycle))
+	out.ScaleStrategy = (*DaemonSetScaleStrategy)(unsafe.Pointer(in.ScaleStrategy))
+	return nil
+}
+
+// Convert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec is an autogenerated conversion function.
+func Convert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus(in *DaemonSetStatus, out *apps.DaemonSetStatus, s conversion.Scope) error {
+	out.CurrentNumberScheduled = in.CurrentNumberScheduled
+	out.NumberMisscheduled = in.NumberMisscheduled
+	out.DesiredNumberScheduled = in.DesiredNumberScheduled
+	out.NumberReady = in.NumberReady
+	out.ObservedGeneration = in.ObservedGeneration
+	out.UpdatedNumberScheduled = in.UpdatedNumberScheduled
+	out.NumberAvailable = in.NumberAvailable
+	out.NumberUnavailable = in.NumberUnavailable
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	out.Conditions = *(*[]appsv1.DaemonSetCondition)(unsafe.Pointer(&in.Conditions))
+	out.UpdateRevision = in.UpdateRevision
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus(in *DaemonSetStatus, out *apps.DaemonSetStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetStatus_To_apps_DaemonSetStatus(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus(in *apps.DaemonSetStatus, out *DaemonSetStatus, s conversion.Scope) error {
+	out.CurrentNumberScheduled = in.CurrentNumberScheduled
+	out.NumberMisscheduled = in.NumberMisscheduled
+	out.DesiredNumberScheduled = in.DesiredNumberScheduled
+	out.NumberReady = in.NumberReady
+	out.ObservedGeneration = in.ObservedGeneration
+	out.UpdatedNumberScheduled = in.UpdatedNumberScheduled
+	out.NumberAvailable = in.NumberAvailable
+	out.NumberUnavailable = in.NumberUnavailable
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	out.Conditions = *(*[]appsv1.DaemonSetCondition)(unsafe.Pointer(&in.Conditions))
+	out.UpdateRevision = in.UpdateRevision
+	return nil
+}
+
+// Convert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus is an autogenerated conversion function.
+func Convert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus(in *apps.DaemonSetStatus, out *DaemonSetStatus, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetStatus_To_v1beta1_DaemonSetStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(in *DaemonSetUpdateStrategy, out *apps.DaemonSetUpdateStrategy, s conversion.Scope) error {
+	out.Type = apps.DaemonSetUpdateStrategyType(in.Type)
+	out.RollingUpdate = (*apps.RollingUpdateDaemonSet)(unsafe.Pointer(in.RollingUpdate))
+	return nil
+}
+
+// Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy is an autogenerated conversion function.
+func Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(in *DaemonSetUpdateStrategy, out *apps.DaemonSetUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in *apps.DaemonSetUpdateStrategy, out *DaemonSetUpdateStrategy, s conversion.Scope) error {
+	out.Type = DaemonSetUpdateStrategyType(in.Type)
+	out.RollingUpdate = (*RollingUpdateDaemonSet)(unsafe.Pointer(in.RollingUpdate))
+	return nil
+}
+
+// Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy is an autogenerated conversion function.
+func Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in *apps.DaemonSetUpdateStrategy, out *DaemonSetUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in *RollingUpdateDaemonSet, out *apps.RollingUpdateDaemonSet, s conversion.Scope) error {
+	out.Type = apps.RollingUpdateType(in.Type)
+	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
+	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	return nil
+}
+
+// Convert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet is an autogenerated conversion function.
+func Convert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in *RollingUpdateDaemonSet, out *apps.RollingUpdateDaemonSet, s conversion.Scope) error {
+	return autoConvert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in, out, s)
+}
+
+func autoConvert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(in *apps.RollingUpdateDaemonSet, out *RollingUpdateDaemonSet, s conversion.Scope) error {
+	out.Type = RollingUpdateType(in.Type)
+	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
+	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	return nil
+}
+
+// Convert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet is an autogenerated conversion function.
+func Convert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(in *apps.RollingUpdateDaemonSet, out *RollingUpdateDaemonSet, s conversion.Scope) error {
+	return autoConvert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(in, out, s)
 }
 
 func autoConvert_v1beta1_RollingUpdateStatefulSetStrategy_To_apps_RollingUpdateStatefulSetStrategy(in *RollingUpdateStatefulSetStrategy, out *apps.RollingUpdateStatefulSetStrategy, s conversion.Scope) error {

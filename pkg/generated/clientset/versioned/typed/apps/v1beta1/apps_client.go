@@ -29,6 +29,7 @@ import (
 type AppsV1beta1Interface interface {
 	RESTClient() rest.Interface
 	CloneSetsGetter
+	DaemonSetsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
 }
@@ -40,6 +41,10 @@ type AppsV1beta1Client struct {
 
 func (c *AppsV1beta1Client) CloneSets(namespace string) CloneSetInterface {
 	return newCloneSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) DaemonSets(namespace string) DaemonSetInterface {
+	return newDaemonSets(c, namespace)
 }
 
 func (c *AppsV1beta1Client) SidecarSets() SidecarSetInterface {

@@ -20,6 +20,8 @@ package v1beta1
 
 type CloneSetExpansion interface{}
 
+type DaemonSetExpansion interface{}
+
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}

@@ -32,6 +32,10 @@ func (c *FakeAppsV1beta1) CloneSets(namespace string) v1beta1.CloneSetInterface 
 	return newFakeCloneSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) DaemonSets(namespace string) v1beta1.DaemonSetInterface {
+	return newFakeDaemonSets(c, namespace)
+}
+
 func (c *FakeAppsV1beta1) SidecarSets() v1beta1.SidecarSetInterface {
 	return newFakeSidecarSets(c)
 }
