@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build tools up down test test-unit test-integration test-containerd verify codegen bench clean
+.PHONY: all build tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
 
 all: build
 
@@ -28,11 +28,23 @@ up: tools build
 down:
 	hack/local-down.sh
 
-## test: every test — verification, unit, integration against the real stack
-test: verify test-unit test-integration
+## test: every test — verification, unit, bounded fuzzing, integration against the real stack
+test: verify test-unit test-fuzz test-integration
 
 test-unit:
 	go test ./pkg/... ./cmd/... ./hack/...
+
+## test-fuzz: each fuzz target for FUZZTIME (their seed corpora also run in test-unit).
+## A crash fails the run and leaves its input in the package's testdata/fuzz: commit it
+## with the fix, as a regression case.
+FUZZTIME ?= 10s
+FUZZ_TARGETS := \
+	./pkg/registry/kinds:FuzzDecodeDefaultValidate \
+	./pkg/admission/podwebhook:FuzzServe \
+	./pkg/nodedaemon/imagepuller:FuzzParseReference
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
+	  go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
 test-integration: tools build
 	go test -count=1 -timeout 40m -p 1 ./test/integration/...

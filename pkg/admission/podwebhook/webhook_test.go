@@ -58,7 +58,7 @@ func exampleDocs(t *testing.T, file string) [][]byte {
 
 // storedSidecarSet decodes a v1alpha1 SidecarSet and returns it defaulted as the
 // server stores it and as the webhook's informer sees it (v1beta1).
-func storedSidecarSet(t *testing.T, data []byte) *v1beta1.SidecarSet {
+func storedSidecarSet(t testing.TB, data []byte) *v1beta1.SidecarSet {
 	t.Helper()
 	in := &v1alpha1.SidecarSet{}
 	if err := json.Unmarshal(data, in); err != nil {

@@ -99,6 +99,10 @@ type Descriptor interface {
 	ServedVersions() []string
 	// Endpoints builds the main endpoint and every subresource on deps' storage.
 	Endpoints(deps Deps) (Endpoints, error)
+	// NewObject returns an empty hub object; Strategies the rules the endpoints apply
+	// (for tests that exercise every kind).
+	NewObject() runtime.Object
+	Strategies(typer runtime.ObjectTyper) (workload.Strategy, workload.StatusStrategy)
 	// ActivePods is how many pods obj still asks for or runs, and the field that says
 	// so: spec.replicas for kinds with scale, the kind's Active count otherwise; false
 	// for kinds that run no pods.
@@ -111,6 +115,9 @@ var _ Descriptor = Kind[workload.Object, struct{}, struct{}]{}
 func (k Kind[T, Spec, Status]) GroupResource() schema.GroupResource {
 	return schema.GroupResource{Group: k.Group, Resource: k.Plural}
 }
+
+// NewObject implements Descriptor.
+func (k Kind[T, Spec, Status]) NewObject() runtime.Object { return k.New() }
 
 // ServedVersions implements Descriptor.
 func (k Kind[T, Spec, Status]) ServedVersions() []string { return k.Versions }
