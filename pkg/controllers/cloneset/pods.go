@@ -2,7 +2,6 @@ package cloneset
 
 import (
 	"maps"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,7 +12,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 )
 
 // newInstanceID returns a random suffix not used by any existing pod.
@@ -103,28 +101,6 @@ func claimName(template, podName string) string { return template + "-" + podNam
 // isActive: the pod counts towards replicas (not terminating, not finished).
 func isActive(pod *corev1.Pod) bool {
 	return pod.DeletionTimestamp == nil && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed
-}
-
-func isReady(pod *corev1.Pod) bool {
-	c := podcondition.Find(pod.Status.Conditions, corev1.PodReady)
-	return c != nil && c.Status == corev1.ConditionTrue
-}
-
-// availableIn reports whether the pod is available at now and, if it is ready but not
-// yet available, how long until it will be.
-func availableIn(pod *corev1.Pod, minReadySeconds int32, now time.Time) (bool, time.Duration) {
-	c := podcondition.Find(pod.Status.Conditions, corev1.PodReady)
-	if c == nil || c.Status != corev1.ConditionTrue {
-		return false, 0
-	}
-	if minReadySeconds == 0 {
-		return true, 0
-	}
-	at := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second)
-	if !now.Before(at) {
-		return true, 0
-	}
-	return false, at.Sub(now)
 }
 
 // isSpecifiedDelete: the user asked for this pod to go.

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
@@ -27,8 +28,8 @@ func computeStatus(st *syncState, now metav1.Time, syncErr error) v1beta1.CloneS
 	for _, pod := range st.pods {
 		s.Replicas++
 		updated := st.revs.IsUpdated(pod)
-		ready := isReady(pod)
-		available, _ := availableIn(pod, cs.Spec.MinReadySeconds, now.Time)
+		ready := podcondition.IsReady(pod)
+		available, _ := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, now.Time)
 		if updated {
 			s.UpdatedReplicas++
 		}

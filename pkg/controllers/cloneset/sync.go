@@ -16,6 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
@@ -72,7 +73,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	cs := st.cs
 	infos := make([]PodInfo, 0, len(st.pods))
 	for _, pod := range st.pods {
-		ok, wait := availableIn(pod, cs.Spec.MinReadySeconds, st.now)
+		ok, wait := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, st.now)
 		st.requeue.After(wait)
 		infos = append(infos, PodInfo{
 			Name:            pod.Name,
