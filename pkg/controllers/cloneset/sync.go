@@ -15,8 +15,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
