@@ -5,6 +5,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
+	"github.com/kruise-native/kruise-native/pkg/controllers/daemonset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
@@ -17,6 +18,7 @@ import (
 var All = []manager.NewFunc{
 	cloneset.New,
 	statefulset.New,
+	daemonset.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,

@@ -1,0 +1,148 @@
+// Package daemonset reconciles Advanced DaemonSets (daemonsets.apps.kruise.io): one
+// pod per eligible node, pinned to it and bound by the scheduler, and rollouts that a
+// node selector, a partition and a pause limit, by recreation, surge or in place.
+//
+// It works on the v1beta1 objects its informer holds (see podworkload: no conversion
+// to the hub type); node eligibility and the rollout math are pure (NodeEligibility,
+// Compute).
+package daemonset
+
+import (
+	"context"
+	"maps"
+	"reflect"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
+)
+
+// ControllerName is the event source and field manager of this controller.
+const ControllerName = "daemonset-controller"
+
+// controllerKind owns the DaemonSet's revisions; podOwnerKind is what its pods' owner
+// references carry: v1alpha1, as OpenKruise writes them.
+var (
+	controllerKind = v1beta1.SchemeGroupVersion.WithKind("DaemonSet")
+	podOwnerKind   = v1alpha1.SchemeGroupVersion.WithKind("DaemonSet")
+)
+
+// Controller reconciles Advanced DaemonSets.
+type Controller struct {
+	kruiseClient kruiseclient.Interface
+	recorder     record.EventRecorder
+	daemonSets   kruiselisters.DaemonSetLister
+	nodes        corelisters.NodeLister
+	pods         *podworkload.Control
+	loop         *reconcile.Loop
+	now          func() time.Time
+}
+
+// New builds the controller on the shared informers.
+func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
+	dsInformer := cc.KruiseInformers.Apps().V1beta1().DaemonSets()
+	podInformer := cc.KubeInformers.Core().V1().Pods()
+	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
+	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
+	recorder := cc.Recorder(ControllerName)
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
+		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
+			return cc.KruiseClient.AppsV1beta1().DaemonSets(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := &Controller{
+		kruiseClient: cc.KruiseClient,
+		recorder:     recorder,
+		daemonSets:   dsInformer.Lister(),
+		nodes:        nodeInformer.Lister(),
+		pods:         pods,
+		now:          time.Now,
+	}
+	c.loop = reconcile.NewLoop("daemonset", c.sync, dsInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
+		revInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced)
+	if _, err := dsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.loop.Enqueue,
+		UpdateFunc: c.loop.EnqueueUpdate,
+		DeleteFunc: c.onDaemonSetDelete,
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
+		return nil, err
+	}
+	if _, err := nodeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(interface{}) { c.enqueueAll() },
+		UpdateFunc: c.onNodeUpdate,
+		DeleteFunc: func(interface{}) { c.enqueueAll() },
+	}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Name implements manager.Controller.
+func (c *Controller) Name() string { return ControllerName }
+
+// HasSynced implements manager.Controller.
+func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
+
+// Run processes the queue until ctx ends.
+func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
+
+func (c *Controller) onDaemonSetDelete(obj interface{}) {
+	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+		c.pods.Forget(key)
+	}
+}
+
+// onNodeUpdate wakes every DaemonSet when a node changes in a way eligibility or the
+// rollout selector can see. Heartbeats (status, leases) change nothing of that and
+// come every few seconds from every node, so they wake nobody.
+func (c *Controller) onNodeUpdate(oldObj, newObj interface{}) {
+	old, ok1 := oldObj.(*corev1.Node)
+	cur, ok2 := newObj.(*corev1.Node)
+	if !ok1 || !ok2 {
+		return
+	}
+	if maps.Equal(old.Labels, cur.Labels) && reflect.DeepEqual(old.Spec.Taints, cur.Spec.Taints) {
+		return
+	}
+	c.enqueueAll()
+}
+
+// enqueueAll queues every DaemonSet: a node that comes, goes or changes may concern
+// any of them, and deciding which costs as much as a sync that finds nothing to do.
+func (c *Controller) enqueueAll() {
+	sets, err := c.daemonSets.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, ds := range sets {
+		c.loop.Enqueue(ds)
+	}
+}
+
+// matching names the DaemonSets that may adopt an orphan pod.
+func (c *Controller) matching(pod *corev1.Pod) []string {
+	sets, err := c.daemonSets.DaemonSets(pod.Namespace).List(labels.Everything())
+	if err != nil {
+		return nil
+	}
+	return podworkload.MatchingKeys(sets, func(ds *v1beta1.DaemonSet) *metav1.LabelSelector { return ds.Spec.Selector }, pod)
+}
