@@ -93,8 +93,8 @@ func TestAdvancedDaemonSetExamples(t *testing.T) {
 			t.Fatalf("kubectl get %s header = %v, want %v\n%s", name, got, want, out)
 		}
 		for _, obj := range []string{"nginx", "nginx-hook"} {
-			if !slices.ContainsFunc(strings.Split(out, "\n"), func(l string) bool { return containsAll(l, obj, "0") }) {
-				t.Errorf("kubectl get %s lacks %s with zero counts:\n%s", name, obj, out)
+			if !slices.ContainsFunc(strings.Split(out, "\n"), func(l string) bool { return countsRow(l, obj) }) {
+				t.Errorf("kubectl get %s lacks %s with its five counts:\n%s", name, obj, out)
 			}
 		}
 	}
@@ -146,6 +146,21 @@ func TestAdvancedDaemonSetExplain(t *testing.T) {
 }
 
 // badDaemonSet is a valid v1alpha1 manifest named "bad" with one line replaced.
+// countsRow: the line is obj's row of `kubectl get daemon`: its name, five counts
+// (whatever the controller has reported by then) and its age.
+func countsRow(line, obj string) bool {
+	f := strings.Fields(line)
+	if len(f) != 7 || f[0] != obj {
+		return false
+	}
+	for _, n := range f[1:6] {
+		if _, err := strconv.Atoi(n); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func badDaemonSet(ns, apiVersion, old, replacement string) string {
 	m := `apiVersion: apps.kruise.io/` + apiVersion + `
 kind: DaemonSet
@@ -244,19 +259,30 @@ func TestAdvancedDaemonSetDeletionProtectionAndRollback(t *testing.T) {
 		t.Errorf("rollback to a revision that does not exist: %v, want 400", err)
 	}
 
-	setScheduled := func(n int32) {
+	// The controller reports the pods it runs on the stack's nodes; the protection
+	// counts them.
+	scheduled := func(want func(int32) bool) {
 		t.Helper()
-		patch := []byte(`{"status":{"desiredNumberScheduled":` + strconv.Itoa(int(n)) + `,"currentNumberScheduled":` + strconv.Itoa(int(n)) + `}}`)
-		if _, err := client.Patch(ctx, "agent", types.MergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
-			t.Fatal(err)
-		}
+		framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+			ds, err := client.Get(ctx, "agent", metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			s := ds.Status
+			return s.ObservedGeneration == ds.Generation && want(s.DesiredNumberScheduled) && s.CurrentNumberScheduled == s.DesiredNumberScheduled, nil
+		})
 	}
-	setScheduled(2)
+	scheduled(func(n int32) bool { return n > 0 })
 	err := client.Delete(ctx, "agent", metav1.DeleteOptions{})
 	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "status.desiredNumberScheduled") {
-		t.Fatalf("delete of a Cascading-protected DaemonSet running 2 pods: %v, want 403 naming status.desiredNumberScheduled", err)
+		t.Fatalf("delete of a Cascading-protected DaemonSet running pods: %v, want 403 naming status.desiredNumberScheduled", err)
 	}
-	setScheduled(0)
+	// A node selector no node matches takes every pod away.
+	patch := []byte(`{"spec":{"template":{"spec":{"nodeSelector":{"example.io/no-such-node":"true"}}}}}`)
+	if _, err := client.Patch(ctx, "agent", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	scheduled(func(n int32) bool { return n == 0 })
 	if err := client.Delete(ctx, "agent", metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("delete of a Cascading-protected DaemonSet running no pod: %v", err)
 	}
