@@ -1,0 +1,90 @@
+package daemonset
+
+import (
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+)
+
+// Status counts nodes as kube does: the oldest pod of an eligible node speaks for it;
+// pods on nodes that should not run one are misscheduled.
+func TestComputeStatus(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	pod := func(name, rev string, ready bool, age time.Duration) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{pub.ControllerRevisionHashLabelKey: rev},
+			CreationTimestamp: metav1.NewTime(now.Add(-age))}}
+		if ready {
+			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now.Add(-age))}}
+		}
+		return p
+	}
+	run := Eligibility{ShouldRun: true, ShouldContinueRunning: true}
+	st := &syncState{
+		ds:   &v1beta1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Generation: 4}, Spec: v1beta1.DaemonSetSpec{MinReadySeconds: 30}},
+		now:  now,
+		revs: &podworkload.Revisions{Update: &appsv1.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: "ds-new"}}, CollisionCount: 1},
+		nodes: []nodeState{
+			{name: "a", eligibility: run, pods: []*corev1.Pod{pod("a0", "ds-new", true, time.Minute)}},
+			{name: "b", eligibility: run, pods: []*corev1.Pod{pod("b0", "ds-old", true, time.Minute), pod("b1", "ds-new", true, time.Minute)}},
+			{name: "c", eligibility: run, pods: []*corev1.Pod{pod("c0", "ds-new", true, 10*time.Second)}},
+			{name: "d", eligibility: run},
+			{name: "e", eligibility: Eligibility{ShouldContinueRunning: true}, pods: []*corev1.Pod{pod("e0", "ds-old", true, time.Minute)}},
+			{name: "gone", pods: []*corev1.Pod{pod("g0", "ds-old", false, time.Minute)}},
+		},
+	}
+	got := computeStatus(st)
+	want := v1beta1.DaemonSetStatus{
+		DesiredNumberScheduled: 4, CurrentNumberScheduled: 3, NumberMisscheduled: 2,
+		NumberReady: 3, NumberAvailable: 2, NumberUnavailable: 2, UpdatedNumberScheduled: 2,
+		ObservedGeneration: 4, UpdateRevision: "ds-new", CollisionCount: ptr.To[int32](1),
+	}
+	if !podworkload.StatusUnchanged(want, got) {
+		t.Errorf("status = %+v\nwant %+v", got, want)
+	}
+}
+
+func TestResolveLimits(t *testing.T) {
+	pct := func(s string) *intstr.IntOrString { v := intstr.FromString(s); return &v }
+	num := func(i int32) *intstr.IntOrString { v := intstr.FromInt32(i); return &v }
+	ds := func(ru *v1beta1.RollingUpdateDaemonSet, burst *intstr.IntOrString, onDelete bool) *v1beta1.DaemonSet {
+		d := &v1beta1.DaemonSet{Spec: v1beta1.DaemonSetSpec{BurstReplicas: burst,
+			UpdateStrategy: v1beta1.DaemonSetUpdateStrategy{Type: v1beta1.RollingUpdateDaemonSetStrategyType, RollingUpdate: ru}}}
+		if onDelete {
+			d.Spec.UpdateStrategy.Type = v1beta1.OnDeleteDaemonSetStrategyType
+		}
+		return d
+	}
+	cases := []struct {
+		name    string
+		ds      *v1beta1.DaemonSet
+		desired int
+		want    Limits
+	}{
+		{"percent rounds up", ds(&v1beta1.RollingUpdateDaemonSet{MaxUnavailable: pct("10%"), Partition: ptr.To[int32](2)}, num(250), false), 15,
+			Limits{MaxUnavailable: 2, Partition: 2, Burst: 250}},
+		{"surge", ds(&v1beta1.RollingUpdateDaemonSet{MaxSurge: pct("50%"), MaxUnavailable: num(0)}, pct("10%"), false), 5,
+			Limits{MaxSurge: 3, Burst: 1}},
+		{"both zero: one unavailable", ds(&v1beta1.RollingUpdateDaemonSet{MaxUnavailable: pct("0%")}, nil, false), 5,
+			Limits{MaxUnavailable: 1, Burst: 250}},
+		{"paused", ds(&v1beta1.RollingUpdateDaemonSet{MaxUnavailable: num(1), Paused: ptr.To(true)}, num(5), false), 5,
+			Limits{MaxUnavailable: 1, Paused: true, Burst: 5}},
+		{"OnDelete holds the rollout", ds(nil, num(5), true), 5, Limits{MaxUnavailable: 1, Paused: true, Burst: 5}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := resolveLimits(tc.ds, tc.desired)
+			if err != nil || got != tc.want {
+				t.Errorf("resolveLimits = %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
