@@ -52,6 +52,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appspub.UpdateScatterTermApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJob"):
+		return &appsv1alpha1.BroadcastJobApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
+		return &appsv1alpha1.BroadcastJobSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobStatus"):
+		return &appsv1alpha1.BroadcastJobStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSet"):
 		return &appsv1alpha1.CloneSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSetCondition"):
@@ -90,6 +96,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1alpha1.FailedImageStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("FailurePolicy"):
+		return &appsv1alpha1.FailurePolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJob"):
 		return &appsv1alpha1.ImageListPullJobApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJobSpec"):
@@ -118,6 +126,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ImageTagSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageTagStatus"):
 		return &appsv1alpha1.ImageTagStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("JobCondition"):
+		return &appsv1alpha1.JobConditionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImage"):
 		return &appsv1alpha1.NodeImageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImageSpec"):
@@ -184,6 +194,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.VolumeClaimUpdateStrategyApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1beta1
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJob"):
+		return &appsv1beta1.BroadcastJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
+		return &appsv1beta1.BroadcastJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobStatus"):
+		return &appsv1beta1.BroadcastJobStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSet"):
 		return &appsv1beta1.CloneSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetCondition"):
@@ -196,6 +212,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetUpdateStrategy"):
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("CompletionPolicy"):
+		return &appsv1beta1.CompletionPolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSet"):
 		return &appsv1beta1.DaemonSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetScaleStrategy"):
@@ -206,6 +224,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.DaemonSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
 		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("FailurePolicy"):
+		return &appsv1beta1.FailurePolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("JobCondition"):
+		return &appsv1beta1.JobConditionApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateCloneSetStrategy"):
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):

@@ -46,6 +46,10 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		pub.UpdatePriorityStrategy{}.OpenAPIModelName():                               schema_pkg_apis_apps_pub_UpdatePriorityStrategy(ref),
 		pub.UpdatePriorityWeightTerm{}.OpenAPIModelName():                             schema_pkg_apis_apps_pub_UpdatePriorityWeightTerm(ref),
 		pub.UpdateScatterTerm{}.OpenAPIModelName():                                    schema_pkg_apis_apps_pub_UpdateScatterTerm(ref),
+		v1alpha1.BroadcastJob{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_BroadcastJob(ref),
+		v1alpha1.BroadcastJobList{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_BroadcastJobList(ref),
+		v1alpha1.BroadcastJobSpec{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_BroadcastJobSpec(ref),
+		v1alpha1.BroadcastJobStatus{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_BroadcastJobStatus(ref),
 		v1alpha1.CloneSet{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_CloneSet(ref),
 		v1alpha1.CloneSetCondition{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_CloneSetCondition(ref),
 		v1alpha1.CloneSetList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_CloneSetList(ref),
@@ -71,6 +75,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.DaemonSetStatus{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_DaemonSetStatus(ref),
 		v1alpha1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_DaemonSetUpdateStrategy(ref),
 		v1alpha1.FailedImageStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_FailedImageStatus(ref),
+		v1alpha1.FailurePolicy{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_FailurePolicy(ref),
 		v1alpha1.ImageListPullJob{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_ImageListPullJob(ref),
 		v1alpha1.ImageListPullJobList{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ImageListPullJobList(ref),
 		v1alpha1.ImageListPullJobSpec{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ImageListPullJobSpec(ref),
@@ -87,6 +92,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ImageTagPullPolicy{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_ImageTagPullPolicy(ref),
 		v1alpha1.ImageTagSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ImageTagSpec(ref),
 		v1alpha1.ImageTagStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_ImageTagStatus(ref),
+		v1alpha1.JobCondition{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_JobCondition(ref),
 		v1alpha1.NodeImage{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1alpha1_NodeImage(ref),
 		v1alpha1.NodeImageList{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_NodeImageList(ref),
 		v1alpha1.NodeImageSpec{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_NodeImageSpec(ref),
@@ -123,6 +129,10 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.UnorderedUpdateStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_UnorderedUpdateStrategy(ref),
 		v1alpha1.VolumeClaimStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_VolumeClaimStatus(ref),
 		v1alpha1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_VolumeClaimUpdateStrategy(ref),
+		v1beta1.BroadcastJob{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_BroadcastJob(ref),
+		v1beta1.BroadcastJobList{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_BroadcastJobList(ref),
+		v1beta1.BroadcastJobSpec{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_BroadcastJobSpec(ref),
+		v1beta1.BroadcastJobStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_BroadcastJobStatus(ref),
 		v1beta1.CloneSet{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_CloneSet(ref),
 		v1beta1.CloneSetCondition{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_CloneSetCondition(ref),
 		v1beta1.CloneSetList{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_CloneSetList(ref),
@@ -131,6 +141,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.CloneSetSpec{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_CloneSetSpec(ref),
 		v1beta1.CloneSetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_CloneSetStatus(ref),
 		v1beta1.CloneSetUpdateStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref),
+		v1beta1.CompletionPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref),
 		v1beta1.DaemonSet{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1beta1_DaemonSet(ref),
 		v1beta1.DaemonSetList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetList(ref),
 		v1beta1.DaemonSetRollback{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_DaemonSetRollback(ref),
@@ -138,6 +149,8 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.DaemonSetSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetSpec(ref),
 		v1beta1.DaemonSetStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_DaemonSetStatus(ref),
 		v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref),
+		v1beta1.FailurePolicy{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_FailurePolicy(ref),
+		v1beta1.JobCondition{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_JobCondition(ref),
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
 		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
 		v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref),
@@ -776,6 +789,244 @@ func schema_pkg_apis_apps_pub_UpdateScatterTerm(ref common.ReferenceCallback) co
 				Required: []string{"key", "value"},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_BroadcastJob(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJob runs its pod template to completion once on every eligible node, as a DaemonSet places pods but with a Job's run-to-completion pods.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.BroadcastJobSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.BroadcastJobStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.BroadcastJobSpec{}.OpenAPIModelName(), v1alpha1.BroadcastJobStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_BroadcastJobList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobList is a list of BroadcastJobs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.BroadcastJob{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.BroadcastJob{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_BroadcastJobSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobSpec is the desired state of a BroadcastJob.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"parallelism": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parallelism caps how many of the job's pods run at once (a number, or a percent of the desired pods). Unset means no cap.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template is the pod run on each eligible node (those its node selector, affinity and tolerations admit). restartPolicy must be Never or OnFailure.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.PodTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"completionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionPolicy says whether the job ends (Always, the default) or keeps running for nodes that join later (Never).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.CompletionPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Paused stops the job from creating pods; running pods are left alone.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"failurePolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailurePolicy says what a failed pod does to the job.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.FailurePolicy{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"template"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.CompletionPolicy{}.OpenAPIModelName(), v1alpha1.FailurePolicy{}.OpenAPIModelName(), corev1.PodTemplateSpec{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_BroadcastJobStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobStatus is what the controller observed.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are Complete and Failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.JobCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"startTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StartTime is when the controller first acted on the job.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionTime is when the job ended.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"active": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Active is the number of running pods.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of pods in phase Succeeded.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is the number of pods in phase Failed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of pods the job should run: one per eligible node.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Phase is running, paused, completed or failed.\n\nPossible enum values:\n - `\"completed\"` : every desired pod finished.\n - `\"failed\"` : the deadline passed or the failure policy failed the job.\n - `\"paused\"` : spec.paused, or a Pause failure policy fired.\n - `\"running\"` : pods are being created or run.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"completed", "failed", "paused", "running"},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.JobCondition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
 	}
 }
 
@@ -2157,6 +2408,34 @@ func schema_pkg_apis_apps_v1alpha1_FailedImageStatus(ref common.ReferenceCallbac
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_FailurePolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FailurePolicy says what a failed pod does to its BroadcastJob.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Continue, FailFast (the default) or Pause.\n\nPossible enum values:\n - `\"Continue\"` keeps the job running past failed pods.\n - `\"FailFast\"` marks the job failed at its first failed pod (the default).\n - `\"Pause\"` pauses the job at its first failed pod.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Continue", "FailFast", "Pause"},
+						},
+					},
+					"restartLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RestartLimit is how many container restarts the job's pods may add up to before the job counts as failed.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_ImageListPullJob(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -3175,6 +3454,65 @@ func schema_pkg_apis_apps_v1alpha1_ImageTagStatus(ref common.ReferenceCallback) 
 					},
 				},
 				Required: []string{"tag", "phase"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_JobCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "JobCondition is one observation of a BroadcastJob's state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Complete or Failed.\n\nPossible enum values:\n - `\"Complete\"` : the job ran a pod to its end on every eligible node.\n - `\"Failed\"` : the deadline passed or the pods restarted more than the restart limit.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Complete", "Failed"},
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True, False or Unknown.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastProbeTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastProbeTime is when the condition was last checked.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when the status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason is a one-word cause of the last transition.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message tells the last transition to a human.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
 			},
 		},
 		Dependencies: []string{
@@ -5223,6 +5561,244 @@ func schema_pkg_apis_apps_v1alpha1_VolumeClaimUpdateStrategy(ref common.Referenc
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_BroadcastJob(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJob runs its pod template to completion once on every eligible node, as a DaemonSet places pods but with a Job's run-to-completion pods.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.BroadcastJobSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.BroadcastJobStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.BroadcastJobSpec{}.OpenAPIModelName(), v1beta1.BroadcastJobStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_BroadcastJobList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobList is a list of BroadcastJobs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.BroadcastJob{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.BroadcastJob{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_BroadcastJobSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobSpec is the desired state of a BroadcastJob.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"parallelism": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parallelism caps how many of the job's pods run at once (a number, or a percent of the desired pods). Unset means no cap.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template is the pod run on each eligible node (those its node selector, affinity and tolerations admit). restartPolicy must be Never or OnFailure.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.PodTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"completionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionPolicy says whether the job ends (Always, the default) or keeps running for nodes that join later (Never).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.CompletionPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Paused stops the job from creating pods; running pods are left alone.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"failurePolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailurePolicy says what a failed pod does to the job.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.FailurePolicy{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"template"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.CompletionPolicy{}.OpenAPIModelName(), v1beta1.FailurePolicy{}.OpenAPIModelName(), corev1.PodTemplateSpec{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_BroadcastJobStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BroadcastJobStatus is what the controller observed.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are Complete and Failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.JobCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"startTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StartTime is when the controller first acted on the job.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionTime is when the job ended.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"active": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Active is the number of running pods.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of pods in phase Succeeded.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is the number of pods in phase Failed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of pods the job should run: one per eligible node.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Phase is running, paused, completed or failed.\n\nPossible enum values:\n - `\"completed\"` : every desired pod finished.\n - `\"failed\"` : the deadline passed or the failure policy failed the job.\n - `\"paused\"` : spec.paused, or a Pause failure policy fired.\n - `\"running\"` : pods are being created or run.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"completed", "failed", "paused", "running"},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.JobCondition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_CloneSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -5714,6 +6290,41 @@ func schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref common.ReferenceCal
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CompletionPolicy says whether a job ends. v1alpha1 declares it beside ImagePullJob, which v1beta1 does not serve; BroadcastJob uses it in both versions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Always (the job ends once every node finished, or at its deadline) or Never (the job keeps running for nodes that join later). Defaults to Always.\n\nPossible enum values:\n - `\"Always\"` : the job ends when every desired node finished, or at its deadline.\n - `\"Never\"` : the job never ends; nodes that join later get their pod too.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Always", "Never"},
+						},
+					},
+					"activeDeadlineSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ActiveDeadlineSeconds bounds the job from its start (Always only).",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"ttlSecondsAfterFinished": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TTLSecondsAfterFinished deletes the job this long after it ended (Always only).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_DaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -6080,6 +6691,93 @@ func schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref common.ReferenceCa
 		},
 		Dependencies: []string{
 			v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_FailurePolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FailurePolicy says what a failed pod does to its BroadcastJob.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Continue, FailFast (the default) or Pause.\n\nPossible enum values:\n - `\"Continue\"` keeps the job running past failed pods.\n - `\"FailFast\"` marks the job failed at its first failed pod (the default).\n - `\"Pause\"` pauses the job at its first failed pod.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Continue", "FailFast", "Pause"},
+						},
+					},
+					"restartLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RestartLimit is how many container restarts the job's pods may add up to before the job counts as failed.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_JobCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "JobCondition is one observation of a BroadcastJob's state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Complete or Failed.\n\nPossible enum values:\n - `\"Complete\"` : the job ran a pod to its end on every eligible node.\n - `\"Failed\"` : the deadline passed or the pods restarted more than the restart limit.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Complete", "Failed"},
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True, False or Unknown.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastProbeTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastProbeTime is when the condition was last checked.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when the status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason is a one-word cause of the last transition.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message tells the last transition to a human.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

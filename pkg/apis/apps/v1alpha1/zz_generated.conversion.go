@@ -27,8 +27,8 @@ import (
 	apps "github.com/kruise-native/kruise-native/pkg/apis/apps"
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1 "k8s.io/api/apps/v1"
-	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1 "k8s.io/api/core/v1"
+	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
@@ -41,6 +41,46 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*BroadcastJob)(nil), (*apps.BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(a.(*BroadcastJob), b.(*apps.BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJob)(nil), (*BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJob_To_v1alpha1_BroadcastJob(a.(*apps.BroadcastJob), b.(*BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobList)(nil), (*apps.BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_BroadcastJobList_To_apps_BroadcastJobList(a.(*BroadcastJobList), b.(*apps.BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobList)(nil), (*BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobList_To_v1alpha1_BroadcastJobList(a.(*apps.BroadcastJobList), b.(*BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobSpec)(nil), (*apps.BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(a.(*BroadcastJobSpec), b.(*apps.BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobSpec)(nil), (*BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(a.(*apps.BroadcastJobSpec), b.(*BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobStatus)(nil), (*apps.BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(a.(*BroadcastJobStatus), b.(*apps.BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobStatus)(nil), (*BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(a.(*apps.BroadcastJobStatus), b.(*BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*CloneSetCondition)(nil), (*apps.CloneSetCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_CloneSetCondition_To_apps_CloneSetCondition(a.(*CloneSetCondition), b.(*apps.CloneSetCondition), scope)
 	}); err != nil {
@@ -241,6 +281,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*FailurePolicy)(nil), (*apps.FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_FailurePolicy_To_apps_FailurePolicy(a.(*FailurePolicy), b.(*apps.FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.FailurePolicy)(nil), (*FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_FailurePolicy_To_v1alpha1_FailurePolicy(a.(*apps.FailurePolicy), b.(*FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*ImageListPullJob)(nil), (*apps.ImageListPullJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_ImageListPullJob_To_apps_ImageListPullJob(a.(*ImageListPullJob), b.(*apps.ImageListPullJob), scope)
 	}); err != nil {
@@ -398,6 +448,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.ImageTagStatus)(nil), (*ImageTagStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(a.(*apps.ImageTagStatus), b.(*ImageTagStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*JobCondition)(nil), (*apps.JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_JobCondition_To_apps_JobCondition(a.(*JobCondition), b.(*apps.JobCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.JobCondition)(nil), (*JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_JobCondition_To_v1alpha1_JobCondition(a.(*apps.JobCondition), b.(*JobCondition), scope)
 	}); err != nil {
 		return err
 	}
@@ -804,6 +864,130 @@ func RegisterConversions(s *runtime.Scheme) error {
 	return nil
 }
 
+func autoConvert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_BroadcastJob_To_apps_BroadcastJob is an autogenerated conversion function.
+func Convert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	return autoConvert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJob_To_v1alpha1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJob_To_v1alpha1_BroadcastJob is an autogenerated conversion function.
+func Convert_apps_BroadcastJob_To_v1alpha1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJob_To_v1alpha1_BroadcastJob(in, out, s)
+}
+
+func autoConvert_v1alpha1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha1_BroadcastJobList_To_apps_BroadcastJobList is an autogenerated conversion function.
+func Convert_v1alpha1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_BroadcastJobList_To_apps_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobList_To_v1alpha1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_BroadcastJobList_To_v1alpha1_BroadcastJobList is an autogenerated conversion function.
+func Convert_apps_BroadcastJobList_To_v1alpha1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobList_To_v1alpha1_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_v1alpha1_CompletionPolicy_To_apps_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_v1alpha1_FailurePolicy_To_apps_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_apps_CompletionPolicy_To_v1alpha1_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_apps_FailurePolicy_To_v1alpha1_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]apps.JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = apps.BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in, out, s)
+}
+
 func autoConvert_v1alpha1_CloneSet_To_apps_CloneSet(in *CloneSet, out *apps.CloneSet, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -828,7 +1012,7 @@ func autoConvert_apps_CloneSet_To_v1alpha1_CloneSet(in *apps.CloneSet, out *Clon
 
 func autoConvert_v1alpha1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCondition, out *apps.CloneSetCondition, s conversion.Scope) error {
 	out.Type = apps.CloneSetConditionType(in.Type)
-	out.Status = v1.ConditionStatus(in.Status)
+	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -843,7 +1027,7 @@ func Convert_v1alpha1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCo
 
 func autoConvert_apps_CloneSetCondition_To_v1alpha1_CloneSetCondition(in *apps.CloneSetCondition, out *CloneSetCondition, s conversion.Scope) error {
 	out.Type = CloneSetConditionType(in.Type)
-	out.Status = v1.ConditionStatus(in.Status)
+	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -942,9 +1126,9 @@ func autoConvert_apps_CloneSetScaleStrategy_To_v1alpha1_CloneSetScaleStrategy(in
 
 func autoConvert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *apps.CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1alpha1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -965,9 +1149,9 @@ func Convert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *a
 
 func autoConvert_apps_CloneSetSpec_To_v1alpha1_CloneSetSpec(in *apps.CloneSetSpec, out *CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_CloneSetScaleStrategy_To_v1alpha1_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -1123,7 +1307,7 @@ func Convert_apps_ContainerRecreateRequest_To_v1alpha1_ContainerRecreateRequest(
 func autoConvert_v1alpha1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(in *ContainerRecreateRequestContainer, out *apps.ContainerRecreateRequestContainer, s conversion.Scope) error {
 	out.Name = in.Name
 	out.PreStop = (*apps.ProbeHandler)(unsafe.Pointer(in.PreStop))
-	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.Ports = *(*[]corev1.ContainerPort)(unsafe.Pointer(&in.Ports))
 	out.StatusContext = (*apps.ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
 	return nil
 }
@@ -1136,7 +1320,7 @@ func Convert_v1alpha1_ContainerRecreateRequestContainer_To_apps_ContainerRecreat
 func autoConvert_apps_ContainerRecreateRequestContainer_To_v1alpha1_ContainerRecreateRequestContainer(in *apps.ContainerRecreateRequestContainer, out *ContainerRecreateRequestContainer, s conversion.Scope) error {
 	out.Name = in.Name
 	out.PreStop = (*ProbeHandler)(unsafe.Pointer(in.PreStop))
-	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.Ports = *(*[]corev1.ContainerPort)(unsafe.Pointer(&in.Ports))
 	out.StatusContext = (*ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
 	return nil
 }
@@ -1246,7 +1430,7 @@ func Convert_apps_ContainerRecreateRequestSpec_To_v1alpha1_ContainerRecreateRequ
 
 func autoConvert_v1alpha1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(in *ContainerRecreateRequestStatus, out *apps.ContainerRecreateRequestStatus, s conversion.Scope) error {
 	out.Phase = apps.ContainerRecreateRequestPhase(in.Phase)
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Message = in.Message
 	out.ContainerRecreateStates = *(*[]apps.ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
 	return nil
@@ -1259,7 +1443,7 @@ func Convert_v1alpha1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRe
 
 func autoConvert_apps_ContainerRecreateRequestStatus_To_v1alpha1_ContainerRecreateRequestStatus(in *apps.ContainerRecreateRequestStatus, out *ContainerRecreateRequestStatus, s conversion.Scope) error {
 	out.Phase = ContainerRecreateRequestPhase(in.Phase)
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Message = in.Message
 	out.ContainerRecreateStates = *(*[]ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
 	return nil
@@ -1385,7 +1569,7 @@ func Convert_apps_DaemonSetRollback_To_v1alpha1_DaemonSetRollback(in *apps.Daemo
 }
 
 func autoConvert_v1alpha1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_v1alpha1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1403,7 +1587,7 @@ func Convert_v1alpha1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out
 }
 
 func autoConvert_apps_DaemonSetSpec_To_v1alpha1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1492,6 +1676,28 @@ func Convert_apps_FailedImageStatus_To_v1alpha1_FailedImageStatus(in *apps.Faile
 	return autoConvert_apps_FailedImageStatus_To_v1alpha1_FailedImageStatus(in, out, s)
 }
 
+func autoConvert_v1alpha1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	out.Type = apps.FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_v1alpha1_FailurePolicy_To_apps_FailurePolicy is an autogenerated conversion function.
+func Convert_v1alpha1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_FailurePolicy_To_apps_FailurePolicy(in, out, s)
+}
+
+func autoConvert_apps_FailurePolicy_To_v1alpha1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	out.Type = FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_apps_FailurePolicy_To_v1alpha1_FailurePolicy is an autogenerated conversion function.
+func Convert_apps_FailurePolicy_To_v1alpha1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	return autoConvert_apps_FailurePolicy_To_v1alpha1_FailurePolicy(in, out, s)
+}
+
 func autoConvert_v1alpha1_ImageListPullJob_To_apps_ImageListPullJob(in *ImageListPullJob, out *apps.ImageListPullJob, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1alpha1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -1573,8 +1779,8 @@ func Convert_apps_ImageListPullJobSpec_To_v1alpha1_ImageListPullJobSpec(in *apps
 }
 
 func autoConvert_v1alpha1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *ImageListPullJobStatus, out *apps.ImageListPullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Completed = in.Completed
@@ -1589,8 +1795,8 @@ func Convert_v1alpha1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *
 }
 
 func autoConvert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus(in *apps.ImageListPullJobStatus, out *ImageListPullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Completed = in.Completed
@@ -1727,8 +1933,8 @@ func Convert_apps_ImagePullJobSpec_To_v1alpha1_ImagePullJobSpec(in *apps.ImagePu
 }
 
 func autoConvert_v1alpha1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePullJobStatus, out *apps.ImagePullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
@@ -1744,8 +1950,8 @@ func Convert_v1alpha1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePul
 }
 
 func autoConvert_apps_ImagePullJobStatus_To_v1alpha1_ImagePullJobStatus(in *apps.ImagePullJobStatus, out *ImagePullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
@@ -1870,9 +2076,9 @@ func Convert_apps_ImageTagPullPolicy_To_v1alpha1_ImageTagPullPolicy(in *apps.Ima
 
 func autoConvert_v1alpha1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *apps.ImageTagSpec, s conversion.Scope) error {
 	out.Tag = in.Tag
-	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.CreatedAt = (*v1.Time)(unsafe.Pointer(in.CreatedAt))
 	out.PullPolicy = (*apps.ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
-	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.OwnerReferences = *(*[]corev1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
 	out.Version = in.Version
 	out.ImagePullPolicy = apps.ImagePullPolicy(in.ImagePullPolicy)
 	return nil
@@ -1885,9 +2091,9 @@ func Convert_v1alpha1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *a
 
 func autoConvert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(in *apps.ImageTagSpec, out *ImageTagSpec, s conversion.Scope) error {
 	out.Tag = in.Tag
-	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.CreatedAt = (*v1.Time)(unsafe.Pointer(in.CreatedAt))
 	out.PullPolicy = (*ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
-	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.OwnerReferences = *(*[]corev1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
 	out.Version = in.Version
 	out.ImagePullPolicy = ImagePullPolicy(in.ImagePullPolicy)
 	return nil
@@ -1902,8 +2108,8 @@ func autoConvert_v1alpha1_ImageTagStatus_To_apps_ImageTagStatus(in *ImageTagStat
 	out.Tag = in.Tag
 	out.Phase = apps.ImagePullPhase(in.Phase)
 	out.Progress = in.Progress
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Version = in.Version
 	out.ImageID = in.ImageID
 	out.Message = in.Message
@@ -1919,8 +2125,8 @@ func autoConvert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in *apps.ImageTa
 	out.Tag = in.Tag
 	out.Phase = ImagePullPhase(in.Phase)
 	out.Progress = in.Progress
-	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Version = in.Version
 	out.ImageID = in.ImageID
 	out.Message = in.Message
@@ -1930,6 +2136,36 @@ func autoConvert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in *apps.ImageTa
 // Convert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus is an autogenerated conversion function.
 func Convert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in *apps.ImageTagStatus, out *ImageTagStatus, s conversion.Scope) error {
 	return autoConvert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	out.Type = apps.JobConditionType(in.Type)
+	out.Status = corev1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1alpha1_JobCondition_To_apps_JobCondition is an autogenerated conversion function.
+func Convert_v1alpha1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	return autoConvert_v1alpha1_JobCondition_To_apps_JobCondition(in, out, s)
+}
+
+func autoConvert_apps_JobCondition_To_v1alpha1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	out.Type = JobConditionType(in.Type)
+	out.Status = corev1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_JobCondition_To_v1alpha1_JobCondition is an autogenerated conversion function.
+func Convert_apps_JobCondition_To_v1alpha1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	return autoConvert_apps_JobCondition_To_v1alpha1_JobCondition(in, out, s)
 }
 
 func autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
@@ -2037,9 +2273,9 @@ func Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(in *apps.NodeImage
 }
 
 func autoConvert_v1alpha1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {
-	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
-	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
-	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	out.Exec = (*corev1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*corev1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*corev1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
 	return nil
 }
 
@@ -2049,9 +2285,9 @@ func Convert_v1alpha1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *a
 }
 
 func autoConvert_apps_ProbeHandler_To_v1alpha1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
-	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
-	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
-	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	out.Exec = (*corev1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*corev1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*corev1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
 	return nil
 }
 
@@ -2108,7 +2344,7 @@ func autoConvert_v1alpha1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(
 	out.Type = apps.RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -2123,7 +2359,7 @@ func autoConvert_apps_RollingUpdateDaemonSet_To_v1alpha1_RollingUpdateDaemonSet(
 	out.Type = RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -2389,19 +2625,19 @@ func Convert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetad
 }
 
 func autoConvert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]apps.SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -2413,19 +2649,19 @@ func Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, 
 }
 
 func autoConvert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -2471,7 +2707,7 @@ func Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(in *apps.Sidecar
 func autoConvert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = apps.SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -2487,7 +2723,7 @@ func Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(
 func autoConvert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -2501,7 +2737,7 @@ func Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(
 }
 
 func autoConvert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -2511,7 +2747,7 @@ func Convert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSourc
 }
 
 func autoConvert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -2660,9 +2896,9 @@ func Convert_apps_StatefulSetScaleStrategy_To_v1alpha1_StatefulSetScaleStrategy(
 
 func autoConvert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec, out *apps.StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1alpha1_VolumeClaimUpdateStrategy_To_apps_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}
@@ -2687,9 +2923,9 @@ func Convert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpe
 
 func autoConvert_apps_StatefulSetSpec_To_v1alpha1_StatefulSetSpec(in *apps.StatefulSetSpec, out *StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}

@@ -22,6 +22,26 @@ limitations under the License.
 package v1alpha1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.CloneSet"
 }
@@ -147,6 +167,11 @@ func (in FailedImageStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FailurePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.FailurePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageListPullJob) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ImageListPullJob"
 }
@@ -224,6 +249,11 @@ func (in ImageTagSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageTagStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ImageTagStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in JobCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.JobCondition"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

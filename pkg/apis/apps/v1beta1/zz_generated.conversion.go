@@ -27,8 +27,8 @@ import (
 	apps "github.com/kruise-native/kruise-native/pkg/apis/apps"
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1 "k8s.io/api/apps/v1"
-	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1 "k8s.io/api/core/v1"
+	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
@@ -41,6 +41,46 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*BroadcastJob)(nil), (*apps.BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob(a.(*BroadcastJob), b.(*apps.BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJob)(nil), (*BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob(a.(*apps.BroadcastJob), b.(*BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobList)(nil), (*apps.BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(a.(*BroadcastJobList), b.(*apps.BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobList)(nil), (*BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(a.(*apps.BroadcastJobList), b.(*BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobSpec)(nil), (*apps.BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(a.(*BroadcastJobSpec), b.(*apps.BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobSpec)(nil), (*BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(a.(*apps.BroadcastJobSpec), b.(*BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobStatus)(nil), (*apps.BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(a.(*BroadcastJobStatus), b.(*apps.BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobStatus)(nil), (*BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(a.(*apps.BroadcastJobStatus), b.(*BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*CloneSet)(nil), (*apps.CloneSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CloneSet_To_apps_CloneSet(a.(*CloneSet), b.(*apps.CloneSet), scope)
 	}); err != nil {
@@ -98,6 +138,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.CloneSetStatus)(nil), (*CloneSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_CloneSetStatus_To_v1beta1_CloneSetStatus(a.(*apps.CloneSetStatus), b.(*CloneSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CompletionPolicy)(nil), (*apps.CompletionPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(a.(*CompletionPolicy), b.(*apps.CompletionPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CompletionPolicy)(nil), (*CompletionPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(a.(*apps.CompletionPolicy), b.(*CompletionPolicy), scope)
 	}); err != nil {
 		return err
 	}
@@ -168,6 +218,26 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetUpdateStrategy)(nil), (*DaemonSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(a.(*apps.DaemonSetUpdateStrategy), b.(*DaemonSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*FailurePolicy)(nil), (*apps.FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(a.(*FailurePolicy), b.(*apps.FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.FailurePolicy)(nil), (*FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(a.(*apps.FailurePolicy), b.(*FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*JobCondition)(nil), (*apps.JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_JobCondition_To_apps_JobCondition(a.(*JobCondition), b.(*apps.JobCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.JobCondition)(nil), (*JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_JobCondition_To_v1beta1_JobCondition(a.(*apps.JobCondition), b.(*JobCondition), scope)
 	}); err != nil {
 		return err
 	}
@@ -464,6 +534,130 @@ func RegisterConversions(s *runtime.Scheme) error {
 	return nil
 }
 
+func autoConvert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob is an autogenerated conversion function.
+func Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList is an autogenerated conversion function.
+func Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]apps.JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = apps.BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_CloneSet_To_apps_CloneSet(in *CloneSet, out *apps.CloneSet, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta1_CloneSetSpec_To_apps_CloneSetSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -498,7 +692,7 @@ func Convert_apps_CloneSet_To_v1beta1_CloneSet(in *apps.CloneSet, out *CloneSet,
 
 func autoConvert_v1beta1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCondition, out *apps.CloneSetCondition, s conversion.Scope) error {
 	out.Type = apps.CloneSetConditionType(in.Type)
-	out.Status = v1.ConditionStatus(in.Status)
+	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -513,7 +707,7 @@ func Convert_v1beta1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCon
 
 func autoConvert_apps_CloneSetCondition_To_v1beta1_CloneSetCondition(in *apps.CloneSetCondition, out *CloneSetCondition, s conversion.Scope) error {
 	out.Type = CloneSetConditionType(in.Type)
-	out.Status = v1.ConditionStatus(in.Status)
+	out.Status = corev1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -608,9 +802,9 @@ func autoConvert_apps_CloneSetScaleStrategy_To_v1beta1_CloneSetScaleStrategy(in 
 
 func autoConvert_v1beta1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *apps.CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1beta1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -631,9 +825,9 @@ func Convert_v1beta1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *ap
 
 func autoConvert_apps_CloneSetSpec_To_v1beta1_CloneSetSpec(in *apps.CloneSetSpec, out *CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_CloneSetScaleStrategy_To_v1beta1_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -712,6 +906,30 @@ func autoConvert_apps_CloneSetUpdateStrategy_To_v1beta1_CloneSetUpdateStrategy(i
 	// WARNING: in.ScatterStrategy requires manual conversion: does not exist in peer-type
 	// WARNING: in.InPlaceUpdateStrategy requires manual conversion: does not exist in peer-type
 	return nil
+}
+
+func autoConvert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in *CompletionPolicy, out *apps.CompletionPolicy, s conversion.Scope) error {
+	out.Type = apps.CompletionPolicyType(in.Type)
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy is an autogenerated conversion function.
+func Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in *CompletionPolicy, out *apps.CompletionPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in, out, s)
+}
+
+func autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.CompletionPolicy, out *CompletionPolicy, s conversion.Scope) error {
+	out.Type = CompletionPolicyType(in.Type)
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy is an autogenerated conversion function.
+func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.CompletionPolicy, out *CompletionPolicy, s conversion.Scope) error {
+	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
 }
 
 func autoConvert_v1beta1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
@@ -811,7 +1029,7 @@ func Convert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(in *a
 }
 
 func autoConvert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -830,7 +1048,7 @@ func Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out 
 }
 
 func autoConvert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -910,11 +1128,63 @@ func Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in 
 	return autoConvert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in, out, s)
 }
 
+func autoConvert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	out.Type = apps.FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy is an autogenerated conversion function.
+func Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in, out, s)
+}
+
+func autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	out.Type = FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy is an autogenerated conversion function.
+func Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	return autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	out.Type = apps.JobConditionType(in.Type)
+	out.Status = corev1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_JobCondition_To_apps_JobCondition is an autogenerated conversion function.
+func Convert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	return autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in, out, s)
+}
+
+func autoConvert_apps_JobCondition_To_v1beta1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	out.Type = JobConditionType(in.Type)
+	out.Status = corev1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_JobCondition_To_v1beta1_JobCondition is an autogenerated conversion function.
+func Convert_apps_JobCondition_To_v1beta1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	return autoConvert_apps_JobCondition_To_v1beta1_JobCondition(in, out, s)
+}
+
 func autoConvert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in *RollingUpdateDaemonSet, out *apps.RollingUpdateDaemonSet, s conversion.Scope) error {
 	out.Type = apps.RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -929,7 +1199,7 @@ func autoConvert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(i
 	out.Type = RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -1173,19 +1443,19 @@ func Convert_apps_SidecarSetPatchPodMetadata_To_v1beta1_SidecarSetPatchPodMetada
 }
 
 func autoConvert_v1beta1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_v1beta1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]apps.SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -1197,19 +1467,19 @@ func Convert_v1beta1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, o
 }
 
 func autoConvert_apps_SidecarSetSpec_To_v1beta1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_apps_SidecarSetInjectionStrategy_To_v1beta1_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -1255,7 +1525,7 @@ func Convert_apps_SidecarSetStatus_To_v1beta1_SidecarSetStatus(in *apps.SidecarS
 func autoConvert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = apps.SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -1271,7 +1541,7 @@ func Convert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(i
 func autoConvert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -1285,7 +1555,7 @@ func Convert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(i
 }
 
 func autoConvert_v1beta1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -1295,7 +1565,7 @@ func Convert_v1beta1_SourceContainerNameSource_To_apps_SourceContainerNameSource
 }
 
 func autoConvert_apps_SourceContainerNameSource_To_v1beta1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -1444,9 +1714,9 @@ func Convert_apps_StatefulSetScaleStrategy_To_v1beta1_StatefulSetScaleStrategy(i
 
 func autoConvert_v1beta1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec, out *apps.StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1beta1_VolumeClaimUpdateStrategy_To_apps_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}
@@ -1471,9 +1741,9 @@ func Convert_v1beta1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec
 
 func autoConvert_apps_StatefulSetSpec_To_v1beta1_StatefulSetSpec(in *apps.StatefulSetSpec, out *StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_VolumeClaimUpdateStrategy_To_v1beta1_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}

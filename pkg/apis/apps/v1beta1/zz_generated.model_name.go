@@ -22,6 +22,26 @@ limitations under the License.
 package v1beta1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.CloneSet"
 }
@@ -62,6 +82,11 @@ func (in CloneSetUpdateStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CompletionPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.CompletionPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.DaemonSet"
 }
@@ -94,6 +119,16 @@ func (in DaemonSetStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.DaemonSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FailurePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.FailurePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in JobCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.JobCondition"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -18,6 +18,14 @@ limitations under the License.
 
 package v1beta1
 
+// BroadcastJobListerExpansion allows custom methods to be added to
+// BroadcastJobLister.
+type BroadcastJobListerExpansion interface{}
+
+// BroadcastJobNamespaceListerExpansion allows custom methods to be added to
+// BroadcastJobNamespaceLister.
+type BroadcastJobNamespaceListerExpansion interface{}
+
 // CloneSetListerExpansion allows custom methods to be added to
 // CloneSetLister.
 type CloneSetListerExpansion interface{}

@@ -18,6 +18,8 @@ limitations under the License.
 
 package v1beta1
 
+type BroadcastJobExpansion interface{}
+
 type CloneSetExpansion interface{}
 
 type DaemonSetExpansion interface{}
