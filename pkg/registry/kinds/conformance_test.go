@@ -12,6 +12,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
@@ -88,6 +89,21 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			BreakUpdate:  func(ds *apps.DaemonSet) { ds.Spec.Selector = selector("changed") },
 			ChangeSpec:   func(ds *apps.DaemonSet) { *ds.Spec.UpdateStrategy.RollingUpdate.Partition++ },
 			ChangeStatus: func(ds *apps.DaemonSet) { ds.Status.DesiredNumberScheduled++ },
+		}, none)
+	},
+	broadcastjob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, broadcastjob.Kind, registrytest.Fixture[*apps.BroadcastJob]{
+			Name: "bcj",
+			Valid: func() *apps.BroadcastJob {
+				tmpl := podTemplate("bcj")
+				tmpl.Spec.RestartPolicy = corev1.RestartPolicyNever
+				return hub(&v1alpha1.BroadcastJob{ObjectMeta: metav1.ObjectMeta{Name: "bcj", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.BroadcastJobSpec{Template: tmpl}}, &apps.BroadcastJob{})
+			},
+			BreakCreate:  func(j *apps.BroadcastJob) { j.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyAlways },
+			BreakUpdate:  func(j *apps.BroadcastJob) { j.Spec.FailurePolicy.RestartLimit = -1 },
+			ChangeSpec:   func(j *apps.BroadcastJob) { j.Spec.Paused = !j.Spec.Paused },
+			ChangeStatus: func(j *apps.BroadcastJob) { j.Status.Desired++ },
 		}, none)
 	},
 	sidecarset.Kind.GroupResource(): func(t *testing.T) {
