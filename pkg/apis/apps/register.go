@@ -32,6 +32,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
 		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&BroadcastJob{}, &BroadcastJobList{},
+		&AdvancedCronJob{}, &AdvancedCronJobList{},
 		&NodeImage{}, &NodeImageList{},
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},

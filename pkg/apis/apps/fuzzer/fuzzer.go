@@ -62,6 +62,10 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(j)
 			defaulter.apply(j, &v1beta1.BroadcastJob{})
 		},
+		func(j *apps.AdvancedCronJob, c randfill.Continue) {
+			c.FillNoCustom(j)
+			defaulter.apply(j, &v1beta1.AdvancedCronJob{})
+		},
 		func(ss *apps.SidecarSet, c randfill.Continue) {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.SidecarSet{})

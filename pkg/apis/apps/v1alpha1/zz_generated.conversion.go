@@ -27,8 +27,9 @@ import (
 	apps "github.com/kruise-native/kruise-native/pkg/apis/apps"
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
@@ -41,6 +42,46 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJob)(nil), (*apps.AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(a.(*AdvancedCronJob), b.(*apps.AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJob)(nil), (*AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob(a.(*apps.AdvancedCronJob), b.(*AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobList)(nil), (*apps.AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdvancedCronJobList_To_apps_AdvancedCronJobList(a.(*AdvancedCronJobList), b.(*apps.AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobList)(nil), (*AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobList_To_v1alpha1_AdvancedCronJobList(a.(*apps.AdvancedCronJobList), b.(*AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobSpec)(nil), (*apps.AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(a.(*AdvancedCronJobSpec), b.(*apps.AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobSpec)(nil), (*AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec(a.(*apps.AdvancedCronJobSpec), b.(*AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobStatus)(nil), (*apps.AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(a.(*AdvancedCronJobStatus), b.(*apps.AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobStatus)(nil), (*AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(a.(*apps.AdvancedCronJobStatus), b.(*AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*BroadcastJob)(nil), (*apps.BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(a.(*BroadcastJob), b.(*apps.BroadcastJob), scope)
 	}); err != nil {
@@ -78,6 +119,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobStatus)(nil), (*BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(a.(*apps.BroadcastJobStatus), b.(*BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobTemplateSpec)(nil), (*apps.BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(a.(*BroadcastJobTemplateSpec), b.(*apps.BroadcastJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobTemplateSpec)(nil), (*BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobTemplateSpec_To_v1alpha1_BroadcastJobTemplateSpec(a.(*apps.BroadcastJobTemplateSpec), b.(*BroadcastJobTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -233,6 +284,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestStrategy)(nil), (*ContainerRecreateRequestStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecreateRequestStrategy(a.(*apps.ContainerRecreateRequestStrategy), b.(*ContainerRecreateRequestStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CronJobTemplate)(nil), (*apps.CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate(a.(*CronJobTemplate), b.(*apps.CronJobTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CronJobTemplate)(nil), (*CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate(a.(*apps.CronJobTemplate), b.(*CronJobTemplate), scope)
 	}); err != nil {
 		return err
 	}
@@ -846,6 +907,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.ImageListPullJobTemplateSpec)(nil), (*ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobTemplateSpec_To_v1alpha1_ImageListPullJobTemplateSpec(a.(*apps.ImageListPullJobTemplateSpec), b.(*ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*CloneSet)(nil), (*apps.CloneSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_CloneSet_To_apps_CloneSet(a.(*CloneSet), b.(*apps.CloneSet), scope)
 	}); err != nil {
@@ -861,7 +927,148 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	return nil
+}
+
+func autoConvert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob is an autogenerated conversion function.
+func Convert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_v1alpha1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1alpha1_AdvancedCronJobList_To_apps_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_v1alpha1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobList_To_v1alpha1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_apps_AdvancedCronJob_To_v1alpha1_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobList_To_v1alpha1_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobList_To_v1alpha1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobList_To_v1alpha1_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = apps.ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobSpec_To_v1alpha1_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = apps.TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in, out, s)
 }
 
 func autoConvert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
@@ -956,8 +1163,8 @@ func Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(in *apps.Broadca
 
 func autoConvert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
 	out.Conditions = *(*[]apps.JobCondition)(unsafe.Pointer(&in.Conditions))
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
@@ -973,8 +1180,8 @@ func Convert_v1alpha1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *Broadcas
 
 func autoConvert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
 	out.Conditions = *(*[]JobCondition)(unsafe.Pointer(&in.Conditions))
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
@@ -986,6 +1193,32 @@ func autoConvert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in *apps
 // Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus is an autogenerated conversion function.
 func Convert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
 	return autoConvert_apps_BroadcastJobStatus_To_v1alpha1_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_v1alpha1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobTemplateSpec_To_v1alpha1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1alpha1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobTemplateSpec_To_v1alpha1_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobTemplateSpec_To_v1alpha1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobTemplateSpec_To_v1alpha1_BroadcastJobTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1alpha1_CloneSet_To_apps_CloneSet(in *CloneSet, out *apps.CloneSet, s conversion.Scope) error {
@@ -1012,7 +1245,7 @@ func autoConvert_apps_CloneSet_To_v1alpha1_CloneSet(in *apps.CloneSet, out *Clon
 
 func autoConvert_v1alpha1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCondition, out *apps.CloneSetCondition, s conversion.Scope) error {
 	out.Type = apps.CloneSetConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -1027,7 +1260,7 @@ func Convert_v1alpha1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCo
 
 func autoConvert_apps_CloneSetCondition_To_v1alpha1_CloneSetCondition(in *apps.CloneSetCondition, out *CloneSetCondition, s conversion.Scope) error {
 	out.Type = CloneSetConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -1126,9 +1359,9 @@ func autoConvert_apps_CloneSetScaleStrategy_To_v1alpha1_CloneSetScaleStrategy(in
 
 func autoConvert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *apps.CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1alpha1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -1149,9 +1382,9 @@ func Convert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *a
 
 func autoConvert_apps_CloneSetSpec_To_v1alpha1_CloneSetSpec(in *apps.CloneSetSpec, out *CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_CloneSetScaleStrategy_To_v1alpha1_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -1307,7 +1540,7 @@ func Convert_apps_ContainerRecreateRequest_To_v1alpha1_ContainerRecreateRequest(
 func autoConvert_v1alpha1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(in *ContainerRecreateRequestContainer, out *apps.ContainerRecreateRequestContainer, s conversion.Scope) error {
 	out.Name = in.Name
 	out.PreStop = (*apps.ProbeHandler)(unsafe.Pointer(in.PreStop))
-	out.Ports = *(*[]corev1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
 	out.StatusContext = (*apps.ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
 	return nil
 }
@@ -1320,7 +1553,7 @@ func Convert_v1alpha1_ContainerRecreateRequestContainer_To_apps_ContainerRecreat
 func autoConvert_apps_ContainerRecreateRequestContainer_To_v1alpha1_ContainerRecreateRequestContainer(in *apps.ContainerRecreateRequestContainer, out *ContainerRecreateRequestContainer, s conversion.Scope) error {
 	out.Name = in.Name
 	out.PreStop = (*ProbeHandler)(unsafe.Pointer(in.PreStop))
-	out.Ports = *(*[]corev1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
 	out.StatusContext = (*ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
 	return nil
 }
@@ -1430,7 +1663,7 @@ func Convert_apps_ContainerRecreateRequestSpec_To_v1alpha1_ContainerRecreateRequ
 
 func autoConvert_v1alpha1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(in *ContainerRecreateRequestStatus, out *apps.ContainerRecreateRequestStatus, s conversion.Scope) error {
 	out.Phase = apps.ContainerRecreateRequestPhase(in.Phase)
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Message = in.Message
 	out.ContainerRecreateStates = *(*[]apps.ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
 	return nil
@@ -1443,7 +1676,7 @@ func Convert_v1alpha1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRe
 
 func autoConvert_apps_ContainerRecreateRequestStatus_To_v1alpha1_ContainerRecreateRequestStatus(in *apps.ContainerRecreateRequestStatus, out *ContainerRecreateRequestStatus, s conversion.Scope) error {
 	out.Phase = ContainerRecreateRequestPhase(in.Phase)
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Message = in.Message
 	out.ContainerRecreateStates = *(*[]ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
 	return nil
@@ -1480,6 +1713,46 @@ func autoConvert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecr
 // Convert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecreateRequestStrategy is an autogenerated conversion function.
 func Convert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecreateRequestStrategy(in *apps.ContainerRecreateRequestStrategy, out *ContainerRecreateRequestStrategy, s conversion.Scope) error {
 	return autoConvert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecreateRequestStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*apps.BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(apps.ImageListPullJobTemplateSpec)
+		if err := Convert_v1alpha1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate is an autogenerated conversion function.
+func Convert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_v1alpha1_CronJobTemplate_To_apps_CronJobTemplate(in, out, s)
+}
+
+func autoConvert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(ImageListPullJobTemplateSpec)
+		if err := Convert_apps_ImageListPullJobTemplateSpec_To_v1alpha1_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate is an autogenerated conversion function.
+func Convert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_apps_CronJobTemplate_To_v1alpha1_CronJobTemplate(in, out, s)
 }
 
 func autoConvert_v1alpha1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
@@ -1569,7 +1842,7 @@ func Convert_apps_DaemonSetRollback_To_v1alpha1_DaemonSetRollback(in *apps.Daemo
 }
 
 func autoConvert_v1alpha1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_v1alpha1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1587,7 +1860,7 @@ func Convert_v1alpha1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out
 }
 
 func autoConvert_apps_DaemonSetSpec_To_v1alpha1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1779,8 +2052,8 @@ func Convert_apps_ImageListPullJobSpec_To_v1alpha1_ImageListPullJobSpec(in *apps
 }
 
 func autoConvert_v1alpha1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *ImageListPullJobStatus, out *apps.ImageListPullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Completed = in.Completed
@@ -1795,8 +2068,8 @@ func Convert_v1alpha1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *
 }
 
 func autoConvert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus(in *apps.ImageListPullJobStatus, out *ImageListPullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Completed = in.Completed
@@ -1808,6 +2081,20 @@ func autoConvert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus(
 // Convert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus is an autogenerated conversion function.
 func Convert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus(in *apps.ImageListPullJobStatus, out *ImageListPullJobStatus, s conversion.Scope) error {
 	return autoConvert_apps_ImageListPullJobStatus_To_v1alpha1_ImageListPullJobStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(in *ImageListPullJobTemplateSpec, out *apps.ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+func autoConvert_apps_ImageListPullJobTemplateSpec_To_v1alpha1_ImageListPullJobTemplateSpec(in *apps.ImageListPullJobTemplateSpec, out *ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	// INFO: in.Spec opted out of conversion generation
+	return nil
 }
 
 func autoConvert_v1alpha1_ImagePullJob_To_apps_ImagePullJob(in *ImagePullJob, out *apps.ImagePullJob, s conversion.Scope) error {
@@ -1933,8 +2220,8 @@ func Convert_apps_ImagePullJobSpec_To_v1alpha1_ImagePullJobSpec(in *apps.ImagePu
 }
 
 func autoConvert_v1alpha1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePullJobStatus, out *apps.ImagePullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
@@ -1950,8 +2237,8 @@ func Convert_v1alpha1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePul
 }
 
 func autoConvert_apps_ImagePullJobStatus_To_v1alpha1_ImagePullJobStatus(in *apps.ImagePullJobStatus, out *ImagePullJobStatus, s conversion.Scope) error {
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Desired = in.Desired
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
@@ -2076,9 +2363,9 @@ func Convert_apps_ImageTagPullPolicy_To_v1alpha1_ImageTagPullPolicy(in *apps.Ima
 
 func autoConvert_v1alpha1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *apps.ImageTagSpec, s conversion.Scope) error {
 	out.Tag = in.Tag
-	out.CreatedAt = (*v1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
 	out.PullPolicy = (*apps.ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
-	out.OwnerReferences = *(*[]corev1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
 	out.Version = in.Version
 	out.ImagePullPolicy = apps.ImagePullPolicy(in.ImagePullPolicy)
 	return nil
@@ -2091,9 +2378,9 @@ func Convert_v1alpha1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *a
 
 func autoConvert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(in *apps.ImageTagSpec, out *ImageTagSpec, s conversion.Scope) error {
 	out.Tag = in.Tag
-	out.CreatedAt = (*v1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
 	out.PullPolicy = (*ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
-	out.OwnerReferences = *(*[]corev1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
 	out.Version = in.Version
 	out.ImagePullPolicy = ImagePullPolicy(in.ImagePullPolicy)
 	return nil
@@ -2108,8 +2395,8 @@ func autoConvert_v1alpha1_ImageTagStatus_To_apps_ImageTagStatus(in *ImageTagStat
 	out.Tag = in.Tag
 	out.Phase = apps.ImagePullPhase(in.Phase)
 	out.Progress = in.Progress
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Version = in.Version
 	out.ImageID = in.ImageID
 	out.Message = in.Message
@@ -2125,8 +2412,8 @@ func autoConvert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in *apps.ImageTa
 	out.Tag = in.Tag
 	out.Phase = ImagePullPhase(in.Phase)
 	out.Progress = in.Progress
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Version = in.Version
 	out.ImageID = in.ImageID
 	out.Message = in.Message
@@ -2140,7 +2427,7 @@ func Convert_apps_ImageTagStatus_To_v1alpha1_ImageTagStatus(in *apps.ImageTagSta
 
 func autoConvert_v1alpha1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
 	out.Type = apps.JobConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastProbeTime = in.LastProbeTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -2155,7 +2442,7 @@ func Convert_v1alpha1_JobCondition_To_apps_JobCondition(in *JobCondition, out *a
 
 func autoConvert_apps_JobCondition_To_v1alpha1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
 	out.Type = JobConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastProbeTime = in.LastProbeTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -2273,9 +2560,9 @@ func Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(in *apps.NodeImage
 }
 
 func autoConvert_v1alpha1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {
-	out.Exec = (*corev1.ExecAction)(unsafe.Pointer(in.Exec))
-	out.HTTPGet = (*corev1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
-	out.TCPSocket = (*corev1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
 	return nil
 }
 
@@ -2285,9 +2572,9 @@ func Convert_v1alpha1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *a
 }
 
 func autoConvert_apps_ProbeHandler_To_v1alpha1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
-	out.Exec = (*corev1.ExecAction)(unsafe.Pointer(in.Exec))
-	out.HTTPGet = (*corev1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
-	out.TCPSocket = (*corev1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
 	return nil
 }
 
@@ -2344,7 +2631,7 @@ func autoConvert_v1alpha1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(
 	out.Type = apps.RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -2359,7 +2646,7 @@ func autoConvert_apps_RollingUpdateDaemonSet_To_v1alpha1_RollingUpdateDaemonSet(
 	out.Type = RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -2625,19 +2912,19 @@ func Convert_apps_SidecarSetPatchPodMetadata_To_v1alpha1_SidecarSetPatchPodMetad
 }
 
 func autoConvert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_v1alpha1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]apps.SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -2649,19 +2936,19 @@ func Convert_v1alpha1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, 
 }
 
 func autoConvert_apps_SidecarSetSpec_To_v1alpha1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_apps_SidecarSetInjectionStrategy_To_v1alpha1_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -2707,7 +2994,7 @@ func Convert_apps_SidecarSetStatus_To_v1alpha1_SidecarSetStatus(in *apps.Sidecar
 func autoConvert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = apps.SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -2723,7 +3010,7 @@ func Convert_v1alpha1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(
 func autoConvert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -2737,7 +3024,7 @@ func Convert_apps_SidecarSetUpdateStrategy_To_v1alpha1_SidecarSetUpdateStrategy(
 }
 
 func autoConvert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -2747,7 +3034,7 @@ func Convert_v1alpha1_SourceContainerNameSource_To_apps_SourceContainerNameSourc
 }
 
 func autoConvert_apps_SourceContainerNameSource_To_v1alpha1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -2896,9 +3183,9 @@ func Convert_apps_StatefulSetScaleStrategy_To_v1alpha1_StatefulSetScaleStrategy(
 
 func autoConvert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec, out *apps.StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1alpha1_VolumeClaimUpdateStrategy_To_apps_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}
@@ -2923,9 +3210,9 @@ func Convert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpe
 
 func autoConvert_apps_StatefulSetSpec_To_v1alpha1_StatefulSetSpec(in *apps.StatefulSetSpec, out *StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
 		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&BroadcastJob{}, &BroadcastJobList{},
+		&AdvancedCronJob{}, &AdvancedCronJobList{},
 		&SidecarSet{}, &SidecarSetList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)

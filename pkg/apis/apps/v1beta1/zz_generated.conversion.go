@@ -27,8 +27,9 @@ import (
 	apps "github.com/kruise-native/kruise-native/pkg/apis/apps"
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
@@ -41,6 +42,46 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJob)(nil), (*apps.AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(a.(*AdvancedCronJob), b.(*apps.AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJob)(nil), (*AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(a.(*apps.AdvancedCronJob), b.(*AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobList)(nil), (*apps.AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(a.(*AdvancedCronJobList), b.(*apps.AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobList)(nil), (*AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(a.(*apps.AdvancedCronJobList), b.(*AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobSpec)(nil), (*apps.AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(a.(*AdvancedCronJobSpec), b.(*apps.AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobSpec)(nil), (*AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(a.(*apps.AdvancedCronJobSpec), b.(*AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobStatus)(nil), (*apps.AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(a.(*AdvancedCronJobStatus), b.(*apps.AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobStatus)(nil), (*AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(a.(*apps.AdvancedCronJobStatus), b.(*AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*BroadcastJob)(nil), (*apps.BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob(a.(*BroadcastJob), b.(*apps.BroadcastJob), scope)
 	}); err != nil {
@@ -78,6 +119,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobStatus)(nil), (*BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(a.(*apps.BroadcastJobStatus), b.(*BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobTemplateSpec)(nil), (*apps.BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(a.(*BroadcastJobTemplateSpec), b.(*apps.BroadcastJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobTemplateSpec)(nil), (*BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(a.(*apps.BroadcastJobTemplateSpec), b.(*BroadcastJobTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -148,6 +199,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.CompletionPolicy)(nil), (*CompletionPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(a.(*apps.CompletionPolicy), b.(*CompletionPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CronJobTemplate)(nil), (*apps.CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(a.(*CronJobTemplate), b.(*apps.CronJobTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CronJobTemplate)(nil), (*CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(a.(*apps.CronJobTemplate), b.(*CronJobTemplate), scope)
 	}); err != nil {
 		return err
 	}
@@ -521,6 +582,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.ImageListPullJobTemplateSpec)(nil), (*ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(a.(*apps.ImageListPullJobTemplateSpec), b.(*ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*CloneSetScaleStrategy)(nil), (*apps.CloneSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(a.(*CloneSetScaleStrategy), b.(*apps.CloneSetScaleStrategy), scope)
 	}); err != nil {
@@ -531,7 +597,148 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	return nil
+}
+
+func autoConvert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = apps.ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = apps.TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in, out, s)
 }
 
 func autoConvert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
@@ -626,8 +833,8 @@ func Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in *apps.Broadcas
 
 func autoConvert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
 	out.Conditions = *(*[]apps.JobCondition)(unsafe.Pointer(&in.Conditions))
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
@@ -643,8 +850,8 @@ func Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *Broadcast
 
 func autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
 	out.Conditions = *(*[]JobCondition)(unsafe.Pointer(&in.Conditions))
-	out.StartTime = (*v1.Time)(unsafe.Pointer(in.StartTime))
-	out.CompletionTime = (*v1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
 	out.Active = in.Active
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
@@ -656,6 +863,32 @@ func autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.
 // Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus is an autogenerated conversion function.
 func Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
 	return autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1beta1_CloneSet_To_apps_CloneSet(in *CloneSet, out *apps.CloneSet, s conversion.Scope) error {
@@ -692,7 +925,7 @@ func Convert_apps_CloneSet_To_v1beta1_CloneSet(in *apps.CloneSet, out *CloneSet,
 
 func autoConvert_v1beta1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCondition, out *apps.CloneSetCondition, s conversion.Scope) error {
 	out.Type = apps.CloneSetConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -707,7 +940,7 @@ func Convert_v1beta1_CloneSetCondition_To_apps_CloneSetCondition(in *CloneSetCon
 
 func autoConvert_apps_CloneSetCondition_To_v1beta1_CloneSetCondition(in *apps.CloneSetCondition, out *CloneSetCondition, s conversion.Scope) error {
 	out.Type = CloneSetConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastUpdateTime = in.LastUpdateTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -802,9 +1035,9 @@ func autoConvert_apps_CloneSetScaleStrategy_To_v1beta1_CloneSetScaleStrategy(in 
 
 func autoConvert_v1beta1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *apps.CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1beta1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -825,9 +1058,9 @@ func Convert_v1beta1_CloneSetSpec_To_apps_CloneSetSpec(in *CloneSetSpec, out *ap
 
 func autoConvert_apps_CloneSetSpec_To_v1beta1_CloneSetSpec(in *apps.CloneSetSpec, out *CloneSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_CloneSetScaleStrategy_To_v1beta1_CloneSetScaleStrategy(&in.ScaleStrategy, &out.ScaleStrategy, s); err != nil {
 		return err
 	}
@@ -932,6 +1165,46 @@ func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.Completi
 	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
 }
 
+func autoConvert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*apps.BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(apps.ImageListPullJobTemplateSpec)
+		if err := Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate is an autogenerated conversion function.
+func Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in, out, s)
+}
+
+func autoConvert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(ImageListPullJobTemplateSpec)
+		if err := Convert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate is an autogenerated conversion function.
+func Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in, out, s)
+}
+
 func autoConvert_v1beta1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -1029,7 +1302,7 @@ func Convert_apps_DaemonSetScaleStrategy_To_v1beta1_DaemonSetScaleStrategy(in *a
 }
 
 func autoConvert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out *apps.DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_v1beta1_DaemonSetUpdateStrategy_To_apps_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1048,7 +1321,7 @@ func Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(in *DaemonSetSpec, out 
 }
 
 func autoConvert_apps_DaemonSetSpec_To_v1beta1_DaemonSetSpec(in *apps.DaemonSetSpec, out *DaemonSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
 	if err := Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
@@ -1150,9 +1423,21 @@ func Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy,
 	return autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in, out, s)
 }
 
+func autoConvert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(in *ImageListPullJobTemplateSpec, out *apps.ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	// INFO: in.Spec opted out of conversion generation
+	return nil
+}
+
+func autoConvert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(in *apps.ImageListPullJobTemplateSpec, out *ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	// INFO: in.Spec opted out of conversion generation
+	return nil
+}
+
 func autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
 	out.Type = apps.JobConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastProbeTime = in.LastProbeTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -1167,7 +1452,7 @@ func Convert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *ap
 
 func autoConvert_apps_JobCondition_To_v1beta1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
 	out.Type = JobConditionType(in.Type)
-	out.Status = corev1.ConditionStatus(in.Status)
+	out.Status = v1.ConditionStatus(in.Status)
 	out.LastProbeTime = in.LastProbeTime
 	out.LastTransitionTime = in.LastTransitionTime
 	out.Reason = in.Reason
@@ -1184,7 +1469,7 @@ func autoConvert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(i
 	out.Type = apps.RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -1199,7 +1484,7 @@ func autoConvert_apps_RollingUpdateDaemonSet_To_v1beta1_RollingUpdateDaemonSet(i
 	out.Type = RollingUpdateType(in.Type)
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MaxSurge = (*intstr.IntOrString)(unsafe.Pointer(in.MaxSurge))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*int32)(unsafe.Pointer(in.Partition))
 	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
 	return nil
@@ -1443,19 +1728,19 @@ func Convert_apps_SidecarSetPatchPodMetadata_To_v1beta1_SidecarSetPatchPodMetada
 }
 
 func autoConvert_v1beta1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, out *apps.SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]apps.SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_v1beta1_SidecarSetInjectionStrategy_To_apps_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]apps.SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -1467,19 +1752,19 @@ func Convert_v1beta1_SidecarSetSpec_To_apps_SidecarSetSpec(in *SidecarSetSpec, o
 }
 
 func autoConvert_apps_SidecarSetSpec_To_v1beta1_SidecarSetSpec(in *apps.SidecarSetSpec, out *SidecarSetSpec, s conversion.Scope) error {
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Namespace = in.Namespace
-	out.NamespaceSelector = (*v1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
+	out.NamespaceSelector = (*metav1.LabelSelector)(unsafe.Pointer(in.NamespaceSelector))
 	out.InitContainers = *(*[]SidecarContainer)(unsafe.Pointer(&in.InitContainers))
 	out.Containers = *(*[]SidecarContainer)(unsafe.Pointer(&in.Containers))
-	out.Volumes = *(*[]corev1.Volume)(unsafe.Pointer(&in.Volumes))
+	out.Volumes = *(*[]v1.Volume)(unsafe.Pointer(&in.Volumes))
 	if err := Convert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
 		return err
 	}
 	if err := Convert_apps_SidecarSetInjectionStrategy_To_v1beta1_SidecarSetInjectionStrategy(&in.InjectionStrategy, &out.InjectionStrategy, s); err != nil {
 		return err
 	}
-	out.ImagePullSecrets = *(*[]corev1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
+	out.ImagePullSecrets = *(*[]v1.LocalObjectReference)(unsafe.Pointer(&in.ImagePullSecrets))
 	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
 	out.PatchPodMetadata = *(*[]SidecarSetPatchPodMetadata)(unsafe.Pointer(&in.PatchPodMetadata))
 	return nil
@@ -1525,7 +1810,7 @@ func Convert_apps_SidecarSetStatus_To_v1beta1_SidecarSetStatus(in *apps.SidecarS
 func autoConvert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(in *SidecarSetUpdateStrategy, out *apps.SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = apps.SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -1541,7 +1826,7 @@ func Convert_v1beta1_SidecarSetUpdateStrategy_To_apps_SidecarSetUpdateStrategy(i
 func autoConvert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(in *apps.SidecarSetUpdateStrategy, out *SidecarSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = SidecarSetUpdateStrategyType(in.Type)
 	out.Paused = in.Paused
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Partition = (*intstr.IntOrString)(unsafe.Pointer(in.Partition))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
@@ -1555,7 +1840,7 @@ func Convert_apps_SidecarSetUpdateStrategy_To_v1beta1_SidecarSetUpdateStrategy(i
 }
 
 func autoConvert_v1beta1_SourceContainerNameSource_To_apps_SourceContainerNameSource(in *SourceContainerNameSource, out *apps.SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -1565,7 +1850,7 @@ func Convert_v1beta1_SourceContainerNameSource_To_apps_SourceContainerNameSource
 }
 
 func autoConvert_apps_SourceContainerNameSource_To_v1beta1_SourceContainerNameSource(in *apps.SourceContainerNameSource, out *SourceContainerNameSource, s conversion.Scope) error {
-	out.FieldRef = (*corev1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
+	out.FieldRef = (*v1.ObjectFieldSelector)(unsafe.Pointer(in.FieldRef))
 	return nil
 }
 
@@ -1714,9 +1999,9 @@ func Convert_apps_StatefulSetScaleStrategy_To_v1beta1_StatefulSetScaleStrategy(i
 
 func autoConvert_v1beta1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec, out *apps.StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_v1beta1_VolumeClaimUpdateStrategy_To_apps_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}
@@ -1741,9 +2026,9 @@ func Convert_v1beta1_StatefulSetSpec_To_apps_StatefulSetSpec(in *StatefulSetSpec
 
 func autoConvert_apps_StatefulSetSpec_To_v1beta1_StatefulSetSpec(in *apps.StatefulSetSpec, out *StatefulSetSpec, s conversion.Scope) error {
 	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
-	out.Selector = (*v1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
 	out.Template = in.Template
-	out.VolumeClaimTemplates = *(*[]corev1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
+	out.VolumeClaimTemplates = *(*[]v1.PersistentVolumeClaim)(unsafe.Pointer(&in.VolumeClaimTemplates))
 	if err := Convert_apps_VolumeClaimUpdateStrategy_To_v1beta1_VolumeClaimUpdateStrategy(&in.VolumeClaimUpdateStrategy, &out.VolumeClaimUpdateStrategy, s); err != nil {
 		return err
 	}

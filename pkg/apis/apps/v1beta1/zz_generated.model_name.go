@@ -22,6 +22,26 @@ limitations under the License.
 package v1beta1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in BroadcastJob) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.BroadcastJob"
 }
@@ -39,6 +59,11 @@ func (in BroadcastJobSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in BroadcastJobStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.BroadcastJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -87,6 +112,11 @@ func (in CompletionPolicy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CronJobTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.CronJobTemplate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.DaemonSet"
 }
@@ -124,6 +154,11 @@ func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailurePolicy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.FailurePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJobTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
