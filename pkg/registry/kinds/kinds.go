@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
@@ -26,6 +27,7 @@ func All() []resource.Descriptor {
 		statefulset.Kind,
 		daemonset.Kind,
 		broadcastjob.Kind,
+		advancedcronjob.Kind,
 		sidecarset.Kind,
 		nodeimage.Kind,
 		imagepulljob.Kind,
