@@ -43,7 +43,7 @@ go tool openapi-gen --go-header-file "${HDR}" --output-file zz_generated.openapi
   k8s.io/apimachinery/pkg/apis/meta/v1 k8s.io/apimachinery/pkg/runtime \
   k8s.io/apimachinery/pkg/version k8s.io/apimachinery/pkg/util/intstr \
   k8s.io/apimachinery/pkg/api/resource \
-  k8s.io/api/core/v1 k8s.io/api/apps/v1 k8s.io/api/autoscaling/v1 \
+  k8s.io/api/core/v1 k8s.io/api/apps/v1 k8s.io/api/autoscaling/v1 k8s.io/api/batch/v1 \
   $(pkgs "${SHARED[@]}" "${VERSIONS[@]}")
 
 echo "+ apply configurations"

@@ -31,6 +31,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&CloneSet{}, &CloneSetList{}, &CloneSetRollback{},
 		&StatefulSet{}, &StatefulSetList{}, &StatefulSetRollback{},
 		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
+		&BroadcastJob{}, &BroadcastJobList{},
+		&AdvancedCronJob{}, &AdvancedCronJobList{},
 		&NodeImage{}, &NodeImageList{},
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},

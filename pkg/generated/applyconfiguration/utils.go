@@ -52,6 +52,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appspub.UpdateScatterTermApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
+		return &appsv1alpha1.AdvancedCronJobApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJobSpec"):
+		return &appsv1alpha1.AdvancedCronJobSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJobStatus"):
+		return &appsv1alpha1.AdvancedCronJobStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJob"):
+		return &appsv1alpha1.BroadcastJobApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
+		return &appsv1alpha1.BroadcastJobSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobStatus"):
+		return &appsv1alpha1.BroadcastJobStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobTemplateSpec"):
+		return &appsv1alpha1.BroadcastJobTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSet"):
 		return &appsv1alpha1.CloneSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSetCondition"):
@@ -80,6 +94,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ContainerRecreateRequestStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ContainerRecreateRequestStrategy"):
 		return &appsv1alpha1.ContainerRecreateRequestStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("CronJobTemplate"):
+		return &appsv1alpha1.CronJobTemplateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSet"):
 		return &appsv1alpha1.DaemonSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSetSpec"):
@@ -90,12 +106,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1alpha1.FailedImageStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("FailurePolicy"):
+		return &appsv1alpha1.FailurePolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJob"):
 		return &appsv1alpha1.ImageListPullJobApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJobSpec"):
 		return &appsv1alpha1.ImageListPullJobSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJobStatus"):
 		return &appsv1alpha1.ImageListPullJobStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJobTemplateSpec"):
+		return &appsv1alpha1.ImageListPullJobTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImagePullJob"):
 		return &appsv1alpha1.ImagePullJobApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImagePullJobNodeSelector"):
@@ -118,6 +138,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ImageTagSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ImageTagStatus"):
 		return &appsv1alpha1.ImageTagStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("JobCondition"):
+		return &appsv1alpha1.JobConditionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImage"):
 		return &appsv1alpha1.NodeImageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImageSpec"):
@@ -184,6 +206,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.VolumeClaimUpdateStrategyApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1beta1
+	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
+		return &appsv1beta1.AdvancedCronJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJobSpec"):
+		return &appsv1beta1.AdvancedCronJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJobStatus"):
+		return &appsv1beta1.AdvancedCronJobStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJob"):
+		return &appsv1beta1.BroadcastJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
+		return &appsv1beta1.BroadcastJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobStatus"):
+		return &appsv1beta1.BroadcastJobStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobTemplateSpec"):
+		return &appsv1beta1.BroadcastJobTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSet"):
 		return &appsv1beta1.CloneSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetCondition"):
@@ -196,6 +232,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetUpdateStrategy"):
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("CompletionPolicy"):
+		return &appsv1beta1.CompletionPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("CronJobTemplate"):
+		return &appsv1beta1.CronJobTemplateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSet"):
 		return &appsv1beta1.DaemonSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetScaleStrategy"):
@@ -206,6 +246,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.DaemonSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
 		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("FailurePolicy"):
+		return &appsv1beta1.FailurePolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJobTemplateSpec"):
+		return &appsv1beta1.ImageListPullJobTemplateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("JobCondition"):
+		return &appsv1beta1.JobConditionApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateCloneSetStrategy"):
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):

@@ -12,6 +12,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/advancedcronjob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
@@ -88,6 +90,38 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			BreakUpdate:  func(ds *apps.DaemonSet) { ds.Spec.Selector = selector("changed") },
 			ChangeSpec:   func(ds *apps.DaemonSet) { *ds.Spec.UpdateStrategy.RollingUpdate.Partition++ },
 			ChangeStatus: func(ds *apps.DaemonSet) { ds.Status.DesiredNumberScheduled++ },
+		}, none)
+	},
+	broadcastjob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, broadcastjob.Kind, registrytest.Fixture[*apps.BroadcastJob]{
+			Name: "bcj",
+			Valid: func() *apps.BroadcastJob {
+				tmpl := podTemplate("bcj")
+				tmpl.Spec.RestartPolicy = corev1.RestartPolicyNever
+				return hub(&v1alpha1.BroadcastJob{ObjectMeta: metav1.ObjectMeta{Name: "bcj", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.BroadcastJobSpec{Template: tmpl}}, &apps.BroadcastJob{})
+			},
+			BreakCreate:  func(j *apps.BroadcastJob) { j.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyAlways },
+			BreakUpdate:  func(j *apps.BroadcastJob) { j.Spec.FailurePolicy.RestartLimit = -1 },
+			ChangeSpec:   func(j *apps.BroadcastJob) { j.Spec.Paused = !j.Spec.Paused },
+			ChangeStatus: func(j *apps.BroadcastJob) { j.Status.Desired++ },
+		}, none)
+	},
+	advancedcronjob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, advancedcronjob.Kind, registrytest.Fixture[*apps.AdvancedCronJob]{
+			Name: "acj",
+			Valid: func() *apps.AdvancedCronJob {
+				tmpl := podTemplate("acj")
+				tmpl.Spec.RestartPolicy = corev1.RestartPolicyNever
+				return hub(&v1alpha1.AdvancedCronJob{ObjectMeta: metav1.ObjectMeta{Name: "acj", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.AdvancedCronJobSpec{Schedule: "*/1 * * * *", Template: v1alpha1.CronJobTemplate{
+						BroadcastJobTemplate: &v1alpha1.BroadcastJobTemplateSpec{Spec: v1alpha1.BroadcastJobSpec{Template: tmpl}},
+					}}}, &apps.AdvancedCronJob{})
+			},
+			BreakCreate:  func(j *apps.AdvancedCronJob) { j.Spec.Schedule = "every minute" },
+			BreakUpdate:  func(j *apps.AdvancedCronJob) { j.Spec.TimeZone = new("Mars/Olympus_Mons") },
+			ChangeSpec:   func(j *apps.AdvancedCronJob) { j.Spec.Schedule = "*/5 * * * *" },
+			ChangeStatus: func(j *apps.AdvancedCronJob) { j.Status.Type = apps.BroadcastJobTemplate },
 		}, none)
 	},
 	sidecarset.Kind.GroupResource(): func(t *testing.T) {

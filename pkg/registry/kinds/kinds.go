@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/advancedcronjob"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
@@ -24,6 +26,8 @@ func All() []resource.Descriptor {
 		cloneset.Kind,
 		statefulset.Kind,
 		daemonset.Kind,
+		broadcastjob.Kind,
+		advancedcronjob.Kind,
 		sidecarset.Kind,
 		nodeimage.Kind,
 		imagepulljob.Kind,

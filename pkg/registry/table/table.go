@@ -73,6 +73,20 @@ func String(name, description string, get func(obj runtime.Object) string) Colum
 	}
 }
 
+// Date is a time column printed as an age ("5m"), or <none> while unset, as kubectl
+// prints an absent date column of a custom resource.
+func Date(name, description string, get func(obj runtime.Object) *metav1.Time) Column {
+	return Column{
+		Definition: metav1.TableColumnDefinition{Name: name, Type: "date", Description: description},
+		Cell: func(obj runtime.Object) interface{} {
+			if t := get(obj); t != nil {
+				return translateTimestampSince(*t)
+			}
+			return "<none>"
+		},
+	}
+}
+
 // Wide is a string column shown only with -o wide.
 func Wide(name, description string, get func(obj runtime.Object) string) Column {
 	return Column{

@@ -58,6 +58,14 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			}
 			defaulter.apply(ds, &v1beta1.DaemonSet{})
 		},
+		func(j *apps.BroadcastJob, c randfill.Continue) {
+			c.FillNoCustom(j)
+			defaulter.apply(j, &v1beta1.BroadcastJob{})
+		},
+		func(j *apps.AdvancedCronJob, c randfill.Continue) {
+			c.FillNoCustom(j)
+			defaulter.apply(j, &v1beta1.AdvancedCronJob{})
+		},
 		func(ss *apps.SidecarSet, c randfill.Continue) {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.SidecarSet{})

@@ -27,14 +27,17 @@ const examplesDir = "../../../../../shared/examples"
 // timeout 600s, backoffLimit 3, completionPolicy Always, parallelism 1; for container
 // recreation failurePolicy Fail; for SidecarSets RollingUpdate with maxUnavailable 1
 // and partition 0, revisionHistoryLimit 10, podInjectPolicy BeforeAppContainer,
-// upgradeType ColdUpgrade, shareVolumePolicy disabled and kube's container defaults).
+// upgradeType ColdUpgrade, shareVolumePolicy disabled and kube's container defaults;
+// for BroadcastJobs completionPolicy Always, parallelism MaxInt32, failurePolicy FailFast;
+// for AdvancedCronJobs concurrencyPolicy Allow, paused false, history limits 3 and 1, and
+// kube's pod defaults in the run template).
 func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 	scheme := runtime.NewScheme()
 	Install(scheme)
 	codecs := serializer.NewCodecFactory(scheme)
 
 	var files []string
-	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml"} {
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml", "broadcastjob.yaml", "advancedcronjob.yaml"} {
 		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
 		if err != nil {
 			t.Fatal(err)

@@ -22,6 +22,51 @@ limitations under the License.
 package v1alpha1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdvancedCronJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdvancedCronJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdvancedCronJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdvancedCronJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.BroadcastJobTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.CloneSet"
 }
@@ -112,6 +157,11 @@ func (in ContainerRecreateRequestSyncContainerStatus) OpenAPIModelName() string 
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CronJobTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.CronJobTemplate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.DaemonSet"
 }
@@ -147,6 +197,11 @@ func (in FailedImageStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FailurePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.FailurePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageListPullJob) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ImageListPullJob"
 }
@@ -164,6 +219,11 @@ func (in ImageListPullJobSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageListPullJobStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ImageListPullJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ImageListPullJobTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -224,6 +284,11 @@ func (in ImageTagSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageTagStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ImageTagStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in JobCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.JobCondition"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -27,6 +27,7 @@ import (
 	apps "github.com/kruise-native/kruise-native/pkg/apis/apps"
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
@@ -41,6 +42,96 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJob)(nil), (*apps.AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(a.(*AdvancedCronJob), b.(*apps.AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJob)(nil), (*AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(a.(*apps.AdvancedCronJob), b.(*AdvancedCronJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobList)(nil), (*apps.AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(a.(*AdvancedCronJobList), b.(*apps.AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobList)(nil), (*AdvancedCronJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(a.(*apps.AdvancedCronJobList), b.(*AdvancedCronJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobSpec)(nil), (*apps.AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(a.(*AdvancedCronJobSpec), b.(*apps.AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobSpec)(nil), (*AdvancedCronJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(a.(*apps.AdvancedCronJobSpec), b.(*AdvancedCronJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedCronJobStatus)(nil), (*apps.AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(a.(*AdvancedCronJobStatus), b.(*apps.AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobStatus)(nil), (*AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(a.(*apps.AdvancedCronJobStatus), b.(*AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJob)(nil), (*apps.BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob(a.(*BroadcastJob), b.(*apps.BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJob)(nil), (*BroadcastJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob(a.(*apps.BroadcastJob), b.(*BroadcastJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobList)(nil), (*apps.BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(a.(*BroadcastJobList), b.(*apps.BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobList)(nil), (*BroadcastJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(a.(*apps.BroadcastJobList), b.(*BroadcastJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobSpec)(nil), (*apps.BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(a.(*BroadcastJobSpec), b.(*apps.BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobSpec)(nil), (*BroadcastJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(a.(*apps.BroadcastJobSpec), b.(*BroadcastJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobStatus)(nil), (*apps.BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(a.(*BroadcastJobStatus), b.(*apps.BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobStatus)(nil), (*BroadcastJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(a.(*apps.BroadcastJobStatus), b.(*BroadcastJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*BroadcastJobTemplateSpec)(nil), (*apps.BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(a.(*BroadcastJobTemplateSpec), b.(*apps.BroadcastJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.BroadcastJobTemplateSpec)(nil), (*BroadcastJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(a.(*apps.BroadcastJobTemplateSpec), b.(*BroadcastJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*CloneSet)(nil), (*apps.CloneSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CloneSet_To_apps_CloneSet(a.(*CloneSet), b.(*apps.CloneSet), scope)
 	}); err != nil {
@@ -98,6 +189,26 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.CloneSetStatus)(nil), (*CloneSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_CloneSetStatus_To_v1beta1_CloneSetStatus(a.(*apps.CloneSetStatus), b.(*CloneSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CompletionPolicy)(nil), (*apps.CompletionPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(a.(*CompletionPolicy), b.(*apps.CompletionPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CompletionPolicy)(nil), (*CompletionPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(a.(*apps.CompletionPolicy), b.(*CompletionPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CronJobTemplate)(nil), (*apps.CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(a.(*CronJobTemplate), b.(*apps.CronJobTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CronJobTemplate)(nil), (*CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(a.(*apps.CronJobTemplate), b.(*CronJobTemplate), scope)
 	}); err != nil {
 		return err
 	}
@@ -168,6 +279,26 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetUpdateStrategy)(nil), (*DaemonSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(a.(*apps.DaemonSetUpdateStrategy), b.(*DaemonSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*FailurePolicy)(nil), (*apps.FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(a.(*FailurePolicy), b.(*apps.FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.FailurePolicy)(nil), (*FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(a.(*apps.FailurePolicy), b.(*FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*JobCondition)(nil), (*apps.JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_JobCondition_To_apps_JobCondition(a.(*JobCondition), b.(*apps.JobCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.JobCondition)(nil), (*JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_JobCondition_To_v1beta1_JobCondition(a.(*apps.JobCondition), b.(*JobCondition), scope)
 	}); err != nil {
 		return err
 	}
@@ -451,6 +582,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.ImageListPullJobTemplateSpec)(nil), (*ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(a.(*apps.ImageListPullJobTemplateSpec), b.(*ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*CloneSetScaleStrategy)(nil), (*apps.CloneSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(a.(*CloneSetScaleStrategy), b.(*apps.CloneSetScaleStrategy), scope)
 	}); err != nil {
@@ -461,7 +597,298 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	return nil
+}
+
+func autoConvert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in *apps.AdvancedCronJob, out *AdvancedCronJob, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_AdvancedCronJob_To_apps_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in *AdvancedCronJobList, out *apps.AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobList_To_apps_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]AdvancedCronJob, len(*in))
+		for i := range *in {
+			if err := Convert_apps_AdvancedCronJob_To_v1beta1_AdvancedCronJob(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in *apps.AdvancedCronJobList, out *AdvancedCronJobList, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobList_To_v1beta1_AdvancedCronJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = apps.ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in *AdvancedCronJobSpec, out *apps.AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobSpec_To_apps_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	out.Schedule = in.Schedule
+	out.TimeZone = (*string)(unsafe.Pointer(in.TimeZone))
+	out.StartingDeadlineSeconds = (*int64)(unsafe.Pointer(in.StartingDeadlineSeconds))
+	out.ConcurrencyPolicy = ConcurrencyPolicy(in.ConcurrencyPolicy)
+	out.Paused = (*bool)(unsafe.Pointer(in.Paused))
+	out.SuccessfulJobsHistoryLimit = (*int32)(unsafe.Pointer(in.SuccessfulJobsHistoryLimit))
+	out.FailedJobsHistoryLimit = (*int32)(unsafe.Pointer(in.FailedJobsHistoryLimit))
+	if err := Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in *apps.AdvancedCronJobSpec, out *AdvancedCronJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobSpec_To_v1beta1_AdvancedCronJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = apps.TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in *AdvancedCronJobStatus, out *apps.AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_AdvancedCronJobStatus_To_apps_AdvancedCronJobStatus(in, out, s)
+}
+
+func autoConvert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	out.Type = TemplateKind(in.Type)
+	out.Active = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.Active))
+	out.LastScheduleTime = (*metav1.Time)(unsafe.Pointer(in.LastScheduleTime))
+	return nil
+}
+
+// Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus is an autogenerated conversion function.
+func Convert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedCronJobStatus_To_v1beta1_AdvancedCronJobStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJob_To_apps_BroadcastJob(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob is an autogenerated conversion function.
+func Convert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in *apps.BroadcastJob, out *BroadcastJob, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJob_To_v1beta1_BroadcastJob(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in *BroadcastJobList, out *apps.BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobList_To_apps_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]BroadcastJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList is an autogenerated conversion function.
+func Convert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in *apps.BroadcastJobList, out *BroadcastJobList, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobList_To_v1beta1_BroadcastJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in *BroadcastJobSpec, out *apps.BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.Template = in.Template
+	if err := Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.Paused = in.Paused
+	if err := Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(&in.FailurePolicy, &out.FailurePolicy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in *apps.BroadcastJobSpec, out *BroadcastJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]apps.JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = apps.BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in *BroadcastJobStatus, out *apps.BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobStatus_To_apps_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	out.Conditions = *(*[]JobCondition)(unsafe.Pointer(&in.Conditions))
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Desired = in.Desired
+	out.Phase = BroadcastJobPhase(in.Phase)
+	return nil
+}
+
+// Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus is an autogenerated conversion function.
+func Convert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in *apps.BroadcastJobStatus, out *BroadcastJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobStatus_To_v1beta1_BroadcastJobStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_BroadcastJobSpec_To_apps_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in *BroadcastJobTemplateSpec, out *apps.BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_BroadcastJobTemplateSpec_To_apps_BroadcastJobTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_BroadcastJobSpec_To_v1beta1_BroadcastJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec is an autogenerated conversion function.
+func Convert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in *apps.BroadcastJobTemplateSpec, out *BroadcastJobTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_BroadcastJobTemplateSpec_To_v1beta1_BroadcastJobTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1beta1_CloneSet_To_apps_CloneSet(in *CloneSet, out *apps.CloneSet, s conversion.Scope) error {
@@ -714,6 +1141,70 @@ func autoConvert_apps_CloneSetUpdateStrategy_To_v1beta1_CloneSetUpdateStrategy(i
 	return nil
 }
 
+func autoConvert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in *CompletionPolicy, out *apps.CompletionPolicy, s conversion.Scope) error {
+	out.Type = apps.CompletionPolicyType(in.Type)
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy is an autogenerated conversion function.
+func Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in *CompletionPolicy, out *apps.CompletionPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(in, out, s)
+}
+
+func autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.CompletionPolicy, out *CompletionPolicy, s conversion.Scope) error {
+	out.Type = CompletionPolicyType(in.Type)
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy is an autogenerated conversion function.
+func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.CompletionPolicy, out *CompletionPolicy, s conversion.Scope) error {
+	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*apps.BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(apps.ImageListPullJobTemplateSpec)
+		if err := Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate is an autogenerated conversion function.
+func Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in, out, s)
+}
+
+func autoConvert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
+	out.BroadcastJobTemplate = (*BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
+	if in.ImageListPullJobTemplate != nil {
+		in, out := &in.ImageListPullJobTemplate, &out.ImageListPullJobTemplate
+		*out = new(ImageListPullJobTemplateSpec)
+		if err := Convert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.ImageListPullJobTemplate = nil
+	}
+	return nil
+}
+
+// Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate is an autogenerated conversion function.
+func Convert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in *apps.CronJobTemplate, out *CronJobTemplate, s conversion.Scope) error {
+	return autoConvert_apps_CronJobTemplate_To_v1beta1_CronJobTemplate(in, out, s)
+}
+
 func autoConvert_v1beta1_DaemonSet_To_apps_DaemonSet(in *DaemonSet, out *apps.DaemonSet, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta1_DaemonSetSpec_To_apps_DaemonSetSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -908,6 +1399,70 @@ func autoConvert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy
 // Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy is an autogenerated conversion function.
 func Convert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in *apps.DaemonSetUpdateStrategy, out *DaemonSetUpdateStrategy, s conversion.Scope) error {
 	return autoConvert_apps_DaemonSetUpdateStrategy_To_v1beta1_DaemonSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	out.Type = apps.FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy is an autogenerated conversion function.
+func Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in, out, s)
+}
+
+func autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	out.Type = FailurePolicyType(in.Type)
+	out.RestartLimit = in.RestartLimit
+	return nil
+}
+
+// Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy is an autogenerated conversion function.
+func Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy, out *FailurePolicy, s conversion.Scope) error {
+	return autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(in *ImageListPullJobTemplateSpec, out *apps.ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	// INFO: in.Spec opted out of conversion generation
+	return nil
+}
+
+func autoConvert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTemplateSpec(in *apps.ImageListPullJobTemplateSpec, out *ImageListPullJobTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	// INFO: in.Spec opted out of conversion generation
+	return nil
+}
+
+func autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	out.Type = apps.JobConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_JobCondition_To_apps_JobCondition is an autogenerated conversion function.
+func Convert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
+	return autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in, out, s)
+}
+
+func autoConvert_apps_JobCondition_To_v1beta1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	out.Type = JobConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_JobCondition_To_v1beta1_JobCondition is an autogenerated conversion function.
+func Convert_apps_JobCondition_To_v1beta1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
+	return autoConvert_apps_JobCondition_To_v1beta1_JobCondition(in, out, s)
 }
 
 func autoConvert_v1beta1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in *RollingUpdateDaemonSet, out *apps.RollingUpdateDaemonSet, s conversion.Scope) error {

@@ -22,6 +22,51 @@ limitations under the License.
 package v1beta1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedCronJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedCronJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in BroadcastJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.BroadcastJobTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.CloneSet"
 }
@@ -62,6 +107,16 @@ func (in CloneSetUpdateStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CompletionPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.CompletionPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CronJobTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.CronJobTemplate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.DaemonSet"
 }
@@ -94,6 +149,21 @@ func (in DaemonSetStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.DaemonSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FailurePolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.FailurePolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJobTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in JobCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.JobCondition"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -124,16 +124,18 @@ func validateImagePullJobTemplate(t *apps.ImagePullJobTemplate, fldPath *field.P
 	if pp := t.PullPolicy; pp != nil {
 		allErrs = append(allErrs, validatePullBounds(pp.TimeoutSeconds, pp.BackoffLimit, fldPath.Child("pullPolicy"))...)
 	}
-	allErrs = append(allErrs, validateCompletionPolicy(&t.CompletionPolicy, fldPath.Child("completionPolicy"))...)
+	allErrs = append(allErrs, validateCompletionPolicy(&t.CompletionPolicy, validatePositive64, fldPath.Child("completionPolicy"))...)
 	return append(allErrs, validateImagePullPolicy(t.ImagePullPolicy, fldPath.Child("imagePullPolicy"))...)
 }
 
 // validateCompletionPolicy: deadlines and TTLs only make sense for a job that ends.
-func validateCompletionPolicy(c *apps.CompletionPolicy, fldPath *field.Path) field.ErrorList {
+// The deadline's bound differs by kind (an image pull job needs time to pull, a
+// BroadcastJob accepts 0 as kube's Job does), so the caller passes its check.
+func validateCompletionPolicy(c *apps.CompletionPolicy, deadline func(*int64, *field.Path) field.ErrorList, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch c.Type {
 	case apps.Always:
-		allErrs = append(allErrs, validatePositive64(c.ActiveDeadlineSeconds, fldPath.Child("activeDeadlineSeconds"))...)
+		allErrs = append(allErrs, deadline(c.ActiveDeadlineSeconds, fldPath.Child("activeDeadlineSeconds"))...)
 		allErrs = append(allErrs, validateNonnegative32(c.TTLSecondsAfterFinished, fldPath.Child("ttlSecondsAfterFinished"))...)
 	case apps.Never:
 		if c.ActiveDeadlineSeconds != nil {

@@ -18,6 +18,22 @@ limitations under the License.
 
 package v1beta1
 
+// AdvancedCronJobListerExpansion allows custom methods to be added to
+// AdvancedCronJobLister.
+type AdvancedCronJobListerExpansion interface{}
+
+// AdvancedCronJobNamespaceListerExpansion allows custom methods to be added to
+// AdvancedCronJobNamespaceLister.
+type AdvancedCronJobNamespaceListerExpansion interface{}
+
+// BroadcastJobListerExpansion allows custom methods to be added to
+// BroadcastJobLister.
+type BroadcastJobListerExpansion interface{}
+
+// BroadcastJobNamespaceListerExpansion allows custom methods to be added to
+// BroadcastJobNamespaceLister.
+type BroadcastJobNamespaceListerExpansion interface{}
+
 // CloneSetListerExpansion allows custom methods to be added to
 // CloneSetLister.
 type CloneSetListerExpansion interface{}

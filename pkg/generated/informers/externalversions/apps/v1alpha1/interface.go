@@ -24,6 +24,10 @@ import (
 
 // Interface provides access to all the informers in this group version.
 type Interface interface {
+	// AdvancedCronJobs returns a AdvancedCronJobInformer.
+	AdvancedCronJobs() AdvancedCronJobInformer
+	// BroadcastJobs returns a BroadcastJobInformer.
+	BroadcastJobs() BroadcastJobInformer
 	// CloneSets returns a CloneSetInformer.
 	CloneSets() CloneSetInformer
 	// ContainerRecreateRequests returns a ContainerRecreateRequestInformer.
@@ -51,6 +55,16 @@ type version struct {
 // New returns a new Interface.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// AdvancedCronJobs returns a AdvancedCronJobInformer.
+func (v *version) AdvancedCronJobs() AdvancedCronJobInformer {
+	return &advancedCronJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// BroadcastJobs returns a BroadcastJobInformer.
+func (v *version) BroadcastJobs() BroadcastJobInformer {
+	return &broadcastJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // CloneSets returns a CloneSetInformer.

@@ -28,6 +28,8 @@ import (
 
 type AppsV1alpha1Interface interface {
 	RESTClient() rest.Interface
+	AdvancedCronJobsGetter
+	BroadcastJobsGetter
 	CloneSetsGetter
 	ContainerRecreateRequestsGetter
 	DaemonSetsGetter
@@ -41,6 +43,14 @@ type AppsV1alpha1Interface interface {
 // AppsV1alpha1Client is used to interact with features provided by the apps.kruise.io group.
 type AppsV1alpha1Client struct {
 	restClient rest.Interface
+}
+
+func (c *AppsV1alpha1Client) AdvancedCronJobs(namespace string) AdvancedCronJobInterface {
+	return newAdvancedCronJobs(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) BroadcastJobs(namespace string) BroadcastJobInterface {
+	return newBroadcastJobs(c, namespace)
 }
 
 func (c *AppsV1alpha1Client) CloneSets(namespace string) CloneSetInterface {

@@ -18,6 +18,10 @@ limitations under the License.
 
 package v1alpha1
 
+type AdvancedCronJobExpansion interface{}
+
+type BroadcastJobExpansion interface{}
+
 type CloneSetExpansion interface{}
 
 type ContainerRecreateRequestExpansion interface{}

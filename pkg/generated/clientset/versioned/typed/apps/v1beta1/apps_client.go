@@ -28,6 +28,8 @@ import (
 
 type AppsV1beta1Interface interface {
 	RESTClient() rest.Interface
+	AdvancedCronJobsGetter
+	BroadcastJobsGetter
 	CloneSetsGetter
 	DaemonSetsGetter
 	SidecarSetsGetter
@@ -37,6 +39,14 @@ type AppsV1beta1Interface interface {
 // AppsV1beta1Client is used to interact with features provided by the apps.kruise.io group.
 type AppsV1beta1Client struct {
 	restClient rest.Interface
+}
+
+func (c *AppsV1beta1Client) AdvancedCronJobs(namespace string) AdvancedCronJobInterface {
+	return newAdvancedCronJobs(c, namespace)
+}
+
+func (c *AppsV1beta1Client) BroadcastJobs(namespace string) BroadcastJobInterface {
+	return newBroadcastJobs(c, namespace)
 }
 
 func (c *AppsV1beta1Client) CloneSets(namespace string) CloneSetInterface {
