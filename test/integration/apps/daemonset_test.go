@@ -269,7 +269,10 @@ func TestAdvancedDaemonSetDeletionProtectionAndRollback(t *testing.T) {
 				return false, err
 			}
 			s := ds.Status
-			return s.ObservedGeneration == ds.Generation && want(s.DesiredNumberScheduled) && s.CurrentNumberScheduled == s.DesiredNumberScheduled, nil
+			// Pods left on nodes the DaemonSet no longer wants count as misscheduled
+			// until they are gone, and the protection counts them too.
+			return s.ObservedGeneration == ds.Generation && want(s.DesiredNumberScheduled) &&
+				s.CurrentNumberScheduled == s.DesiredNumberScheduled && s.NumberMisscheduled == 0, nil
 		})
 	}
 	scheduled(func(n int32) bool { return n > 0 })
