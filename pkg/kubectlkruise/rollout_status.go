@@ -82,7 +82,9 @@ func rolloutStatus(ctx context.Context, dyn dynamic.Interface, t *target, follow
 	}
 	client := dyn.Resource(t.GVR).Namespace(t.namespace())
 	byName := fields.OneTermEqualSelector("metadata.name", t.name()).String()
-	lw := &cache.ListWatch{
+	// Wrapped so the reflector asks the client whether it can stream its initial list
+	// (kube-apiserver can; client-go's fakes cannot and fall back to list + watch).
+	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			opts.FieldSelector = byName
 			return client.List(ctx, opts)
@@ -91,7 +93,7 @@ func rolloutStatus(ctx context.Context, dyn dynamic.Interface, t *target, follow
 			opts.FieldSelector = byName
 			return client.Watch(ctx, opts)
 		},
-	}
+	}, dyn)
 	ctx, cancel := watchtools.ContextWithOptionalTimeout(ctx, timeout)
 	defer cancel()
 	last := ""
