@@ -2,7 +2,10 @@ package kubectlkruise
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -27,7 +30,17 @@ func kk(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	pathOnce.Do(func() {
 		os.Setenv("PATH", c.BinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	})
-	return c.Kubectl(t, append([]string{"kruise"}, args...)...)
+	// kubectl refuses flags before a plugin's name, so --kubeconfig (which
+	// framework.Kubectl puts first) goes last here.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(c.BinDir, "kubectl"), append(append([]string{"kruise"}, args...), "--kubeconfig="+c.Kubeconfig)...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err = cmd.Run(); err != nil {
+		err = fmt.Errorf("kubectl kruise %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errOut.String()))
+	}
+	return out.String(), errOut.String(), err
 }
 
 func kruise(t *testing.T) kruiseclient.Interface {

@@ -55,7 +55,7 @@ func TestStatusHistoryUndoInPlace(t *testing.T) {
 	if err == nil {
 		t.Fatal("undo to a missing revision succeeded")
 	}
-	mustContain(t, "undo --to-revision=42 stderr", stderr, "error: ")
+	mustContain(t, "undo --to-revision=42 stderr", stderr, "Error from server (BadRequest): ")
 	mustContain(t, "undo --to-revision=42 stderr", stderr, "available revisions: 1, 2")
 	if after := getCloneSet(t, ns, "rb"); after.ResourceVersion != before.ResourceVersion {
 		t.Fatalf("a failed undo wrote the CloneSet (resourceVersion %s -> %s)", before.ResourceVersion, after.ResourceVersion)
