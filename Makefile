@@ -10,11 +10,13 @@ BIN := $(OUT)/bin
 all: build
 
 ## build: our binaries (kruise-apiserver, kruise-controller, kruise-node-daemon, and for the local
-## stack kruise-node-daemon-dev: the daemon with a fake runtime for kwok nodes) into _output/bin
+## stack kruise-node-daemon-dev: the daemon with a fake runtime for kwok nodes) into _output/bin,
+## and the kubectl plugin kubectl-kruise under its own name (kubectl finds plugins by the
+## kubectl- prefix, so it must not become kruise-kubectl-kruise)
 build:
 	@mkdir -p $(BIN)
-	@for d in cmd/*/; do n=$$(basename $$d); echo "go build kruise-$$n"; \
-	  go build -o $(BIN)/kruise-$$n ./$$d || exit 1; done
+	@for d in cmd/*/; do n=$$(basename $$d); case $$n in kubectl-*) b=$$n;; *) b=kruise-$$n;; esac; \
+	  echo "go build $$b"; go build -o $(BIN)/$$b ./$$d || exit 1; done
 
 ## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
 tools:

@@ -862,6 +862,8 @@ print_done() {
   echo
   echo "Local control plane is up (${LOCAL_DIR}). Logs: ${LOGS}/<component>.log"
   echo "export KUBECONFIG=${ADMIN_KUBECONFIG}"
+  # _output/bin first: kubectl v1.36 and the kubectl-kruise plugin (`kubectl kruise ...`)
+  echo "export PATH=${BIN_DIR}:\$PATH"
 }
 
 cmd_up() {

@@ -1,0 +1,66 @@
+package kubectlkruise
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// progress is one observation of a rollout: the line to print and whether it is over.
+type progress struct {
+	message string
+	done    bool
+}
+
+func nestedInt(obj *unstructured.Unstructured, path ...string) int64 {
+	v, _, _ := unstructured.NestedInt64(obj.Object, path...)
+	return v
+}
+
+// rolloutProgress reads a workload's spec and status the way kubectl's status viewers
+// read a Deployment's, with one difference: pods held back by the partition are
+// expected to stay old, so reaching desired - partition updated pods is success.
+func (k *workloadKind) rolloutProgress(obj *unstructured.Unstructured) (progress, error) {
+	name := obj.GetName()
+	if observed := nestedInt(obj, "status", "observedGeneration"); observed < obj.GetGeneration() {
+		return progress{message: fmt.Sprintf("Waiting for %s spec update to be observed...\n", k.noun)}, nil
+	}
+	var desired, total, updated, available int64
+	if k.daemon {
+		desired = nestedInt(obj, "status", "desiredNumberScheduled")
+		total = desired
+		updated = nestedInt(obj, "status", "updatedNumberScheduled")
+		available = nestedInt(obj, "status", "numberAvailable")
+	} else {
+		desired = 1 // the API default when spec.replicas is unset
+		if r, found, _ := unstructured.NestedInt64(obj.Object, "spec", "replicas"); found {
+			desired = r
+		}
+		total = nestedInt(obj, "status", "replicas")
+		updated = nestedInt(obj, "status", "updatedReplicas")
+		available = nestedInt(obj, "status", "updatedReadyReplicas")
+	}
+	partition, err := k.partition(obj, desired)
+	if err != nil {
+		return progress{}, fmt.Errorf("%s %q: %w", k.noun, name, err)
+	}
+	target := max(desired-partition, 0)
+	unit := "replicas"
+	if k.daemon {
+		unit = "pods"
+	}
+	switch {
+	case updated < target && partition > 0:
+		return progress{message: fmt.Sprintf("Waiting for partitioned rollout to finish: %d out of %d new %s have been updated...\n", updated, target, unit)}, nil
+	case updated < target:
+		return progress{message: fmt.Sprintf("Waiting for rollout to finish: %d out of %d new %s have been updated...\n", updated, target, unit)}, nil
+	case partition == 0 && total > updated:
+		return progress{message: fmt.Sprintf("Waiting for rollout to finish: %d old %s are pending termination...\n", total-updated, unit)}, nil
+	case available < target:
+		return progress{message: fmt.Sprintf("Waiting for rollout to finish: %d of %d updated %s are available...\n", available, target, unit)}, nil
+	case partition > 0:
+		return progress{done: true, message: fmt.Sprintf("%s %q partition rolled out: %d of %d %s updated, %d held back by partition %d\n",
+			k.noun, name, updated, desired, unit, desired-updated, partition)}, nil
+	}
+	return progress{done: true, message: fmt.Sprintf("%s %q successfully rolled out\n", k.noun, name)}, nil
+}

@@ -1,0 +1,146 @@
+package kubectlkruise
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/cli-runtime/pkg/printers"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
+	"k8s.io/kubectl/pkg/scheme"
+
+	"github.com/kruise-native/kruise-native/pkg/revisiondata"
+)
+
+// UndoOptions are the flags of `rollout undo`.
+type UndoOptions struct {
+	selection
+	ToRevision int64
+	PrintFlags *genericclioptions.PrintFlags
+	genericiooptions.IOStreams
+}
+
+func newCmdUndo(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &UndoOptions{
+		PrintFlags: genericclioptions.NewPrintFlags("rolled back").WithTypeSetter(scheme.Scheme),
+		IOStreams:  streams,
+	}
+	cmd := &cobra.Command{
+		Use:   "undo (TYPE NAME | TYPE/NAME) [flags]",
+		Short: "Undo a previous rollout",
+		Long: "Roll back to a previous revision through the workload's rollback subresource: the\n" +
+			"server restores the revision's pod template, so pods follow it back (in place where\n" +
+			"the update strategy allows).",
+		Example: "  kubectl kruise rollout undo cloneset/sample\n  kubectl kruise rollout undo cloneset/sample --to-revision=1 --dry-run=server",
+		Run: func(cmd *cobra.Command, args []string) {
+			dryRun, err := cmdutil.GetDryRunStrategy(cmd)
+			cmdutil.CheckErr(err)
+			cmdutil.CheckErr(o.Run(cmd.Context(), f, args, dryRun))
+		},
+	}
+	o.selection.addFlags(cmd, "identifying the resource to get from a server.")
+	cmd.Flags().Int64Var(&o.ToRevision, "to-revision", 0, "The revision to rollback to. Default to 0 (last revision).")
+	cmdutil.AddDryRunFlag(cmd)
+	o.PrintFlags.AddFlags(cmd)
+	return cmd
+}
+
+// Run rolls back every resolved workload.
+func (o *UndoOptions) Run(ctx context.Context, f cmdutil.Factory, args []string, dryRun cmdutil.DryRunStrategy) error {
+	if o.ToRevision < 0 {
+		return fmt.Errorf("revision must be a positive integer: %v", o.ToRevision)
+	}
+	targets, err := o.resolve(f, args, "rollout undo")
+	if err != nil {
+		return err
+	}
+	clients, err := clientsFrom(f)
+	if err != nil {
+		return err
+	}
+	printer, err := cmdutil.PrintFlagsWithDryRunStrategy(o.PrintFlags, dryRun).ToPrinter()
+	if err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if err := undo(ctx, clients, t, o.ToRevision, dryRun, printer, o.Out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// undo asks the server to roll back (really or as a server dry run). A client dry run
+// resolves the revision here, as the server would, and prints the would-be object.
+func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun cmdutil.DryRunStrategy, printer printers.ResourcePrinter, out io.Writer) error {
+	if dryRun == cmdutil.DryRunClient {
+		obj, err := undoLocally(ctx, c, t, toRevision)
+		if err != nil {
+			return err
+		}
+		return printer.PrintObj(obj, out)
+	}
+	opts := metav1.CreateOptions{}
+	if dryRun == cmdutil.DryRunServer {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	obj, err := postRollback(ctx, c.Kruise, t, toRevision, opts)
+	if err != nil {
+		return err
+	}
+	u, err := toUnstructured(obj, t)
+	if err != nil {
+		return err
+	}
+	return printer.PrintObj(u, out)
+}
+
+// undoLocally returns the workload with the template of the revision the server would
+// pick: toRevision, or for 0 the one before the newest.
+func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (*unstructured.Unstructured, error) {
+	revs, err := ownedRevisions(ctx, c.Kube, t)
+	if err != nil {
+		return nil, err
+	}
+	if toRevision == 0 {
+		if len(revs) < 2 {
+			return nil, fmt.Errorf("%s has no previous revision to roll back to", t.ref())
+		}
+		toRevision = revs[len(revs)-2].Revision
+	}
+	rev, err := findRevision(revs, toRevision, t)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := revisiondata.Decode(rev)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
+	}
+	obj := t.Object.DeepCopy()
+	if err := unstructured.SetNestedMap(obj.Object, raw, "spec", "template"); err != nil {
+		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
+	}
+	return obj, nil
+}
+
+// toUnstructured turns a typed answer into an object printers can name: typed
+// clients leave TypeMeta empty, so the kind comes from the resolved target.
+func toUnstructured(obj runtime.Object, t *target) (*unstructured.Unstructured, error) {
+	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, fmt.Errorf("converting %s: %w", t.ref(), err)
+	}
+	u := &unstructured.Unstructured{Object: raw}
+	u.SetGroupVersionKind(t.Object.GroupVersionKind())
+	return u, nil
+}

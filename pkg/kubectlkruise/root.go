@@ -1,0 +1,50 @@
+package kubectlkruise
+
+import (
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	cmdutil "k8s.io/kubectl/pkg/cmd/util"
+)
+
+// NewCommand is `kubectl kruise` with kubectl's global flags (--namespace, --context,
+// --kubeconfig, ...) from cli-runtime's ConfigFlags.
+func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kubectl-kruise",
+		Short: "kubectl commands for Kruise workloads",
+		Long: "kubectl kruise: rollout and scaledown for CloneSet, Advanced StatefulSet and\n" +
+			"Advanced DaemonSet, served by Kruise Native.",
+		Annotations: map[string]string{
+			// Shown as "kubectl kruise" in usage when run as a kubectl plugin.
+			cobra.CommandDisplayNameAnnotation: "kubectl kruise",
+		},
+		SilenceUsage: true,
+		Run:          cmdutil.DefaultSubCommandRun(streams.ErrOut),
+	}
+	flags := genericclioptions.NewConfigFlags(true).WithDeprecatedPasswordFlag().WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
+	flags.AddFlags(cmd.PersistentFlags())
+	f := cmdutil.NewFactory(cmdutil.NewMatchVersionFlags(flags))
+	cmd.AddCommand(NewCmdRollout(f, streams), NewCmdScaleDown(f, streams))
+	return cmd
+}
+
+// NewCmdRollout groups the rollout subcommands, as `kubectl rollout` does.
+func NewCmdRollout(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "rollout SUBCOMMAND",
+		Short: "Manage the rollout of a resource",
+		Long: "Manage the rollout of CloneSets (clone), Advanced StatefulSets (asts) and\n" +
+			"Advanced DaemonSets (daemon, ads).",
+		Run: cmdutil.DefaultSubCommandRun(streams.ErrOut),
+	}
+	cmd.AddCommand(
+		newCmdStatus(f, streams),
+		newCmdHistory(f, streams),
+		newCmdUndo(f, streams),
+		newCmdPause(f, streams, true),
+		newCmdPause(f, streams, false),
+		newCmdRestart(f, streams),
+	)
+	return cmd
+}

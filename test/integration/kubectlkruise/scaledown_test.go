@@ -1,0 +1,50 @@
+package kubectlkruise
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// scaledown deletes exactly the named pod and lowers replicas; an unknown pod fails
+// before anything is written.
+func TestScaleDownDeletesNamedPods(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	createCloneSet(t, ns, newCloneSet("sd", 3, "nginx:1.25"))
+	cs := waitRolledOut(t, ns, "sd", "nginx:1.25", 3)
+	pods := podsOf(t, ns, cs)
+	victim := pods[1].Name
+	keep := map[string]bool{pods[0].Name: true, pods[2].Name: true}
+
+	_, stderr, err := kk(t, "scaledown", "clone/sd", "-n", ns, "--pods="+victim+",no-such-pod")
+	if err == nil {
+		t.Fatal("scaledown with an unknown pod succeeded")
+	}
+	mustContain(t, "scaledown stderr", stderr, "no-such-pod")
+	if after := getCloneSet(t, ns, "sd"); after.ResourceVersion != cs.ResourceVersion {
+		t.Fatal("a refused scaledown wrote the CloneSet")
+	}
+
+	out, _, err := kk(t, "scaledown", "clone/sd", "-n", ns, "--pods="+victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "scaledown", out, "cloneset.apps.kruise.io/sd scaled down")
+	if r := *getCloneSet(t, ns, "sd").Spec.Replicas; r != 2 {
+		t.Fatalf("replicas = %d, want 2", r)
+	}
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		left := podsOf(t, ns, cs)
+		if len(left) != 2 {
+			return false, nil
+		}
+		for _, p := range left {
+			if !keep[p.Name] {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
