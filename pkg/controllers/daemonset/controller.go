@@ -3,7 +3,7 @@
 // node selector, a partition and a pause limit, by recreation, surge or in place.
 //
 // It works on the v1beta1 objects its informer holds (see podworkload: no conversion
-// to the hub type); node eligibility and the rollout math are pure (NodeEligibility,
+// to the hub type); node eligibility and the rollout math are pure (nodeplacement.NodeEligibility,
 // Compute).
 package daemonset
 

@@ -3,6 +3,8 @@ package daemonset
 import (
 	"slices"
 	"strings"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
 
 // Pod is what the rollout math needs of one daemon pod.
@@ -27,7 +29,7 @@ func (p Pod) running() bool { return !p.Terminating && !p.Failed }
 // Node is what the rollout math needs of one node.
 type Node struct {
 	Name string
-	Eligibility
+	nodeplacement.Eligibility
 	// UpdateSelected: rollingUpdate.selector matches the node (true without a selector).
 	UpdateSelected bool
 	// Pods are the DaemonSet's pods on the node, oldest first.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
 
 // cluster builds nodes from a small DSL: nodes separated by spaces, each an optional
@@ -21,12 +23,12 @@ import (
 func cluster(spec string) []Node {
 	var nodes []Node
 	for k, f := range strings.Fields(spec) {
-		n := Node{Name: fmt.Sprintf("n%d", k), Eligibility: Eligibility{ShouldRun: true, ShouldContinueRunning: true}, UpdateSelected: true}
+		n := Node{Name: fmt.Sprintf("n%d", k), Eligibility: nodeplacement.Eligibility{ShouldRun: true, ShouldContinueRunning: true}, UpdateSelected: true}
 		for _, c := range f {
 			pod := Pod{Name: fmt.Sprintf("n%d-%d", k, len(n.Pods))}
 			switch c {
 			case '-':
-				n.Eligibility = Eligibility{}
+				n.Eligibility = nodeplacement.Eligibility{}
 				continue
 			case '~':
 				n.ShouldRun = false

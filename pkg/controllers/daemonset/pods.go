@@ -11,10 +11,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
-
-// nodeNameField is the node field a daemon pod's required affinity pins it by.
-const nodeNameField = "metadata.name"
 
 // newPod builds the pod of ds for node at a revision. Its name is chosen here, not by
 // generateName, so that the creation can be expected by name before it is sent.
@@ -36,50 +34,11 @@ func newPod(ds *v1beta1.DaemonSet, owner metav1.OwnerReference, tmpl *corev1.Pod
 		pod.Labels = map[string]string{}
 	}
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
-	pod.Spec.Tolerations = withDaemonTolerations(&pod.Spec)
-	pod.Spec.Affinity = pinnedAffinity(pod.Spec.Affinity, node)
+	pod.Spec.Tolerations = nodeplacement.WithDaemonTolerations(&pod.Spec)
+	pod.Spec.Affinity = nodeplacement.PinnedAffinity(pod.Spec.Affinity, node)
 	lifecycle.InjectReadinessGate(pod, ds.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, ds.Spec.Lifecycle, metav1.Now())
 	return pod
-}
-
-// pinnedAffinity replaces the required node affinity by one term naming the node: the
-// template's own terms were already checked against that node (NodeEligibility), and
-// the scheduler must not pick another. Preferred terms and pod (anti-)affinity stay.
-func pinnedAffinity(a *corev1.Affinity, node string) *corev1.Affinity {
-	out := a.DeepCopy()
-	if out == nil {
-		out = &corev1.Affinity{}
-	}
-	if out.NodeAffinity == nil {
-		out.NodeAffinity = &corev1.NodeAffinity{}
-	}
-	out.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{
-		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{
-			Key: nodeNameField, Operator: corev1.NodeSelectorOpIn, Values: []string{node},
-		}}}},
-	}
-	return out
-}
-
-// nodeOf is the node a daemon pod belongs to: where it is bound, or, before the
-// scheduler has bound it, the node its affinity pins it to ("" when neither).
-func nodeOf(pod *corev1.Pod) string {
-	if pod.Spec.NodeName != "" {
-		return pod.Spec.NodeName
-	}
-	a := pod.Spec.Affinity
-	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		return ""
-	}
-	for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-		for _, r := range term.MatchFields {
-			if r.Key == nodeNameField && r.Operator == corev1.NodeSelectorOpIn && len(r.Values) == 1 {
-				return r.Values[0]
-			}
-		}
-	}
-	return ""
 }
 
 // sortOldestFirst orders a node's pods as kube's DaemonSet controller ranks them: the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
@@ -27,7 +28,7 @@ func TestComputeStatus(t *testing.T) {
 		}
 		return p
 	}
-	run := Eligibility{ShouldRun: true, ShouldContinueRunning: true}
+	run := nodeplacement.Eligibility{ShouldRun: true, ShouldContinueRunning: true}
 	st := &syncState{
 		ds:   &v1beta1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Generation: 4}, Spec: v1beta1.DaemonSetSpec{MinReadySeconds: 30}},
 		now:  now,
@@ -37,7 +38,7 @@ func TestComputeStatus(t *testing.T) {
 			{name: "b", eligibility: run, pods: []*corev1.Pod{pod("b0", "ds-old", true, time.Minute), pod("b1", "ds-new", true, time.Minute)}},
 			{name: "c", eligibility: run, pods: []*corev1.Pod{pod("c0", "ds-new", true, 10*time.Second)}},
 			{name: "d", eligibility: run},
-			{name: "e", eligibility: Eligibility{ShouldContinueRunning: true}, pods: []*corev1.Pod{pod("e0", "ds-old", true, time.Minute)}},
+			{name: "e", eligibility: nodeplacement.Eligibility{ShouldContinueRunning: true}, pods: []*corev1.Pod{pod("e0", "ds-old", true, time.Minute)}},
 			{name: "gone", pods: []*corev1.Pod{pod("g0", "ds-old", false, time.Minute)}},
 		},
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
@@ -34,7 +35,7 @@ type syncState struct {
 // nodeState is one node as a sync sees it.
 type nodeState struct {
 	name        string
-	eligibility Eligibility
+	eligibility nodeplacement.Eligibility
 	selected    bool
 	// pods are the DaemonSet's pods on the node, oldest first, terminating ones included.
 	pods []*corev1.Pod
@@ -81,7 +82,7 @@ func (c *Controller) loadNodes(ctx context.Context, st *syncState) error {
 	}
 	byNode := map[string][]*corev1.Pod{}
 	for _, pod := range st.pods {
-		byNode[nodeOf(pod)] = append(byNode[nodeOf(pod)], pod)
+		byNode[nodeplacement.NodeOf(pod)] = append(byNode[nodeplacement.NodeOf(pod)], pod)
 		if pod.DeletionTimestamp == nil {
 			st.byName[pod.Name] = pod
 		}
@@ -91,7 +92,7 @@ func (c *Controller) loadNodes(ctx context.Context, st *syncState) error {
 		delete(byNode, node.Name)
 		sortOldestFirst(pods)
 		st.nodes = append(st.nodes, nodeState{
-			name: node.Name, eligibility: NodeEligibility(logger, node, &st.ds.Spec.Template.Spec),
+			name: node.Name, eligibility: nodeplacement.NodeEligibility(logger, node, &st.ds.Spec.Template.Spec),
 			selected: sel.Matches(labels.Set(node.Labels)), pods: pods,
 		})
 	}
@@ -196,7 +197,7 @@ func (c *Controller) deletePods(ctx context.Context, st *syncState, names []stri
 		}
 		if pod.Status.Phase == corev1.PodFailed {
 			c.recorder.Eventf(st.ds, corev1.EventTypeWarning, reasonFailedDaemonPod,
-				"Found failed daemon pod %s/%s on node %s, will try to kill it", pod.Namespace, pod.Name, nodeOf(pod))
+				"Found failed daemon pod %s/%s on node %s, will try to kill it", pod.Namespace, pod.Name, nodeplacement.NodeOf(pod))
 		}
 		pods = append(pods, pod)
 	}

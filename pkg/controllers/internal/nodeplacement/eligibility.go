@@ -1,4 +1,7 @@
-package daemonset
+// Package nodeplacement is the one-pod-per-node rule Advanced DaemonSet and BroadcastJob
+// share: which nodes run a pod of a template (as kube's DaemonSet controller decides it),
+// and how a pod is pinned to its node.
+package nodeplacement
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -35,8 +38,8 @@ var hostNetworkToleration = corev1.Toleration{
 	Key: corev1.TaintNodeNetworkUnavailable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule,
 }
 
-// withDaemonTolerations returns spec's tolerations plus the daemon ones it lacks.
-func withDaemonTolerations(spec *corev1.PodSpec) []corev1.Toleration {
+// WithDaemonTolerations returns spec's tolerations plus the daemon ones it lacks.
+func WithDaemonTolerations(spec *corev1.PodSpec) []corev1.Toleration {
 	out := append([]corev1.Toleration(nil), spec.Tolerations...)
 	add := daemonTolerations
 	if spec.HostNetwork {
@@ -77,7 +80,7 @@ func NodeEligibility(logger klog.Logger, node *corev1.Node, spec *corev1.PodSpec
 	if fits, err := nodeaffinity.GetRequiredNodeAffinity(pod).Match(node); err != nil || !fits {
 		return Eligibility{}
 	}
-	tolerations := withDaemonTolerations(spec)
+	tolerations := WithDaemonTolerations(spec)
 	_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(logger, node.Spec.Taints, tolerations, func(t *corev1.Taint) bool {
 		return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
 	}, false)

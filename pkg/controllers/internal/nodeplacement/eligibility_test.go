@@ -1,4 +1,4 @@
-package daemonset
+package nodeplacement
 
 import (
 	"testing"
@@ -57,9 +57,9 @@ func TestPinnedPod(t *testing.T) {
 			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpExists}}}}},
 		PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 1}},
 	}}
-	pod := &corev1.Pod{Spec: corev1.PodSpec{Affinity: pinnedAffinity(affinity, "node1")}}
-	if got := nodeOf(pod); got != "node1" {
-		t.Errorf("nodeOf(pinned pod) = %q", got)
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Affinity: PinnedAffinity(affinity, "node1")}}
+	if got := NodeOf(pod); got != "node1" {
+		t.Errorf("NodeOf(pinned pod) = %q", got)
 	}
 	if len(pod.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) != 1 {
 		t.Error("preferred terms dropped")
@@ -68,13 +68,13 @@ func TestPinnedPod(t *testing.T) {
 		t.Error("the template's affinity was modified")
 	}
 	pod.Spec.NodeName = "node2"
-	if got := nodeOf(pod); got != "node2" {
-		t.Errorf("nodeOf(bound pod) = %q, want where it is bound", got)
+	if got := NodeOf(pod); got != "node2" {
+		t.Errorf("NodeOf(bound pod) = %q, want where it is bound", got)
 	}
-	if got := nodeOf(&corev1.Pod{}); got != "" {
-		t.Errorf("nodeOf(unpinned) = %q", got)
+	if got := NodeOf(&corev1.Pod{}); got != "" {
+		t.Errorf("NodeOf(unpinned) = %q", got)
 	}
-	tolerations := withDaemonTolerations(&corev1.PodSpec{Tolerations: []corev1.Toleration{daemonTolerations[0]}})
+	tolerations := WithDaemonTolerations(&corev1.PodSpec{Tolerations: []corev1.Toleration{daemonTolerations[0]}})
 	if len(tolerations) != len(daemonTolerations) {
 		t.Errorf("tolerations %v: want each daemon toleration once", tolerations)
 	}
