@@ -26,13 +26,17 @@ type Workload struct {
 	// Member narrows which selected pods are the workload's (StatefulSet: the pod's
 	// name carries one of the set's ordinals); nil: every selected pod.
 	Member func(*corev1.Pod) bool
+	// NoRevisions: the workload keeps no ControllerRevisions (a job's template does
+	// not roll out); Loaded.Revisions is then nil.
+	NoRevisions bool
 }
 
 // Loaded is what one sync reads of a workload.
 type Loaded struct {
 	// Pods are the pods the workload controls after claiming (see Claim), terminating
 	// and finished ones included.
-	Pods      []*corev1.Pod
+	Pods []*corev1.Pod
+	// Revisions is nil for a workload without them (Workload.NoRevisions).
 	Revisions *Revisions
 }
 
@@ -78,6 +82,9 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 	pods, err := c.Claim(ctx, w, owned)
 	if err != nil {
 		return nil, err
+	}
+	if w.NoRevisions {
+		return &Loaded{Pods: pods}, nil
 	}
 	res, err := revision.SyncWorkload(c.history, revision.Workload{
 		Owner:    revision.Owner{Object: w.Object, Kind: c.Kind, Template: w.Template, CollisionCount: w.CollisionCount},
