@@ -2,6 +2,7 @@
 package controllers
 
 import (
+	"github.com/kruise-native/kruise-native/pkg/controllers/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
@@ -19,6 +20,7 @@ var All = []manager.NewFunc{
 	cloneset.New,
 	statefulset.New,
 	daemonset.New,
+	broadcastjob.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,

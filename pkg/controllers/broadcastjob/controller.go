@@ -1,0 +1,149 @@
+// Package broadcastjob reconciles BroadcastJobs (broadcastjobs.apps.kruise.io): one
+// job pod per eligible node, decided and pinned as for an Advanced DaemonSet
+// (nodeplacement), within parallelism, until every node's pod finished, the first
+// failure (FailFast) or the active deadline; a finished job is deleted after its TTL.
+//
+// It works on the v1beta1 objects its informer holds (see podworkload); what to create
+// and how the job stands is pure (Compute).
+package broadcastjob
+
+import (
+	"context"
+	"maps"
+	"reflect"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/reconcile"
+)
+
+// ControllerName is the event source and field manager of this controller.
+const ControllerName = "broadcastjob-controller"
+
+// controllerKind is the job's kind; podOwnerKind is what its pods' owner references
+// carry: v1alpha1, as OpenKruise writes them.
+var (
+	controllerKind = v1beta1.SchemeGroupVersion.WithKind("BroadcastJob")
+	podOwnerKind   = v1alpha1.SchemeGroupVersion.WithKind("BroadcastJob")
+)
+
+// Controller reconciles BroadcastJobs.
+type Controller struct {
+	kruiseClient kruiseclient.Interface
+	recorder     record.EventRecorder
+	jobs         kruiselisters.BroadcastJobLister
+	nodes        corelisters.NodeLister
+	pods         *podworkload.Control
+	loop         *reconcile.Loop
+	now          func() time.Time
+}
+
+// New builds the controller on the shared informers.
+func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
+	jobInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
+	podInformer := cc.KubeInformers.Core().V1().Pods()
+	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
+	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
+	recorder := cc.Recorder(ControllerName)
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
+		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
+			return cc.KruiseClient.AppsV1beta1().BroadcastJobs(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := &Controller{
+		kruiseClient: cc.KruiseClient,
+		recorder:     recorder,
+		jobs:         jobInformer.Lister(),
+		nodes:        nodeInformer.Lister(),
+		pods:         pods,
+		now:          time.Now,
+	}
+	c.loop = reconcile.NewLoop("broadcastjob", c.sync, jobInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
+		nodeInformer.Informer().HasSynced)
+	if _, err := jobInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.loop.Enqueue,
+		UpdateFunc: c.loop.EnqueueUpdate,
+		DeleteFunc: c.onJobDelete,
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
+		return nil, err
+	}
+	if _, err := nodeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(interface{}) { c.enqueueAll() },
+		UpdateFunc: c.onNodeUpdate,
+		DeleteFunc: func(interface{}) { c.enqueueAll() },
+	}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Name implements manager.Controller.
+func (c *Controller) Name() string { return ControllerName }
+
+// HasSynced implements manager.Controller.
+func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
+
+// Run processes the queue until ctx ends.
+func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
+
+func (c *Controller) onJobDelete(obj interface{}) {
+	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+		c.pods.Forget(key)
+	}
+}
+
+// onNodeUpdate wakes every job when a node changes in a way eligibility can see;
+// heartbeats wake nobody.
+func (c *Controller) onNodeUpdate(oldObj, newObj interface{}) {
+	old, ok1 := oldObj.(*corev1.Node)
+	cur, ok2 := newObj.(*corev1.Node)
+	if !ok1 || !ok2 {
+		return
+	}
+	if maps.Equal(old.Labels, cur.Labels) && reflect.DeepEqual(old.Spec.Taints, cur.Spec.Taints) {
+		return
+	}
+	c.enqueueAll()
+}
+
+// enqueueAll queues every unfinished job: a node that comes, goes or changes may
+// concern any of them.
+func (c *Controller) enqueueAll() {
+	jobs, err := c.jobs.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, job := range jobs {
+		if finishedCondition(job) == "" {
+			c.loop.Enqueue(job)
+		}
+	}
+}
+
+// matching names the jobs that may adopt an orphan pod: the one its labels name.
+func (c *Controller) matching(pod *corev1.Pod) []string {
+	jobs, err := c.jobs.BroadcastJobs(pod.Namespace).List(labels.Everything())
+	if err != nil {
+		return nil
+	}
+	return podworkload.MatchingKeys(jobs, selectorOf, pod)
+}
