@@ -194,8 +194,9 @@ func TestMutatingChainComposesPatches(t *testing.T) {
 
 	// Handlers that change nothing produce no patch.
 	idle := mustServer(t, got.mutating("idle", nil, rule(Pods, opCreate)))
-	if resp, _ := idle.Mutate(context.Background(), request(t, admissionv1.Create, podsGVR, "", in)); resp.Patch != nil {
-		t.Errorf("no change, patch %s", resp.Patch)
+	resp, err = idle.Mutate(context.Background(), request(t, admissionv1.Create, podsGVR, "", in))
+	if err != nil || !resp.Allowed || resp.Patch != nil {
+		t.Errorf("no change: err %v, response %+v, want allowed without a patch", err, resp)
 	}
 }
 

@@ -50,10 +50,13 @@ func TestExampleOnePodPerNode(t *testing.T) {
 		return s.UpdatedNumberScheduled == 1 && s.NumberReady == desired && s.DesiredNumberScheduled == desired
 	})
 	framework.Consistently(t, 3*time.Second, func() (bool, string) {
-		for node, pods := range podsByNode(t, ns, ds) {
+		// Every node that ran a pod before, so one whose pod went fails too.
+		byNode := podsByNode(t, ns, ds)
+		for node := range before {
 			if node == "node1" {
 				continue
 			}
+			pods := byNode[node]
 			if len(pods) != 1 || pods[0].UID != before[node].UID || pods[0].Spec.Containers[0].Image != "nginx:1.7.9" {
 				return false, fmt.Sprintf("node %s outside the rollout selector now runs %v", node, describe(pods))
 			}

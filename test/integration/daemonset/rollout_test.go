@@ -27,9 +27,15 @@ func TestInPlaceRollout(t *testing.T) {
 	setImage(t, ns, ds.Name, "nginx:1.9.1")
 	waitStatus(t, ns, ds.Name, 2*time.Minute, func(s v1beta1.DaemonSetStatus) bool { return settled(s, 2) })
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		for node, pods := range podsByNode(t, ns, ds) {
+		// Every node of the set, so a node whose pod went and never came back fails too.
+		byNode := podsByNode(t, ns, ds)
+		for _, node := range nodes {
+			pods := byNode[node]
+			if len(pods) != 1 {
+				return false, fmt.Errorf("node %s runs %v, want pod %s updated in place", node, describe(pods), before[node].Name)
+			}
 			image, restarts := imageOf(pods[0])
-			if len(pods) != 1 || pods[0].UID != before[node].UID || image != "nginx:1.9.1" || restarts != 1 || !ready(&pods[0]) {
+			if pods[0].UID != before[node].UID || image != "nginx:1.9.1" || restarts != 1 || !ready(&pods[0]) {
 				return false, fmt.Errorf("node %s runs %v, want pod %s updated in place with one restart", node, describe(pods), before[node].Name)
 			}
 		}
