@@ -9,8 +9,6 @@ package broadcastjob
 
 import (
 	"context"
-	"maps"
-	"reflect"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -22,6 +20,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -86,11 +85,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
 		return nil, err
 	}
-	if _, err := nodeInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(interface{}) { c.enqueueAll() },
-		UpdateFunc: c.onNodeUpdate,
-		DeleteFunc: func(interface{}) { c.enqueueAll() },
-	}); err != nil {
+	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll)); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -109,20 +104,6 @@ func (c *Controller) onJobDelete(obj interface{}) {
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 		c.pods.Forget(key)
 	}
-}
-
-// onNodeUpdate wakes every job when a node changes in a way eligibility can see;
-// heartbeats wake nobody.
-func (c *Controller) onNodeUpdate(oldObj, newObj interface{}) {
-	old, ok1 := oldObj.(*corev1.Node)
-	cur, ok2 := newObj.(*corev1.Node)
-	if !ok1 || !ok2 {
-		return
-	}
-	if maps.Equal(old.Labels, cur.Labels) && reflect.DeepEqual(old.Spec.Taints, cur.Spec.Taints) {
-		return
-	}
-	c.enqueueAll()
 }
 
 // enqueueAll queues every unfinished job: a node that comes, goes or changes may

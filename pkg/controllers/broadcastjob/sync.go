@@ -84,7 +84,7 @@ func (c *Controller) planNodes(ctx context.Context, job *v1beta1.BroadcastJob, p
 	}
 	out := make([]Node, 0, len(list))
 	for _, node := range list {
-		eligible := nodeplacement.NodeEligibility(logger, node, &job.Spec.Template.Spec).ShouldRun && nodeReady(node)
+		eligible := nodeplacement.NodeEligibility(logger, node, &job.Spec.Template.Spec).ShouldRun && nodeplacement.IsReady(node)
 		out = append(out, Node{Name: node.Name, Eligible: eligible, Pods: byNode[node.Name]})
 		delete(byNode, node.Name)
 	}
@@ -92,17 +92,6 @@ func (c *Controller) planNodes(ctx context.Context, job *v1beta1.BroadcastJob, p
 		out = append(out, Node{Name: name, Pods: phases})
 	}
 	return out, nil
-}
-
-// nodeReady: a job pod only goes to a Ready node (a daemon pod may wait for its node
-// to come back; a job should not).
-func nodeReady(node *corev1.Node) bool {
-	for _, cond := range node.Status.Conditions {
-		if cond.Type == corev1.NodeReady {
-			return cond.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // createPods creates one pod on each node.

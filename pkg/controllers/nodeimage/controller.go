@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
@@ -95,7 +96,7 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 		}
 		return 0, wrap(err, "deleting NodeImage %s", name)
 	case node != nil && ni == nil:
-		if !nodeReady(node) || node.DeletionTimestamp != nil {
+		if !nodeplacement.IsReady(node) || node.DeletionTimestamp != nil {
 			return 0, nil
 		}
 		logger.V(2).Info("Creating the NodeImage of a ready node", "node", name)
@@ -144,15 +145,6 @@ func (c *Controller) nodeImagesOwnedBy(uid types.UID) []string {
 		}
 	}
 	return names
-}
-
-func nodeReady(node *corev1.Node) bool {
-	for _, c := range node.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 func wrap(err error, format string, args ...any) error {
