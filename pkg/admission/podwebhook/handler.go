@@ -77,8 +77,6 @@ const (
 const (
 	MutatePath   = "/admission/mutate/pods"
 	ValidatePath = "/admission/validate/pods"
-	// Path is the mutating path under its first name.
-	Path = MutatePath
 )
 
 // Path is where the server serves the phase.

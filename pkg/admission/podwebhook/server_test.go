@@ -342,7 +342,7 @@ func TestHTTPErrors(t *testing.T) {
 	}
 }
 
-// Only the phases that have handlers are served; Path is the mutating path.
+// Only the phases that have handlers are served.
 func TestPaths(t *testing.T) {
 	var c calls
 	paths := func(s *Server) []string {
@@ -358,7 +358,7 @@ func TestPaths(t *testing.T) {
 	if got := paths(mustServer(t, c.validating("v", nil, rule(Pods, opDelete)))); !cmp.Equal(got, []string{ValidatePath}) {
 		t.Errorf("validating only: %v", got)
 	}
-	if Path != MutatePath || Mutating.Path() != MutatePath || Validating.Path() != ValidatePath {
+	if Mutating.Path() != MutatePath || Validating.Path() != ValidatePath {
 		t.Error("paths renamed")
 	}
 }

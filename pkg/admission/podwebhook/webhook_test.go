@@ -501,7 +501,7 @@ func TestServeHTTP(t *testing.T) {
 			Object:   runtime.RawExtension{Raw: docs[1]}},
 	}
 	body, _ := json.Marshal(review)
-	rec := serve(w, Path, body)
+	rec := serve(w, MutatePath, body)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
@@ -515,7 +515,7 @@ func TestServeHTTP(t *testing.T) {
 	}
 
 	notSynced := newServer(Config{Synced: func() bool { return false }})
-	rec = serve(notSynced, Path, body)
+	rec = serve(notSynced, MutatePath, body)
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("before the caches sync: status %d, want 503 (kube-apiserver applies the failurePolicy)", rec.Code)
 	}

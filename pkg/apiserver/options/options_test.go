@@ -72,8 +72,8 @@ func TestCompleteKeepsExternalEtcdTLS(t *testing.T) {
 func TestPodWebhookPathIsAuthorized(t *testing.T) {
 	o := NewOptions()
 	for _, p := range o.Recommended.Authorization.AlwaysAllowPaths {
-		if p == podwebhook.Path || strings.HasPrefix(podwebhook.Path, strings.TrimSuffix(p, "*")) && strings.HasSuffix(p, "*") {
-			t.Errorf("authorization always allows %q, which covers %s", p, podwebhook.Path)
+		if p == podwebhook.MutatePath || strings.HasPrefix(podwebhook.MutatePath, strings.TrimSuffix(p, "*")) && strings.HasSuffix(p, "*") {
+			t.Errorf("authorization always allows %q, which covers %s", p, podwebhook.MutatePath)
 		}
 	}
 }

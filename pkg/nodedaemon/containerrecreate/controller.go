@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -75,7 +74,7 @@ func New(kube kubernetes.Interface, kruise kruiseclient.Interface, crrInformer a
 	}
 	c.loop = reconcile.NewLoop("containerrecreaterequest", c.sync, c.synced...)
 	if _, err := crrInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueue,
+		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.loop.EnqueueUpdate,
 	}); err != nil {
 		return nil, fmt.Errorf("containerrecreate: add request handler: %w", err)
@@ -90,15 +89,6 @@ func New(kube kubernetes.Interface, kruise kruiseclient.Interface, crrInformer a
 	return c, nil
 }
 
-func (c *Controller) enqueue(obj interface{}) {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		utilruntime.HandleError(err)
-		return
-	}
-	c.loop.Add(key)
-}
-
 func (c *Controller) onPod(obj interface{}) {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
@@ -109,7 +99,7 @@ func (c *Controller) onPod(obj interface{}) {
 	}
 	crrs, _ := c.crrIndex.ByIndex(byPod, pod.Namespace+"/"+pod.Name)
 	for _, crr := range crrs {
-		c.enqueue(crr)
+		c.loop.Enqueue(crr)
 	}
 }
 

@@ -54,7 +54,7 @@ spec:
 		kwokPod("probe", labels, corev1.Container{Name: "app", Image: "app"}))
 
 	review := admissionReview(t, ns, kwokPod("victim", labels, corev1.Container{Name: "app", Image: "app"}))
-	url := fmt.Sprintf("https://127.0.0.1:%d%s", c.Ports["kruise-apiserver"], podwebhook.Path)
+	url := fmt.Sprintf("https://127.0.0.1:%d%s", c.Ports["kruise-apiserver"], podwebhook.MutatePath)
 	client := kruiseAPIServerClient(t, c)
 
 	t.Run("no credentials", func(t *testing.T) {

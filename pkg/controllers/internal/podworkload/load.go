@@ -2,11 +2,11 @@ package podworkload
 
 import (
 	"context"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
@@ -45,7 +45,7 @@ type Loaded struct {
 // deleted (the garbage collector deletes its pods).
 func Get[T Object](c *Control, key string, get func(namespace, name string) (T, error)) (T, bool, error) {
 	var zero T
-	ns, name, err := splitKey(key)
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return zero, false, err
 	}
@@ -97,13 +97,4 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 	return &Loaded{Pods: pods, Revisions: &Revisions{
 		Update: res.Update, Current: res.Current, All: res.Revisions, CollisionCount: res.CollisionCount,
 	}}, nil
-}
-
-func splitKey(key string) (string, string, error) {
-	for i := range len(key) {
-		if key[i] == '/' {
-			return key[:i], key[i+1:], nil
-		}
-	}
-	return "", "", fmt.Errorf("key %q is not <namespace>/<name>", key)
 }
