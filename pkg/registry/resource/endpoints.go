@@ -76,6 +76,9 @@ func (k Kind[T, Spec, Status]) Endpoints(deps Deps) (Endpoints, error) {
 	if k.Scale != nil {
 		e.Scale = scale.NewREST(main.Store, k.scaleAccessor())
 	}
+	if k.Rollback != nil && k.Templates == nil {
+		return Endpoints{}, fmt.Errorf("%s: a rollback needs Templates, the pod template it restores", k.GroupResource())
+	}
 	if k.Rollback != nil {
 		e.Rollback = rollback.NewREST(main.Store, k.rollbackAccessor(), deps.Revisions)
 	}
@@ -135,7 +138,10 @@ func (k Kind[T, Spec, Status]) rollbackAccessor() rollback.Accessor {
 		Kind:        r.Kind,
 		NewRollback: r.New,
 		Request:     r.Request,
-		Template:    func(obj runtime.Object) *corev1.PodTemplateSpec { return r.Template(obj.(T)) },
+		Template: func(obj runtime.Object) *corev1.PodTemplateSpec {
+			tmpl, _ := k.Templates(obj.(T))
+			return tmpl
+		},
 	}
 }
 

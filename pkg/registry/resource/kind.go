@@ -81,14 +81,14 @@ type Active[T any] struct {
 	Count func(obj T) int32
 }
 
-// Rollback reads a <Kind>Rollback request and the template a revision restores.
+// Rollback reads a <Kind>Rollback request; the template a revision restores is the
+// one the kind's Templates returns.
 type Rollback[T any] struct {
 	// Kind of the request body, e.g. CloneSetRollback.
 	Kind string
 	New  func() runtime.Object
 	// Request returns the request's name and revision, and what is invalid in it.
-	Request  func(obj runtime.Object) (name string, toRevision int64, errs field.ErrorList)
-	Template func(obj T) *corev1.PodTemplateSpec
+	Request func(obj runtime.Object) (name string, toRevision int64, errs field.ErrorList)
 }
 
 // Descriptor is a Kind of any type, as the installer and admission see it.

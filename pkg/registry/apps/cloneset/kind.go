@@ -50,6 +50,5 @@ var Kind = resource.Kind[*apps.CloneSet, apps.CloneSetSpec, apps.CloneSetStatus]
 			r := obj.(*apps.CloneSetRollback)
 			return r.Name, r.ToRevision, validation.ValidateCloneSetRollback(r)
 		},
-		Template: func(cs *apps.CloneSet) *corev1.PodTemplateSpec { return &cs.Spec.Template },
 	},
 }

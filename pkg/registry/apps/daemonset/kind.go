@@ -46,7 +46,6 @@ var Kind = resource.Kind[*apps.DaemonSet, apps.DaemonSetSpec, apps.DaemonSetStat
 			r := obj.(*apps.DaemonSetRollback)
 			return r.Name, r.ToRevision, validation.ValidateDaemonSetRollback(r)
 		},
-		Template: func(ds *apps.DaemonSet) *corev1.PodTemplateSpec { return &ds.Spec.Template },
 	},
 }
 

@@ -49,6 +49,5 @@ var Kind = resource.Kind[*apps.StatefulSet, apps.StatefulSetSpec, apps.StatefulS
 			r := obj.(*apps.StatefulSetRollback)
 			return r.Name, r.ToRevision, validation.ValidateStatefulSetRollback(r)
 		},
-		Template: func(ss *apps.StatefulSet) *corev1.PodTemplateSpec { return &ss.Spec.Template },
 	},
 }
