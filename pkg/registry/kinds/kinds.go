@@ -4,6 +4,8 @@
 package kinds
 
 import (
+	"sync"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -40,10 +42,18 @@ func All() []resource.Descriptor {
 // and the field that says so, read through its kind's descriptor; false for kinds
 // that run no pods.
 func ActivePods(gr schema.GroupResource, obj runtime.Object) (int32, string, bool) {
-	for _, k := range All() {
-		if k.GroupResource() == gr {
-			return k.ActivePods(obj)
-		}
+	if k, ok := byResource()[gr]; ok {
+		return k.ActivePods(obj)
 	}
 	return 0, "", false
 }
+
+// byResource indexes All once: deletion protection asks on every DELETE (every item
+// of a deletecollection).
+var byResource = sync.OnceValue(func() map[schema.GroupResource]resource.Descriptor {
+	m := map[schema.GroupResource]resource.Descriptor{}
+	for _, k := range All() {
+		m[k.GroupResource()] = k
+	}
+	return m
+})
