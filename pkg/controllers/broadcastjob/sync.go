@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
@@ -130,18 +129,13 @@ func (c *Controller) recordFinish(job *v1beta1.BroadcastJob, f *Finish) {
 // expire deletes a finished job once its ttlSecondsAfterFinished has passed, and
 // otherwise asks to look again then.
 func (c *Controller) expire(ctx context.Context, job *v1beta1.BroadcastJob, now time.Time) (time.Duration, error) {
-	left, expires := ttl.Left(job.Status.CompletionTime, job.Spec.CompletionPolicy.TTLSecondsAfterFinished, now)
-	if !expires {
-		return 0, nil
-	}
-	if left > 0 {
-		return left, nil
-	}
-	klog.FromContext(ctx).V(2).Info("Deleting a finished BroadcastJob past its TTL")
-	err := c.kruiseClient.AppsV1beta1().BroadcastJobs(job.Namespace).Delete(ctx, job.Name,
-		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &job.UID}})
-	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-		return 0, fmt.Errorf("deleting BroadcastJob %s/%s: %w", job.Namespace, job.Name, err)
-	}
-	return 0, nil
+	return ttl.Expire(ctx, job.Status.CompletionTime, job.Spec.CompletionPolicy.TTLSecondsAfterFinished, now, func(ctx context.Context) error {
+		klog.FromContext(ctx).V(2).Info("Deleting a finished BroadcastJob past its TTL")
+		err := c.kruiseClient.AppsV1beta1().BroadcastJobs(job.Namespace).Delete(ctx, job.Name,
+			metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &job.UID}})
+		if err != nil {
+			return fmt.Errorf("deleting BroadcastJob %s/%s: %w", job.Namespace, job.Name, err)
+		}
+		return nil
+	})
 }

@@ -136,21 +136,13 @@ func (c *Controller) children(list *v1alpha1.ImageListPullJob) ([]*v1alpha1.Imag
 
 // expire deletes a completed list once its ttlSecondsAfterFinished has passed.
 func (c *Controller) expire(ctx context.Context, list *v1alpha1.ImageListPullJob, now time.Time) (time.Duration, error) {
-	left, expires := ttl.Left(list.Status.CompletionTime, list.Spec.CompletionPolicy.TTLSecondsAfterFinished, now)
-	if !expires {
-		return 0, nil
-	}
-	if left > 0 {
-		return left, nil
-	}
-	klog.FromContext(ctx).V(2).Info("Deleting a finished ImageListPullJob past its TTL", "list", klog.KObj(list))
-	err := c.kruiseClient.AppsV1alpha1().ImageListPullJobs(list.Namespace).Delete(ctx, list.Name,
-		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &list.UID}})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("deleting ImageListPullJob %s/%s: %w", list.Namespace, list.Name, err)
-	}
-	return 0, nil
+	return ttl.Expire(ctx, list.Status.CompletionTime, list.Spec.CompletionPolicy.TTLSecondsAfterFinished, now, func(ctx context.Context) error {
+		klog.FromContext(ctx).V(2).Info("Deleting a finished ImageListPullJob past its TTL", "list", klog.KObj(list))
+		err := c.kruiseClient.AppsV1alpha1().ImageListPullJobs(list.Namespace).Delete(ctx, list.Name,
+			metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &list.UID}})
+		if err != nil {
+			return fmt.Errorf("deleting ImageListPullJob %s/%s: %w", list.Namespace, list.Name, err)
+		}
+		return nil
+	})
 }

@@ -215,20 +215,12 @@ func (c *Controller) nextLook(job *v1alpha1.ImagePullJob, plan Plan, now time.Ti
 
 // expire deletes a completed job once its ttlSecondsAfterFinished has passed.
 func (c *Controller) expire(ctx context.Context, job *v1alpha1.ImagePullJob, now time.Time) (time.Duration, error) {
-	left, expires := ttl.Left(job.Status.CompletionTime, job.Spec.CompletionPolicy.TTLSecondsAfterFinished, now)
-	if !expires {
-		return 0, nil
-	}
-	if left > 0 {
-		return left, nil
-	}
-	klog.FromContext(ctx).V(2).Info("Deleting a finished ImagePullJob past its TTL", "job", klog.KObj(job))
-	err := c.kruiseClient.AppsV1alpha1().ImagePullJobs(job.Namespace).Delete(ctx, job.Name,
-		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &job.UID}})
-	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
-		return 0, nil
-	}
-	return 0, wrap(err, "deleting ImagePullJob %s/%s", job.Namespace, job.Name)
+	return ttl.Expire(ctx, job.Status.CompletionTime, job.Spec.CompletionPolicy.TTLSecondsAfterFinished, now, func(ctx context.Context) error {
+		klog.FromContext(ctx).V(2).Info("Deleting a finished ImagePullJob past its TTL", "job", klog.KObj(job))
+		err := c.kruiseClient.AppsV1alpha1().ImagePullJobs(job.Namespace).Delete(ctx, job.Name,
+			metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &job.UID}})
+		return wrap(err, "deleting ImagePullJob %s/%s", job.Namespace, job.Name)
+	})
 }
 
 // selectedNodeImages are the NodeImages of the nodes the job selects, in node name order.
