@@ -1,7 +1,9 @@
 // Package broadcastjob reconciles BroadcastJobs (broadcastjobs.apps.kruise.io): one
 // job pod per eligible node, decided and pinned as for an Advanced DaemonSet
-// (nodeplacement), within parallelism, until every node's pod finished, the first
-// failure (FailFast) or the active deadline; a finished job is deleted after its TTL.
+// (nodeplacement), within parallelism, until every node's pod finished, the active
+// deadline, or what failurePolicy makes of a failed pod (FailFast: the job fails;
+// Pause: it sets spec.paused; Continue: it goes on), restartLimit counting the
+// restarts of restartPolicy OnFailure pods; a finished job is deleted after its TTL.
 //
 // It works on the v1beta1 objects its informer holds (see podworkload); what to create
 // and how the job stands is pure (Compute).
@@ -53,10 +55,9 @@ type Controller struct {
 func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
 	jobInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
 	podInformer := cc.KubeInformers.Core().V1().Pods()
-	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
 	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), nil, podworkload.Config{
 		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
 		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
 			return cc.KruiseClient.AppsV1beta1().BroadcastJobs(ns).Get(ctx, name, metav1.GetOptions{})
