@@ -86,7 +86,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
 		return nil, err
 	}
-	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll)); err != nil {
+	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll, nodeplacement.WakeOnReadyChange())); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -107,8 +107,9 @@ func (c *Controller) onJobDelete(obj interface{}) {
 	}
 }
 
-// enqueueAll queues every unfinished job: a node that comes, goes or changes may
-// concern any of them.
+// enqueueAll queues every unfinished job: a node that comes, goes, changes or turns
+// Ready may concern any of them (a job runs pods on Ready nodes only, so a node that
+// becomes Ready while a completionPolicy Never job runs gets its pod then).
 func (c *Controller) enqueueAll() {
 	jobs, err := c.jobs.List(labels.Everything())
 	if err != nil {
