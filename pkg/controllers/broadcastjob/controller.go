@@ -83,7 +83,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.enqueuePodEvent, c.matching)); err != nil {
 		return nil, err
 	}
 	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll, nodeplacement.WakeOnReadyChange())); err != nil {
@@ -91,6 +91,15 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}
 	return c, nil
 }
+
+// podEventBatch is how long a pod event waits before its job syncs, so that the pods
+// of a wave (created together, finishing together) cost the job one sync and one
+// status write, not one each; kube's Job controller batches its pod events likewise.
+const podEventBatch = time.Second
+
+// enqueuePodEvent syncs the job of a pod event after podEventBatch; events of that
+// job meanwhile join the same sync.
+func (c *Controller) enqueuePodEvent(key string) { c.loop.AddAfter(key, podEventBatch) }
 
 // Name implements manager.Controller.
 func (c *Controller) Name() string { return ControllerName }
