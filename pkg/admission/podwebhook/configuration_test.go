@@ -12,6 +12,7 @@ import (
 
 // declared is one (operation, resource) a handler of a phase acts on, or a rule sends.
 type declared struct {
+	webhook                  string // the webhook entry's name
 	phase                    Phase
 	op                       admissionregistrationv1.OperationType
 	group, version, resource string
@@ -23,21 +24,21 @@ func declarations(handlers []Handler) sets.Set[declared] {
 	for _, h := range handlers {
 		for _, r := range h.Rules {
 			for _, op := range r.Operations {
-				out.Insert(declared{h.Phase(), op, r.Resource.Group, r.Resource.Version, r.Resource.String(), r.Resource.Scope})
+				out.Insert(declared{webhookName(h.WebhookName(), h.Phase()), h.Phase(), op, r.Resource.Group, r.Resource.Version, r.Resource.String(), r.Resource.Scope})
 			}
 		}
 	}
 	return out
 }
 
-func registered(phase Phase, rules []admissionregistrationv1.RuleWithOperations) sets.Set[declared] {
+func registered(webhook string, phase Phase, rules []admissionregistrationv1.RuleWithOperations) sets.Set[declared] {
 	out := sets.New[declared]()
 	for _, r := range rules {
 		for _, op := range r.Operations {
 			for _, g := range r.APIGroups {
 				for _, v := range r.APIVersions {
 					for _, res := range r.Resources {
-						out.Insert(declared{phase, op, g, v, res, ptr.Deref(r.Scope, "")})
+						out.Insert(declared{webhook, phase, op, g, v, res, ptr.Deref(r.Scope, "")})
 					}
 				}
 			}
@@ -64,7 +65,7 @@ func TestGeneratedRulesEqualDeclarations(t *testing.T) {
 			c.mutating("inject", nil, rule(Pods, opCreate)),
 			c.validating("pub", nil, rule(Pods, opDelete, opUpdate), rule(PodEvictions, opCreate)),
 			c.mutating("spread", nil, rule(Pods, opCreate, opUpdate)),
-			c.validating("protect", nil, rule(Resource{Group: "apps", Version: "v1", Resource: "deployments", Scope: "Namespaced"}, opDelete)),
+			inWebhook(DeletionWebhook, c.validating("protect", nil, rule(Deployments, opDelete), rule(Namespaces, opDelete))),
 			c.validating("again", nil, rule(Pods, opDelete)),
 		},
 	}
@@ -76,16 +77,14 @@ func TestGeneratedRulesEqualDeclarations(t *testing.T) {
 			}
 			got := sets.New[declared]()
 			if mutating != nil {
-				if len(mutating.Webhooks) != 1 {
-					t.Fatalf("%d mutating webhooks, want one", len(mutating.Webhooks))
+				for _, w := range mutating.Webhooks {
+					got = got.Union(registered(w.Name, Mutating, w.Rules))
 				}
-				got = got.Union(registered(Mutating, mutating.Webhooks[0].Rules))
 			}
 			if validating != nil {
-				if len(validating.Webhooks) != 1 {
-					t.Fatalf("%d validating webhooks, want one", len(validating.Webhooks))
+				for _, w := range validating.Webhooks {
+					got = got.Union(registered(w.Name, Validating, w.Rules))
 				}
-				got = got.Union(registered(Validating, validating.Webhooks[0].Rules))
 			}
 			want := declarations(handlers)
 			if !got.Equal(want) {
@@ -140,15 +139,22 @@ func TestWebhookConfigurations(t *testing.T) {
 		t.Errorf("webhook %+v", w)
 	}
 
-	// kruise-apiserver's chain: one mutating configuration, as registered before the chain.
+	// kruise-apiserver's chain: one mutating webhook for pods, one validating webhook
+	// for deletions, each with its own path and scope.
 	service := DefaultWebhookOptions()
 	service.ClientConfig.Service = &admissionregistrationv1.ServiceReference{Namespace: "kruise-system", Name: "kruise-apiserver", Port: ptr.To[int32](443)}
 	mutating, validating, err = WebhookConfigurations(EveryHandler(), service)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if validating != nil {
-		t.Errorf("kruise-apiserver has no validating handler, got %+v", validating)
+	if len(validating.Webhooks) != 1 {
+		t.Fatalf("kruise-apiserver validates deletions only, got %+v", validating.Webhooks)
+	}
+	d := validating.Webhooks[0]
+	if *d.ClientConfig.Service.Path != ValidateDeletionPath || d.Name != "deletion.validate.kruise-native.io" ||
+		*d.FailurePolicy != admissionregistrationv1.Ignore || *d.TimeoutSeconds != 5 ||
+		!cmp.Equal(d.ObjectSelector, service.Deletion.ObjectSelector) || !cmp.Equal(d.NamespaceSelector, service.Deletion.NamespaceSelector) {
+		t.Errorf("deletion webhook %+v", d)
 	}
 	m := mutating.Webhooks[0]
 	if *m.ClientConfig.Service.Path != MutatePath || *m.ReinvocationPolicy != admissionregistrationv1.NeverReinvocationPolicy ||
@@ -187,5 +193,25 @@ func TestWebhookConfigurationsRejects(t *testing.T) {
 	if m, _, err := WebhookConfigurations(handlers, placeholder); err != nil ||
 		*m.Webhooks[0].ClientConfig.URL != "https://127.0.0.1:${KRUISE_APISERVER_PORT}"+MutatePath {
 		t.Errorf("a placeholder port: %v", err)
+	}
+}
+
+func inWebhook(w Webhook, h Handler) Handler {
+	h.Webhook = w
+	return h
+}
+
+// Handlers cannot cross webhooks: the pod webhook serves pods only, and only the pod
+// webhook mutates.
+func TestHandlersStayInTheirWebhook(t *testing.T) {
+	var c calls
+	for name, h := range map[string]Handler{
+		"pod webhook on deployments": c.validating("x", nil, rule(Deployments, opDelete)),
+		"mutating deletion handler":  inWebhook(DeletionWebhook, c.mutating("x", nil, rule(Pods, opCreate))),
+		"unknown webhook":            inWebhook("other", c.validating("x", nil, rule(Pods, opDelete))),
+	} {
+		if _, err := NewServer([]Handler{h}); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }
