@@ -8,8 +8,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/metadata"
 )
 
@@ -26,13 +28,46 @@ var (
 // active pod, and a namespace of thousands must not cost a full list per DELETE.
 const podListLimit = 100
 
-// Lookup counts the children of the built-in protected resources through
-// kube-apiserver, with the smallest reads that answer "are there any": a limited list
-// of a namespace's unfinished pods, a metadata-only list with limit=1 of a CRD's
-// objects. Workloads need no read: their replicas are in the object.
+// PodsFunc returns unfinished pods of a namespace: all of them, or some (more says
+// others were left out).
+type PodsFunc func(ctx context.Context, namespace string) (pods []*corev1.Pod, more bool, err error)
+
+// Lookup counts the children of the built-in protected resources with the smallest
+// reads that answer "are there any": a namespace's unfinished pods (a limited list,
+// or a cache), a metadata-only list with limit=1 of a CRD's objects. Workloads need
+// no read: their replicas are in the object.
 type Lookup struct {
-	Kube     kubernetes.Interface
-	Metadata metadata.Interface
+	NamespacePods PodsFunc
+	Metadata      metadata.Interface
+}
+
+// ListPods reads a namespace's unfinished pods from kube-apiserver, at most
+// podListLimit of them.
+func ListPods(client kubernetes.Interface) PodsFunc {
+	return func(ctx context.Context, namespace string) ([]*corev1.Pod, bool, error) {
+		list, err := client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{
+			Limit: podListLimit,
+			FieldSelector: fields.AndSelectors(
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
+				fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed))).String(),
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		pods := make([]*corev1.Pod, len(list.Items))
+		for i := range list.Items {
+			pods[i] = &list.Items[i]
+		}
+		return pods, list.Continue != "", nil
+	}
+}
+
+// CachedPods reads a namespace's pods from an informer's lister.
+func CachedPods(lister corelisters.PodLister) PodsFunc {
+	return func(_ context.Context, namespace string) ([]*corev1.Pod, bool, error) {
+		pods, err := lister.Pods(namespace).List(labels.Everything())
+		return pods, false, err
+	}
 }
 
 // ChildrenOf returns the counter of obj's children, obj being an object of gr (a
@@ -42,7 +77,7 @@ func (l Lookup) ChildrenOf(ctx context.Context, gr schema.GroupResource, obj *un
 	return func() (Children, error) {
 		switch gr {
 		case NamespacesResource:
-			return l.namespacePods(ctx, obj.GetName())
+			return l.namespacePods(ctx, obj)
 		case CRDsResource:
 			gvr, err := CRDStorageResource(obj)
 			if err != nil {
@@ -69,22 +104,14 @@ func WorkloadReplicas(obj *unstructured.Unstructured) (Children, error) {
 	return Replicas("spec.replicas", n), nil
 }
 
-func (l Lookup) namespacePods(ctx context.Context, namespace string) (Children, error) {
-	list, err := l.Kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{
-		Limit: podListLimit,
-		// finished pods are not children the namespace must wait for
-		FieldSelector: fields.AndSelectors(
-			fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
-			fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed))).String(),
-	})
+// namespacePods counts the pods active when ns's deletion began (its
+// deletionTimestamp; now, for a namespace not being deleted yet).
+func (l Lookup) namespacePods(ctx context.Context, ns *unstructured.Unstructured) (Children, error) {
+	pods, more, err := l.NamespacePods(ctx, ns.GetName())
 	if err != nil {
-		return Children{}, fmt.Errorf("listing the pods of namespace %s: %w", namespace, err)
+		return Children{}, fmt.Errorf("listing the pods of namespace %s: %w", ns.GetName(), err)
 	}
-	pods := make([]*corev1.Pod, len(list.Items))
-	for i := range list.Items {
-		pods[i] = &list.Items[i]
-	}
-	return Pods(CountActivePods(pods), list.Continue != ""), nil
+	return Pods(CountActivePods(pods, ns.GetDeletionTimestamp()), more), nil
 }
 
 func (l Lookup) customObjects(ctx context.Context, gvr schema.GroupVersionResource) (Children, error) {

@@ -61,8 +61,8 @@ func TestLookupChildrenOf(t *testing.T) {
 	scheme := runtime.NewScheme()
 	_ = metav1.AddMetaToScheme(scheme)
 	l := Lookup{
-		Kube: kubefake.NewSimpleClientset(pod("run", corev1.PodRunning), pod("done", corev1.PodSucceeded),
-			&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "only-done", Namespace: "finished"}, Status: corev1.PodStatus{Phase: corev1.PodSucceeded}}),
+		NamespacePods: ListPods(kubefake.NewSimpleClientset(pod("run", corev1.PodRunning), pod("done", corev1.PodSucceeded),
+			&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "only-done", Namespace: "finished"}, Status: corev1.PodStatus{Phase: corev1.PodSucceeded}})),
 		Metadata: metadatafake.NewSimpleMetadataClient(scheme, widget),
 	}
 	named := func(name string) *unstructured.Unstructured {

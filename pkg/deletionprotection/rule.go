@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
@@ -74,17 +75,22 @@ func Protected(labels map[string]string) bool {
 	return false
 }
 
-// ActivePod reports whether pod counts as a Namespace's active child: not finished
-// and not already being deleted (the namespace controller is removing those).
-func ActivePod(pod *corev1.Pod) bool {
-	return pod.DeletionTimestamp == nil && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed
+// ActivePodAt reports whether pod counted as a Namespace's active child when the
+// Namespace's deletion began at since (nil: it begins now): not finished, and not
+// already being deleted before then (a pod the namespace controller is removing was
+// still a child when the deletion began, one deleted earlier was not).
+func ActivePodAt(pod *corev1.Pod, since *metav1.Time) bool {
+	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		return false
+	}
+	return pod.DeletionTimestamp == nil || (since != nil && !pod.DeletionTimestamp.Before(since))
 }
 
-// CountActivePods counts the active pods among pods.
-func CountActivePods(pods []*corev1.Pod) int64 {
+// CountActivePods counts the pods among pods active at since (see ActivePodAt).
+func CountActivePods(pods []*corev1.Pod, since *metav1.Time) int64 {
 	var n int64
 	for _, p := range pods {
-		if ActivePod(p) {
+		if ActivePodAt(p, since) {
 			n++
 		}
 	}

@@ -70,19 +70,30 @@ func TestRefusal(t *testing.T) {
 }
 
 func TestCountActivePods(t *testing.T) {
-	pod := func(phase corev1.PodPhase, deleting bool) *corev1.Pod {
-		p := &corev1.Pod{Status: corev1.PodStatus{Phase: phase}}
-		if deleting {
-			p.DeletionTimestamp = &metav1.Time{}
-		}
-		return p
+	t0 := metav1.Unix(1000, 0)
+	before, after := metav1.Unix(900, 0), metav1.Unix(1100, 0)
+	pod := func(phase corev1.PodPhase, deleted *metav1.Time) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{DeletionTimestamp: deleted}, Status: corev1.PodStatus{Phase: phase}}
 	}
 	pods := []*corev1.Pod{
-		pod(corev1.PodRunning, false), pod(corev1.PodPending, false), pod("", false), // active
-		pod(corev1.PodSucceeded, false), pod(corev1.PodFailed, false), pod(corev1.PodRunning, true),
+		pod(corev1.PodRunning, nil), pod(corev1.PodPending, nil), pod("", nil),
+		pod(corev1.PodSucceeded, nil), pod(corev1.PodFailed, nil),
+		pod(corev1.PodRunning, &before), pod(corev1.PodRunning, &t0), pod(corev1.PodRunning, &after),
 	}
-	if got := CountActivePods(pods); got != 3 {
-		t.Errorf("CountActivePods = %d, want 3", got)
+	cases := []struct {
+		name  string
+		since *metav1.Time
+		want  int64
+	}{
+		// deciding now: pods being deleted are on their way out already
+		{"now", nil, 3},
+		// a deletion that began at t0: pods deleted from t0 on were children then
+		{"since t0", &t0, 5},
+	}
+	for _, tc := range cases {
+		if got := CountActivePods(pods, tc.since); got != tc.want {
+			t.Errorf("%s: CountActivePods = %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }
 

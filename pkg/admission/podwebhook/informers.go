@@ -50,7 +50,8 @@ func ConfigFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kube
 		ReadinessGate: readinessGate,
 		// Read on demand rather than cached: deletes of protected objects are rare,
 		// and a cache of every pod (or of every CRD's objects) would cost more.
-		DeletionChildren: deletionprotection.Lookup{Kube: kubeClient, Metadata: metadataClient}.ChildrenOf,
+		DeletionChildren: deletionprotection.Lookup{
+			NamespacePods: deletionprotection.ListPods(kubeClient), Metadata: metadataClient}.ChildrenOf,
 	}
 }
 
