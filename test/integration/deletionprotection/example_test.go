@@ -1,0 +1,71 @@
+package deletionprotection
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// deletion-protection.yaml, applied unchanged: the Cascading Namespace cannot be
+// deleted while the Deployment's pod runs (on a kwok node), the Always Deployment
+// cannot be deleted at all; without the labels both go, and the namespace deletion
+// completes.
+func TestExampleDeletionProtection(t *testing.T) {
+	c := framework.Get(t)
+	ctx := context.Background()
+	f := examplePath(t, "deletion-protection.yaml")
+	kubectl(t, "apply", "-f", f)
+	t.Cleanup(func() {
+		unprotect(t, "-n", "protected-ns", "deployment/protected-deploy")
+		unprotect(t, "namespace/protected-ns")
+		_, _, _ = c.Kubectl(t, "delete", "--ignore-not-found", "--wait=false", "-f", f)
+	})
+
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		pods, err := c.Client.CoreV1().Pods("protected-ns").List(ctx, metav1.ListOptions{LabelSelector: "app=protected"})
+		if err != nil {
+			return false, err
+		}
+		for _, p := range pods.Items {
+			if p.Spec.NodeName != "" && p.Status.Phase == corev1.PodRunning {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+
+	waitRefused(t, "delete", "-n", "protected-ns", "deployment", "protected-deploy")
+	msg := refused(t, "delete", "-n", "protected-ns", "deployment", "protected-deploy")
+	mustContain(t, msg, `deployments.apps "protected-deploy" is forbidden`, "policy.kruise.io/delete-protection=Always forbids deleting it")
+	msg = refused(t, "delete", "namespace", "protected-ns")
+	mustContain(t, msg, `namespaces "protected-ns" is forbidden`, "policy.kruise.io/delete-protection=Cascading forbids deleting it while it has 1 active pod(s)")
+	ns, err := c.Client.CoreV1().Namespaces().Get(ctx, "protected-ns", metav1.GetOptions{})
+	if err != nil || ns.DeletionTimestamp != nil {
+		t.Fatalf("namespace after the refused delete: %v, %v", ns, err)
+	}
+	if _, err := c.Client.AppsV1().Deployments("protected-ns").Get(ctx, "protected-deploy", metav1.GetOptions{}); err != nil {
+		t.Fatalf("Deployment after the refused delete: %v", err)
+	}
+
+	// Without its label the Deployment may go (a server-side dry run goes through the
+	// webhook too); the namespace, with its pod still there, stays protected.
+	kubectl(t, "label", "-n", "protected-ns", "deployment/protected-deploy", label+"-")
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		_, _, err := c.Kubectl(t, "delete", "-n", "protected-ns", "deployment", "protected-deploy", "--dry-run=server")
+		return err == nil, err
+	})
+	refused(t, "delete", "namespace", "protected-ns")
+
+	// Without its label the namespace goes, pod, Deployment and all.
+	kubectl(t, "label", "namespace/protected-ns", label+"-")
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		_, _, err := c.Kubectl(t, "delete", "namespace", "protected-ns", "--wait=false")
+		return err == nil, err
+	})
+	namespaceGone(t, "protected-ns", 3*time.Minute)
+}

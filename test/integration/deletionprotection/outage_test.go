@@ -1,0 +1,110 @@
+package deletionprotection
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+const unguardedMetric = "kruise_deletion_protection_unguarded_deletes_total"
+
+func unguarded(t *testing.T, kind string) float64 {
+	return framework.Get(t).Metrics(t, "kruise-controller", unguardedMetric)[`{kind="`+kind+`"}`]
+}
+
+// While kruise-apiserver is down every webhook behaves as documented (README.md,
+// "Webhooks while kruise-apiserver is down"):
+//   - deletion protection fails open: an Always Deployment deletes, and
+//     kruise-controller counts the miss (metric, Warning event UnguardedDeletion);
+//   - the pod webhook (failurePolicy Ignore in `make up`) lets pods be created, without
+//     what it would have added.
+//
+// kruise-apiserver is started again at the end, so the stack is whole for what follows.
+func TestKruiseAPIServerDown(t *testing.T) {
+	c := framework.Get(t)
+	ctx := context.Background()
+	ns := c.CreateNamespace(t)
+	deploy := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: guarded
+  labels: {policy.kruise.io/delete-protection: Always}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: guarded}}
+  template:
+    metadata: {labels: {app: guarded}}
+    spec: {containers: [{name: app, image: app:v1}]}
+`
+	if _, err := c.KubectlStdin(t, deploy, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unprotect(t, "-n", ns, "deployment/guarded") })
+	waitRefused(t, "delete", "-n", ns, "deployment", "guarded")
+	before := unguarded(t, "Deployment")
+	// A guarded deletion is not a miss: the refusal above left the count alone, and a
+	// Cascading Deployment scaled to 0 deletes without being counted.
+	zero := strings.NewReplacer("guarded", "scaled-down", "Always", "Cascading", "replicas: 1", "replicas: 0").Replace(deploy)
+	if _, err := c.KubectlStdin(t, zero, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, "delete", "-n", ns, "deployment", "scaled-down")
+
+	c.StopKruiseAPIServer(t)
+	restarted := false
+	t.Cleanup(func() {
+		if !restarted {
+			c.StartKruiseAPIServer(t)
+		}
+	})
+
+	// Deletion protection fails open, and the miss is counted, logged and recorded.
+	kubectl(t, "delete", "-n", ns, "deployment", "guarded", "--wait=false")
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		_, err := c.Client.AppsV1().Deployments(ns).Get(ctx, "guarded", metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		return unguarded(t, "Deployment") == before+1, nil
+	})
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		events, err := c.Client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=UnguardedDeletion"})
+		if err != nil || len(events.Items) == 0 {
+			return false, err
+		}
+		e := events.Items[0]
+		if e.Type != corev1.EventTypeWarning || e.InvolvedObject.Name != "guarded" ||
+			!strings.Contains(e.Message, "policy.kruise.io/delete-protection=Always forbids deleting it") {
+			t.Fatalf("event %+v", e)
+		}
+		return true, nil
+	})
+
+	// The pod webhook (failurePolicy Ignore) lets pods be created.
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "while-down"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app:v1"}}}}
+	if _, err := c.Client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("pod create while kruise-apiserver is down: %v", err)
+	}
+
+	c.StartKruiseAPIServer(t)
+	restarted = true
+	// Back: protection is enforced again, and the count is where it was.
+	again := strings.Replace(deploy, "guarded", "guarded-again", -1)
+	if _, err := c.KubectlStdin(t, again, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unprotect(t, "-n", ns, "deployment/guarded-again") })
+	waitRefused(t, "delete", "-n", ns, "deployment", "guarded-again")
+	refused(t, "delete", "-n", ns, "deployment", "guarded-again")
+	if got := unguarded(t, "Deployment"); got != before+1 {
+		t.Errorf("%s{kind=Deployment} = %v, want %v", unguardedMetric, got, before+1)
+	}
+}
