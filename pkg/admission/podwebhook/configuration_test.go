@@ -2,6 +2,7 @@ package podwebhook
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,10 +148,15 @@ func TestWebhookConfigurations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(validating.Webhooks) != 1 {
-		t.Fatalf("kruise-apiserver validates deletions only, got %+v", validating.Webhooks)
+	// Found by name: validating pod handlers (disruption budgets) add a webhook of
+	// their own before it.
+	i := slices.IndexFunc(validating.Webhooks, func(w admissionregistrationv1.ValidatingWebhook) bool {
+		return w.Name == "deletion.validate.kruise-native.io"
+	})
+	if i < 0 {
+		t.Fatalf("no deletion webhook in %+v", validating.Webhooks)
 	}
-	d := validating.Webhooks[0]
+	d := validating.Webhooks[i]
 	if *d.ClientConfig.Service.Path != ValidateDeletionPath || d.Name != "deletion.validate.kruise-native.io" ||
 		*d.FailurePolicy != admissionregistrationv1.Ignore || *d.TimeoutSeconds != 5 ||
 		!cmp.Equal(d.ObjectSelector, service.Deletion.ObjectSelector) || !cmp.Equal(d.NamespaceSelector, service.Deletion.NamespaceSelector) {
@@ -213,5 +219,57 @@ func TestHandlersStayInTheirWebhook(t *testing.T) {
 		if _, err := NewServer([]Handler{h}); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A validating pod handler and the deletion handler share the validating
+// configuration as two webhooks, each with its own path and scope, so a pod request
+// never reaches the deletion path nor a labelled Namespace delete the pod path.
+func TestWebhooksHaveTheirOwnScope(t *testing.T) {
+	var c calls
+	handlers := []Handler{
+		c.validating("pub", nil, rule(Pods, opDelete)),
+		inWebhook(DeletionWebhook, c.validating("protect", nil, rule(Namespaces, opDelete))),
+	}
+	opts := urlOptions()
+	_, validating, err := WebhookConfigurations(handlers, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(validating.Webhooks) != 2 {
+		t.Fatalf("%d webhooks, want two", len(validating.Webhooks))
+	}
+	for i, want := range []struct {
+		name, path string
+		scope      Scope
+	}{
+		{"pods.validate.kruise-native.io", ValidatePath, opts.Scope},
+		{"deletion.validate.kruise-native.io", ValidateDeletionPath, opts.Deletion},
+	} {
+		w := validating.Webhooks[i]
+		if w.Name != want.name || *w.ClientConfig.URL != "https://127.0.0.1:9443"+want.path ||
+			*w.FailurePolicy != want.scope.FailurePolicy || *w.TimeoutSeconds != want.scope.TimeoutSeconds ||
+			!cmp.Equal(w.NamespaceSelector, want.scope.NamespaceSelector) || !cmp.Equal(w.ObjectSelector, want.scope.ObjectSelector) {
+			t.Errorf("webhook %d: %+v, want %s at %s with %+v", i, w, want.name, want.path, want.scope)
+		}
+	}
+	// The deletion scope only ever sends labelled objects, never the system namespaces.
+	sel := opts.Deletion.ObjectSelector.MatchExpressions
+	if len(sel) != 1 || sel[0].Key != "policy.kruise.io/delete-protection" || sel[0].Operator != "In" {
+		t.Errorf("deletion objectSelector %+v", opts.Deletion.ObjectSelector)
+	}
+	ns := opts.Deletion.NamespaceSelector.MatchExpressions
+	if len(ns) != 1 || !slices.Contains(ns[0].Values, "kube-system") || !slices.Contains(ns[0].Values, "kruise-system") ||
+		ns[0].Operator != "NotIn" {
+		t.Errorf("deletion namespaceSelector %+v", opts.Deletion.NamespaceSelector)
+	}
+	server := mustServer(t, handlers...)
+	paths := []string{}
+	for p := range server.Paths() {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	if !cmp.Equal(paths, []string{ValidateDeletionPath, ValidatePath}) {
+		t.Errorf("served paths %v", paths)
 	}
 }

@@ -21,8 +21,9 @@ func unguarded(t *testing.T, kind string) float64 {
 
 // While kruise-apiserver is down every webhook behaves as documented (README.md,
 // "Webhooks while kruise-apiserver is down"):
-//   - deletion protection fails open: an Always Deployment deletes, and
-//     kruise-controller counts the miss (metric, Warning event UnguardedDeletion);
+//   - deletion protection fails open: an Always Deployment and a Cascading one with
+//     replicas delete, and kruise-controller counts each miss (metric, Warning event
+//     UnguardedDeletion), but not a deletion the rule allows;
 //   - the pod webhook (failurePolicy Ignore in `make up`) lets pods be created, without
 //     what it would have added.
 //
@@ -47,7 +48,14 @@ spec:
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { unprotect(t, "-n", ns, "deployment/guarded") })
+	// and one Cascading with replicas: its miss is counted too.
+	cascading := strings.NewReplacer("guarded", "cascading", "Always", "Cascading", "replicas: 1", "replicas: 2").Replace(deploy)
+	if _, err := c.KubectlStdin(t, cascading, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unprotect(t, "-n", ns, "deployment/cascading") })
 	waitRefused(t, "delete", "-n", ns, "deployment", "guarded")
+	waitRefused(t, "delete", "-n", ns, "deployment", "cascading")
 	before := unguarded(t, "Deployment")
 	// A guarded deletion is not a miss: the refusal above left the count alone, and a
 	// Cascading Deployment scaled to 0 deletes without being counted.
@@ -66,25 +74,32 @@ spec:
 	})
 
 	// Deletion protection fails open, and the miss is counted, logged and recorded.
-	kubectl(t, "delete", "-n", ns, "deployment", "guarded", "--wait=false")
+	for _, name := range []string{"guarded", "cascading"} {
+		kubectl(t, "delete", "-n", ns, "deployment", name, "--wait=false")
+		framework.WaitFor(t, time.Minute, func() (bool, error) {
+			_, err := c.Client.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+			return apierrors.IsNotFound(err), nil
+		})
+	}
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		_, err := c.Client.AppsV1().Deployments(ns).Get(ctx, "guarded", metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		return unguarded(t, "Deployment") == before+1, nil
+		return unguarded(t, "Deployment") == before+2, nil
 	})
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		events, err := c.Client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=UnguardedDeletion"})
-		if err != nil || len(events.Items) == 0 {
+		if err != nil || len(events.Items) < 2 {
 			return false, err
 		}
-		e := events.Items[0]
-		if e.Type != corev1.EventTypeWarning || e.InvolvedObject.Name != "guarded" ||
-			!strings.Contains(e.Message, "policy.kruise.io/delete-protection=Always forbids deleting it") {
-			t.Fatalf("event %+v", e)
+		want := map[string]string{
+			"guarded":   "policy.kruise.io/delete-protection=Always forbids deleting it",
+			"cascading": "policy.kruise.io/delete-protection=Cascading forbids deleting it while spec.replicas is 2",
 		}
-		return true, nil
+		for _, e := range events.Items {
+			if e.Type != corev1.EventTypeWarning || !strings.Contains(e.Message, want[e.InvolvedObject.Name]) {
+				t.Fatalf("event %+v", e)
+			}
+			delete(want, e.InvolvedObject.Name)
+		}
+		return len(want) == 0, nil
 	})
 
 	// The pod webhook (failurePolicy Ignore) lets pods be created.
@@ -104,7 +119,7 @@ spec:
 	t.Cleanup(func() { unprotect(t, "-n", ns, "deployment/guarded-again") })
 	waitRefused(t, "delete", "-n", ns, "deployment", "guarded-again")
 	refused(t, "delete", "-n", ns, "deployment", "guarded-again")
-	if got := unguarded(t, "Deployment"); got != before+1 {
-		t.Errorf("%s{kind=Deployment} = %v, want %v", unguardedMetric, got, before+1)
+	if got := unguarded(t, "Deployment"); got != before+2 {
+		t.Errorf("%s{kind=Deployment} = %v, want %v", unguardedMetric, got, before+2)
 	}
 }
