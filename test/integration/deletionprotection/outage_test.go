@@ -19,6 +19,18 @@ func unguarded(t *testing.T, kind string) float64 {
 	return framework.Get(t).Metrics(t, "kruise-controller", unguardedMetric)[`{kind="`+kind+`"}`]
 }
 
+// failedOpen is how many calls to the webhook kube-apiserver let through because they
+// failed (failurePolicy Ignore).
+func failedOpen(t *testing.T, webhook string) float64 {
+	var n float64
+	for labels, v := range framework.Get(t).KubeAPIServerMetrics(t, "apiserver_admission_webhook_fail_open_count") {
+		if strings.Contains(labels, `name="`+webhook+`"`) {
+			n += v
+		}
+	}
+	return n
+}
+
 // While kruise-apiserver is down every webhook behaves as documented (README.md,
 // "Webhooks while kruise-apiserver is down"):
 //   - deletion protection fails open: an Always Deployment and a Cascading one with
@@ -65,6 +77,7 @@ spec:
 	}
 	kubectl(t, "delete", "-n", ns, "deployment", "scaled-down")
 
+	deletionFailedOpen, podsFailedOpen := failedOpen(t, "deletion.validate.kruise-native.io"), failedOpen(t, "pods.mutate.kruise-native.io")
 	c.StopKruiseAPIServer(t)
 	restarted := false
 	t.Cleanup(func() {
@@ -107,6 +120,13 @@ spec:
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app:v1"}}}}
 	if _, err := c.Client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("pod create while kruise-apiserver is down: %v", err)
+	}
+	// Both went through because their webhook failed open, not because it was not called.
+	if got := failedOpen(t, "deletion.validate.kruise-native.io"); got < deletionFailedOpen+2 {
+		t.Errorf("deletion webhook failed open %v times while down, want 2", got-deletionFailedOpen)
+	}
+	if got := failedOpen(t, "pods.mutate.kruise-native.io"); got < podsFailedOpen+1 {
+		t.Errorf("pod webhook failed open %v times while down, want 1", got-podsFailedOpen)
 	}
 
 	c.StartKruiseAPIServer(t)
