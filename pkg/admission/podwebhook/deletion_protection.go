@@ -2,6 +2,7 @@ package podwebhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
@@ -41,6 +42,11 @@ func deletionProtectionHandler(children func(ctx context.Context, gr schema.Grou
 			if err := utiljson.Unmarshal(req.OldObject.Raw, &obj.Object); err != nil {
 				return fmt.Errorf("decoding the object being deleted: %w", err)
 			}
+			if obj.GetDeletionTimestamp() != nil {
+				// Its deletion was allowed (or not guarded) already and is under way;
+				// another DELETE (e.g. a second `kubectl delete ns`) changes nothing.
+				return nil
+			}
 			gr := schema.GroupResource{Group: req.Resource.Group, Resource: req.Resource.Resource}
 			reason, err := deletionprotection.Refusal(obj.GetLabels(), children(ctx, gr, obj))
 			if err != nil || reason == "" {
@@ -48,7 +54,7 @@ func deletionProtectionHandler(children func(ctx context.Context, gr schema.Grou
 			}
 			klog.FromContext(ctx).V(2).Info("Deletion refused", "reason", reason)
 			// Named from the object: a deletecollection item has no name in the request.
-			return Deny(apierrors.NewForbidden(gr, obj.GetName(), fmt.Errorf("%s", reason)))
+			return Deny(apierrors.NewForbidden(gr, obj.GetName(), errors.New(reason)))
 		},
 	}
 }

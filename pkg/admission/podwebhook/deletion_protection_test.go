@@ -67,6 +67,12 @@ func TestDeletionProtectionWebhook(t *testing.T) {
 		{"unlabelled namespace", deleting(ns, "busy", "", nil), ""},
 		{"children unknown", deleting(ns, "broken", "Cascading", nil), "error"},
 		{"pod delete is not this webhook's", deleting(podsGVR, "p", "Always", nil), ""},
+		{"already being deleted", func() *admissionv1.AdmissionRequest {
+			r := deleting(deploy, "web", "Always", &zero)
+			r.OldObject.Raw = []byte(strings.Replace(string(r.OldObject.Raw), `"name":"web"`,
+				`"name":"web","deletionTimestamp":"2026-01-01T00:00:00Z"`, 1))
+			return r
+		}(), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
