@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
@@ -76,15 +77,16 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		gvr, kind := w.gvr, w.kind
 		_, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			UpdateFunc: func(oldObj, newObj interface{}) {
-				old, cur := asUnstructured(oldObj), asUnstructured(newObj)
+				old, _ := asUnstructured(oldObj)
+				cur, _ := asUnstructured(newObj)
 				if deletionBegan(old, cur) {
 					c.audit(klog.NewContext(ctx, logger), gvr, kind, cur)
 				}
 			},
 			DeleteFunc: func(obj interface{}) {
-				last := asUnstructured(obj)
+				last, tombstone := asUnstructured(obj)
 				if deletionBegan(last, nil) {
-					c.auditGone(klog.NewContext(ctx, logger), gvr, kind, last)
+					c.auditGone(klog.NewContext(ctx, logger), gvr, kind, last, tombstone)
 				}
 			},
 		})
@@ -97,28 +99,64 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	return c, nil
 }
 
-func asUnstructured(obj interface{}) *unstructured.Unstructured {
-	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+// asUnstructured returns the object of an event, and whether it is a tombstone (the
+// informer missed the deletion and only knows an older state).
+func asUnstructured(obj interface{}) (*unstructured.Unstructured, bool) {
+	tombstone, isTombstone := obj.(cache.DeletedFinalStateUnknown)
+	if isTombstone {
 		obj = tombstone.Obj
 	}
 	u, _ := obj.(*unstructured.Unstructured)
-	return u
+	return u, isTombstone
 }
 
 // auditGone audits an object that left the watch without a deletionTimestamp: either
 // it was deleted at once, or its label was removed (it no longer matches the
 // selector), which is how protection is meant to be lifted and not a miss.
-func (c *Controller) auditGone(ctx context.Context, gvr schema.GroupVersionResource, kind string, last *unstructured.Unstructured) {
-	cur, err := c.dynamic.Resource(gvr).Namespace(last.GetNamespace()).Get(ctx, last.GetName(), metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-	case err != nil:
+func (c *Controller) auditGone(ctx context.Context, gvr schema.GroupVersionResource, kind string, last *unstructured.Unstructured, tombstone bool) {
+	unlabelled, err := c.leftSelector(ctx, gvr, last, tombstone)
+	if err != nil {
 		klog.FromContext(ctx).Error(err, "Cannot tell whether a protected object was deleted", "kind", kind, "object", klog.KObj(last))
 		return
-	case cur.GetUID() == last.GetUID() && cur.GetDeletionTimestamp() == nil:
-		return // still there: unlabelled
 	}
-	c.audit(ctx, gvr, kind, last)
+	if !unlabelled {
+		c.audit(ctx, gvr, kind, last)
+	}
+}
+
+// leftSelector reports whether last left the watch because it stopped matching the
+// label selector rather than because it was deleted. The watch's DELETED event
+// carries the revision of the change that caused it: read the object at exactly that
+// revision, where a deleted object is absent and an unlabelled one present. When that
+// revision is compacted away, or the event is a tombstone (an older state), what is
+// there now decides: the same object without the protection label.
+func (c *Controller) leftSelector(ctx context.Context, gvr schema.GroupVersionResource, last *unstructured.Unstructured, tombstone bool) (bool, error) {
+	resource := c.dynamic.Resource(gvr).Namespace(last.GetNamespace())
+	if !tombstone && last.GetResourceVersion() != "" {
+		list, err := resource.List(ctx, metav1.ListOptions{
+			FieldSelector:        fields.OneTermEqualSelector("metadata.name", last.GetName()).String(),
+			ResourceVersion:      last.GetResourceVersion(),
+			ResourceVersionMatch: metav1.ResourceVersionMatchExact,
+		})
+		if err == nil {
+			for _, item := range list.Items {
+				if item.GetUID() == last.GetUID() {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+		klog.FromContext(ctx).V(2).Info("Cannot read the object at the revision it left the watch; reading it now",
+			"object", klog.KObj(last), "resourceVersion", last.GetResourceVersion(), "err", err)
+	}
+	cur, err := resource.Get(ctx, last.GetName(), metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return cur.GetUID() == last.GetUID() && !rule.Protected(cur.GetLabels()), nil
 }
 
 // audit applies the rule to the last state of obj, whose deletion began: a refusal

@@ -30,8 +30,9 @@ func deployment(protection string, replicas int64) *unstructured.Unstructured {
 }
 
 // An object that leaves the labelled watch is counted when it is gone and the rule
-// forbade deleting it; not when it is still there without its label, nor when the
-// rule allowed the deletion.
+// forbade deleting it; not when it is still there without its label (the watch's
+// DELETED event for an object that stopped matching the selector), nor when the rule
+// allowed the deletion.
 func TestAuditGone(t *testing.T) {
 	gvr := rule.DeploymentsResource.WithVersion("v1")
 	cases := []struct {
@@ -47,32 +48,38 @@ func TestAuditGone(t *testing.T) {
 		{"label removed, still there", deployment("Always", 1), deployment("", 1), false, ""},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			scheme := runtime.NewScheme()
-			var objects []runtime.Object
-			if tc.current != nil {
-				objects = append(objects, tc.current)
-			}
-			client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
-				map[schema.GroupVersionResource]string{gvr: "DeploymentList"}, objects...)
-			recorder := record.NewFakeRecorder(10)
-			c := &Controller{dynamic: client, recorder: recorder}
-			before, _ := testutil.GetCounterMetricValue(unguardedDeletes.WithLabelValues("Deployment"))
-			c.auditGone(context.Background(), gvr, "Deployment", tc.last)
-			after, _ := testutil.GetCounterMetricValue(unguardedDeletes.WithLabelValues("Deployment"))
-			if counted := after == before+1; counted != tc.counted || after > before+1 {
-				t.Errorf("counter went from %v to %v, want counted=%v", before, after, tc.counted)
-			}
-			select {
-			case e := <-recorder.Events:
-				if tc.event == "" || !strings.Contains(e, "UnguardedDeletion") || !strings.Contains(e, tc.event) {
-					t.Errorf("event %q, want one containing %q", e, tc.event)
+		for _, rv := range []string{"", "5"} {
+			t.Run(tc.name+"/resourceVersion "+rv, func(t *testing.T) {
+				// With the event's revision the object is read at it (the fake serves the
+				// present for any revision); without, what is there now decides.
+				last := tc.last.DeepCopy()
+				last.SetResourceVersion(rv)
+				scheme := runtime.NewScheme()
+				var objects []runtime.Object
+				if tc.current != nil {
+					objects = append(objects, tc.current)
 				}
-			default:
-				if tc.event != "" {
-					t.Errorf("no event, want one containing %q", tc.event)
+				client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
+					map[schema.GroupVersionResource]string{gvr: "DeploymentList"}, objects...)
+				recorder := record.NewFakeRecorder(10)
+				c := &Controller{dynamic: client, recorder: recorder}
+				before, _ := testutil.GetCounterMetricValue(unguardedDeletes.WithLabelValues("Deployment"))
+				c.auditGone(context.Background(), gvr, "Deployment", last, false)
+				after, _ := testutil.GetCounterMetricValue(unguardedDeletes.WithLabelValues("Deployment"))
+				if counted := after == before+1; counted != tc.counted || after > before+1 {
+					t.Errorf("counter went from %v to %v, want counted=%v", before, after, tc.counted)
 				}
-			}
-		})
+				select {
+				case e := <-recorder.Events:
+					if tc.event == "" || !strings.Contains(e, "UnguardedDeletion") || !strings.Contains(e, tc.event) {
+						t.Errorf("event %q, want one containing %q", e, tc.event)
+					}
+				default:
+					if tc.event != "" {
+						t.Errorf("no event, want one containing %q", tc.event)
+					}
+				}
+			})
+		}
 	}
 }

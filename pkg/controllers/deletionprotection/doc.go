@@ -14,5 +14,7 @@
 // a CRD's objects listed when the event arrives. The namespace controller and the CRD
 // finalizer remove them right away, so such a miss can go uncounted; an Always miss,
 // and a workload's replicas, never do. An object whose label is removed before its
-// deletion is not protected and is not counted.
+// deletion is not protected and is not counted: the filtered watch reports the
+// removal as a DELETED event too, told apart by reading the object at that event's
+// revision.
 package deletionprotection

@@ -2,6 +2,7 @@ package deletionprotection
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ func TestExampleDeletionProtection(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
 	f := examplePath(t, "deletion-protection.yaml")
+	nsMisses, deployMisses := unguarded(t, "Namespace"), unguarded(t, "Deployment")
 	kubectl(t, "apply", "-f", f)
 	t.Cleanup(func() {
 		unprotect(t, "-n", "protected-ns", "deployment/protected-deploy")
@@ -68,4 +70,42 @@ func TestExampleDeletionProtection(t *testing.T) {
 		return err == nil, err
 	})
 	namespaceGone(t, "protected-ns", 3*time.Minute)
+
+	// Lifting the protection by removing the label is not a miss.
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		n, d := unguarded(t, "Namespace"), unguarded(t, "Deployment")
+		return n == nsMisses && d == deployMisses, fmt.Sprintf("unguarded deletes: Namespace %v (was %v), Deployment %v (was %v)",
+			n, nsMisses, d, deployMisses)
+	})
+}
+
+// Removing the label and deleting right after (as a script does) is protection lifted
+// on purpose: kruise-controller, whose watch reports the label's removal as the
+// object leaving it, tells the two apart and counts nothing.
+func TestUnlabelThenDeleteIsNotCounted(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	deploy := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: lifted
+  labels: {policy.kruise.io/delete-protection: Always}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: lifted}}
+  template:
+    metadata: {labels: {app: lifted}}
+    spec: {containers: [{name: app, image: app:v1}]}
+`
+	if _, err := c.KubectlStdin(t, deploy, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	waitRefused(t, "delete", "-n", ns, "deployment", "lifted")
+	before := unguarded(t, "Deployment")
+	kubectl(t, "label", "-n", ns, "deployment/lifted", label+"-")
+	kubectl(t, "delete", "-n", ns, "deployment", "lifted")
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		got := unguarded(t, "Deployment")
+		return got == before, fmt.Sprintf("unguarded Deployment deletes %v, was %v", got, before)
+	})
 }
