@@ -23,6 +23,15 @@ import (
 // nothing; kube-apiserver calls it for each item of a deletecollection too (how the
 // namespace controller empties a namespace).
 func deletionProtectionHandler(children func(ctx context.Context, gr schema.GroupResource, obj *unstructured.Unstructured) deletionprotection.ChildrenFunc) Handler {
+	if children == nil {
+		// A chain built without lookups (the configuration generator's) cannot
+		// count; it answers an error rather than a guess.
+		children = func(context.Context, schema.GroupResource, *unstructured.Unstructured) deletionprotection.ChildrenFunc {
+			return func() (deletionprotection.Children, error) {
+				return deletionprotection.Children{}, errors.New("no lookup of children configured")
+			}
+		}
+	}
 	deletes := []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}
 	var rules []Rule
 	for _, r := range []Resource{Namespaces, CRDs, Deployments, ReplicaSets, StatefulSets} {
