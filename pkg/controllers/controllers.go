@@ -7,6 +7,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/controllers/daemonset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
@@ -27,4 +28,5 @@ var All = []manager.NewFunc{
 	containerrecreaterequest.New,
 	containerlaunchpriority.New,
 	sidecarset.New,
+	deletionprotection.New,
 }

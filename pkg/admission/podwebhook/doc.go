@@ -10,4 +10,10 @@
 // way of pod updates, deletions or status writes: it injects the sidecars of the
 // SidecarSets that select the new pod, holds containers back by launch priority, and
 // (optionally) gives pods of Kruise workloads the KruisePodReady readiness gate.
+//
+// The same server serves registrations other than the pod webhook's (Webhook): a
+// handler names the one it belongs to, and each has its own path
+// (/admission/<phase>/<webhook>) and scope in the generated configurations. The
+// deletion-protection webhook (DeletionWebhook) validates DELETE of labelled
+// Namespaces, CRDs and apps/v1 workloads with pkg/deletionprotection's rule.
 package podwebhook
