@@ -97,3 +97,9 @@ func Hash(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
 }
+
+// CopyLabel marks every copy a distribution makes (besides OpenKruise's annotations
+// and the controller reference): the controller caches only objects carrying it, not
+// every Secret and ConfigMap of the cluster. Ownership is decided by the controller
+// reference alone: the label only scopes the cache.
+const CopyLabel = "apps.kruise.io/resourcedistribution-copy"
