@@ -215,13 +215,20 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 		logger.V(2).Info("Updated a copy", "kind", st.kind, "copy", klog.KObj(obj))
 		succeeded++
 	}
+	for _, obj := range plan.Replace {
+		if err := deleteCopy(ctx, st, obj); err != nil {
+			failures.Add(v1alpha1.ResourceDistributionUpdateResourceFailed, obj.GetNamespace(), err.Error())
+			continue
+		}
+		if err := st.create(ctx, src.Desired(obj.GetNamespace())); err != nil {
+			failures.Add(v1alpha1.ResourceDistributionCreateResourceFailed, obj.GetNamespace(), err.Error())
+			continue
+		}
+		logger.V(2).Info("Replaced an immutable copy", "kind", st.kind, "copy", klog.KObj(obj))
+		succeeded++
+	}
 	for _, obj := range plan.Delete {
-		// UID and resourceVersion preconditions: never delete an object that was
-		// replaced or changed hands since the cache saw it.
-		uid, rv := obj.GetUID(), obj.GetResourceVersion()
-		err := st.delete(ctx, obj.GetNamespace(), obj.GetName(), metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &rv}})
-		if err != nil && !apierrors.IsNotFound(err) {
+		if err := deleteCopy(ctx, st, obj); err != nil {
 			failures.Add(v1alpha1.ResourceDistributionDeleteResourceFailed, obj.GetNamespace(), err.Error())
 			continue
 		}
@@ -282,4 +289,16 @@ func dropNamespace(p Plan, ns string) Plan {
 	}
 	p.Create = keep
 	return p
+}
+
+// deleteCopy deletes one of our copies with UID and resourceVersion preconditions: an
+// object that was replaced or changed hands since it was read is never deleted.
+func deleteCopy(ctx context.Context, st *store, obj Object) error {
+	uid, rv := obj.GetUID(), obj.GetResourceVersion()
+	err := st.delete(ctx, obj.GetNamespace(), obj.GetName(), metav1.DeleteOptions{
+		Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &rv}})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	return nil
 }

@@ -84,9 +84,12 @@ func Owned(obj metav1.Object, rd *v1alpha1.ResourceDistribution) bool {
 // UpToDate reports whether the copy cur already is desired: same content and every
 // label and annotation desired carries (others, added by people or tools, may stay).
 func UpToDate(cur, desired Object) bool {
-	if !subset(desired.GetLabels(), cur.GetLabels()) || !subset(desired.GetAnnotations(), cur.GetAnnotations()) {
-		return false
-	}
+	return subset(desired.GetLabels(), cur.GetLabels()) && subset(desired.GetAnnotations(), cur.GetAnnotations()) &&
+		SameContent(cur, desired)
+}
+
+// SameContent reports whether cur holds desired's data, type and immutability.
+func SameContent(cur, desired Object) bool {
 	switch d := desired.(type) {
 	case *corev1.ConfigMap:
 		c, ok := cur.(*corev1.ConfigMap)
@@ -153,4 +156,15 @@ func nilIfEmpty[V any](m map[string]V) map[string]V {
 		return nil
 	}
 	return m
+}
+
+// immutable reports whether kube refuses changes to the copy's data.
+func immutable(obj Object) bool {
+	switch o := obj.(type) {
+	case *corev1.ConfigMap:
+		return o.Immutable != nil && *o.Immutable
+	case *corev1.Secret:
+		return o.Immutable != nil && *o.Immutable
+	}
+	return false
 }

@@ -15,6 +15,9 @@ type Plan struct {
 	// Delete: our copies in namespaces that are no target any more (or under a name
 	// the source no longer has).
 	Delete []Object
+	// Replace: our copies that differ from the source but are immutable (kube refuses
+	// to change their data): deleted, then created again from the source.
+	Replace []Object
 	// InSync: target namespaces whose copy is already up to date.
 	InSync []string
 	// Conflicts: target namespaces holding an object of the copies' name and kind that
@@ -29,9 +32,10 @@ type Plan struct {
 //     none, read from the API (nil: there is none). One of ours there (the cache was
 //     behind) counts as owned; any other is a conflict and is left alone;
 //   - a target namespace with nothing is created, a copy that differs from Desired is
-//     updated, an owned copy outside the targets (or under another name) is deleted.
+//     updated (replaced when it is immutable and its content differs), an owned copy
+//     outside the targets (or under another name) is deleted.
 //
-// Nothing that is not ours is ever in Update or Delete.
+// Nothing that is not ours is ever in Update, Replace or Delete.
 func Compute(src Source, targets TargetSet, owned []Object, found map[string]Object) Plan {
 	p := Plan{Conflicts: map[string]string{}}
 	want := sets.New(targets.Namespaces...)
@@ -63,6 +67,8 @@ func Compute(src Source, targets TargetSet, owned []Object, found map[string]Obj
 			p.Create = append(p.Create, desired)
 		case UpToDate(cur, desired):
 			p.InSync = append(p.InSync, ns)
+		case immutable(cur) && !SameContent(cur, desired):
+			p.Replace = append(p.Replace, cur)
 		default:
 			p.Update = append(p.Update, Merge(cur, desired))
 		}

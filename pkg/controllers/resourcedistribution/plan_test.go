@@ -71,6 +71,7 @@ func TestCompute(t *testing.T) {
 		create    []string
 		update    []string
 		delete    []string
+		replace   []string
 		inSync    []string
 		conflicts []string
 	}{
@@ -82,6 +83,8 @@ func TestCompute(t *testing.T) {
 		{name: "extra labels and annotations on our copy are kept, not a change", targets: []string{"a"},
 			owned:  []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Labels["team"] = "x"; cm.Annotations["note"] = "y" })},
 			inSync: []string{"a"}},
+		{name: "an immutable copy with old data is replaced", targets: []string{"a"},
+			owned: []Object{ours(src, "a", stale, func(cm *corev1.ConfigMap) { cm.Immutable = new(true) })}, replace: []string{"a"}},
 		{name: "namespace stopped matching: delete our copy", targets: []string{"a"},
 			owned: []Object{ours(src, "a"), ours(src, "b")}, inSync: []string{"a"}, delete: []string{"b"}},
 		{name: "a foreign object is a conflict, never written", targets: []string{"a", "b"},
@@ -90,7 +93,7 @@ func TestCompute(t *testing.T) {
 			found: map[string]Object{"a": foreign("a", &otherRD)}, conflicts: []string{"a"}},
 		{name: "our copy found by a live read (cache behind) is ours", targets: []string{"a"},
 			found: map[string]Object{"a": ours(src, "a", stale)}, update: []string{"a"}},
-		{name: "an owned object of the wrong kind of owner is ignored", targets: []string{"a"},
+		{name: "an object without our controller reference handed in as owned is ignored", targets: []string{"a"},
 			owned: []Object{foreign("a", nil)}, create: []string{"a"}},
 	}
 	for _, tt := range tests {
@@ -112,9 +115,10 @@ func TestCompute(t *testing.T) {
 			check("create", nsOf(p.Create), tt.create)
 			check("update", nsOf(p.Update), tt.update)
 			check("delete", nsOf(p.Delete), tt.delete)
+			check("replace", nsOf(p.Replace), tt.replace)
 			check("inSync", p.InSync, tt.inSync)
 			check("conflicts", conflicts, tt.conflicts)
-			for _, o := range append(append([]Object{}, p.Update...), p.Delete...) {
+			for _, o := range append(append(append([]Object{}, p.Update...), p.Delete...), p.Replace...) {
 				if !Owned(o, src.Distribution) {
 					t.Errorf("%s/%s is written but not ours", o.GetNamespace(), o.GetName())
 				}
@@ -193,5 +197,19 @@ func TestComputeStatus(t *testing.T) {
 		if c.Status != "False" || (c.Type == v1alpha1.ResourceDistributionConflictOccurred && !c.LastTransitionTime.Equal(&t1)) {
 			t.Errorf("resolved condition = %+v", c)
 		}
+	}
+}
+
+// An immutable source: a copy missing only an annotation is updated in place (kube
+// lets metadata change), one with other data is replaced.
+func TestComputeImmutableSource(t *testing.T) {
+	src := source(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo"},"data":{"lives":"3"},"immutable":true}`)
+	noFrom := ours(src, "a", func(cm *corev1.ConfigMap) { delete(cm.Annotations, v1alpha1.ResourceDistributionFromAnnotation) })
+	if p := Compute(src, TargetSet{Namespaces: []string{"a"}}, []Object{noFrom}, nil); len(p.Update) != 1 || len(p.Replace) != 0 {
+		t.Errorf("metadata-only change: update %d, replace %d; want an update", len(p.Update), len(p.Replace))
+	}
+	oldData := ours(src, "a", func(cm *corev1.ConfigMap) { cm.Data = map[string]string{"lives": "2"} })
+	if p := Compute(src, TargetSet{Namespaces: []string{"a"}}, []Object{oldData}, nil); len(p.Update) != 0 || len(p.Replace) != 1 {
+		t.Errorf("data change: update %d, replace %d; want a replacement", len(p.Update), len(p.Replace))
 	}
 }
