@@ -110,6 +110,8 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
 	kc := kruiseclient.NewForConfigOrDie(c.Config)
+	start := time.Now()
+	step := func(what string) { t.Logf("%6.1fs %s", time.Since(start).Seconds(), what) }
 
 	matching := labelledNamespace(t, "group=test")
 	other := labelledNamespace(t, "group=prod")
@@ -130,6 +132,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	}
 
 	first := waitCopy(t, rd, matching, exampleData)
+	step("copied into the matching namespace")
 	if copyIn(t, other) != nil {
 		t.Errorf("a namespace the selector does not match got a copy")
 	}
@@ -164,6 +167,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 		return false, fmt.Errorf("no ConflictOccurred event naming %s among %d", taken, len(evs.Items))
 	})
 
+	step("conflict reported, with an event")
 	// kubectl get prints OpenKruise's columns.
 	out := kubectl(t, "get", "distributor", exampleName)
 	if !regexp.MustCompile(`(?m)^NAME\s+TOTAL\s+SUCCEED\s+FAILED\s*$`).MatchString(out) ||
@@ -178,6 +182,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	}
 	kubectl(t, "label", "namespace", later, "group=test")
 	waitCopy(t, rd, later, exampleData)
+	step("copied into a namespace labelled later")
 
 	// The source changes: every copy follows, with a new hash.
 	src, err := os.ReadFile(examplePath(t))
@@ -194,6 +199,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	newData := strings.Replace(exampleData, "lives=3", "lives=5", 1)
 	updated := waitCopy(t, rd, matching, newData)
 	waitCopy(t, rd, later, newData)
+	step("copies followed the source")
 	if updated.UID != first.UID {
 		t.Errorf("the copy was replaced (uid %s -> %s), want it updated", first.UID, updated.UID)
 	}
@@ -208,6 +214,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	// Targets shrink: the label goes, the copy goes; the others stay.
 	kubectl(t, "label", "namespace", matching, "group-")
 	waitNoCopy(t, matching)
+	step("copy deleted where the label went")
 	if copyIn(t, later) == nil {
 		t.Errorf("the copy in %s went too", later)
 	}
@@ -234,6 +241,7 @@ func TestExampleDistributesFollowsAndNeverOverwrites(t *testing.T) {
 	// Deleting the distribution deletes its copies (garbage collector), not the other one.
 	kubectl(t, "delete", "distributor", exampleName)
 	waitNoCopy(t, later)
+	step("copies deleted with the distribution")
 	if cm := copyIn(t, taken); cm == nil || cm.UID != theirs.UID {
 		t.Errorf("the ConfigMap not made by the distribution was deleted")
 	}
