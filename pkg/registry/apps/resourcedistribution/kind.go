@@ -1,7 +1,8 @@
 // Package resourcedistribution describes resourcedistributions.apps.kruise.io
 // (cluster-scoped, `kubectl get distributor`): names, accessors, validation and
-// printed columns. It has neither scale nor rollback, and no deletion protection:
-// OpenKruise protects workloads, and deleting a distribution deletes only its copies.
+// printed columns. It has neither scale nor rollback. The in-process deletion
+// protection acts on it as on every served kind: Always refuses the delete; Cascading
+// has no pods to count (deleting it deletes its copies, through the garbage collector).
 package resourcedistribution
 
 import (
