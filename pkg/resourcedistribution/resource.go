@@ -103,3 +103,7 @@ func Hash(raw []byte) string {
 // every Secret and ConfigMap of the cluster. Ownership is decided by the controller
 // reference alone: the label only scopes the cache.
 const CopyLabel = "apps.kruise.io/resourcedistribution-copy"
+
+// NeverTargets never get a copy, whatever the targets say (OpenKruise's rule): the
+// cluster's own namespaces are not the tenants' to fill.
+var NeverTargets = []string{metav1.NamespaceSystem, metav1.NamespacePublic}

@@ -10,11 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
-// neverTargets are never given a copy, whatever the targets say (OpenKruise's rule):
-// the cluster's own namespaces are not the tenants' to fill.
-var neverTargets = sets.New(metav1.NamespaceSystem, metav1.NamespacePublic)
+// neverTargets are never given a copy (rdcontract.NeverTargets).
+var neverTargets = sets.New(rdcontract.NeverTargets...)
 
 // TargetSet is where a distribution's copies belong.
 type TargetSet struct {

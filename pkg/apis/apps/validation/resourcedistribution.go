@@ -3,6 +3,7 @@ package validation
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -71,6 +72,11 @@ func ResourceDistributionWarnings(rd *apps.ResourceDistribution) []string {
 		out = append(out, fmt.Sprintf("spec.resource.metadata.namespace %q is ignored: the copies go to the target namespaces", res.Meta().Namespace))
 	}
 	t := rd.Spec.Targets
+	for _, n := range t.IncludedNamespaces.List {
+		if slices.Contains(resourcedistribution.NeverTargets, n.Name) {
+			out = append(out, fmt.Sprintf("spec.targets.includedNamespaces: %s never gets a copy", n.Name))
+		}
+	}
 	hasSelector := len(t.NamespaceLabelSelector.MatchLabels)+len(t.NamespaceLabelSelector.MatchExpressions) > 0
 	switch {
 	case t.AllNamespaces && (len(t.IncludedNamespaces.List) > 0 || hasSelector):

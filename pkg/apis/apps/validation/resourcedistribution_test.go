@@ -124,6 +124,10 @@ func TestResourceDistributionWarnings(t *testing.T) {
 	if w := ResourceDistributionWarnings(none); len(w) != 1 || !strings.Contains(w[0], "no namespace") {
 		t.Errorf("warnings = %q, want one about selecting no namespace", w)
 	}
+	system := distribution(gameDemo, func(t *apps.ResourceDistributionTargets) { t.IncludedNamespaces = nsList("kube-system") })
+	if w := ResourceDistributionWarnings(system); len(w) != 1 || !strings.Contains(w[0], "kube-system never gets a copy") {
+		t.Errorf("warnings = %q, want one about kube-system", w)
+	}
 	if w := ResourceDistributionWarnings(distribution(gameDemo)); len(w) != 0 {
 		t.Errorf("warnings = %q, want none", w)
 	}
