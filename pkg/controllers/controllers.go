@@ -12,6 +12,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
@@ -29,4 +30,5 @@ var All = []manager.NewFunc{
 	containerlaunchpriority.New,
 	sidecarset.New,
 	deletionprotection.New,
+	resourcedistribution.New,
 }
