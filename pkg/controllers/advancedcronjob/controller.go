@@ -20,6 +20,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -35,8 +36,11 @@ type Controller struct {
 	recorder     record.EventRecorder
 	cronJobs     kruiselisters.AdvancedCronJobLister
 	kinds        map[v1beta1.TemplateKind]runKind
-	loop         *reconcile.Loop
-	clock        clock.PassiveClock
+	// written holds the resourceVersion of our last status write per AdvancedCronJob,
+	// until the cache has it.
+	written *expectations.ResourceVersion
+	loop    *reconcile.Loop
+	clock   clock.PassiveClock
 }
 
 // New builds the controller on the shared informers: its own kind and the three kinds
@@ -60,14 +64,15 @@ func newController(kubeClient kubernetes.Interface, kruiseClient kruiseclient.In
 			v1beta1.BroadcastJobTemplate:     broadcastJobKind(kruiseClient, bcjInformer.Lister()),
 			v1beta1.ImageListPullJobTemplate: imageListPullJobKind(kruiseClient, ilpjInformer.Lister()),
 		},
-		clock: clk,
+		written: expectations.NewResourceVersion(),
+		clock:   clk,
 	}
 	c.loop = reconcile.NewLoop("advancedcronjob", c.sync, acjInformer.Informer().HasSynced, jobInformer.Informer().HasSynced,
 		bcjInformer.Informer().HasSynced, ilpjInformer.Informer().HasSynced)
 	if _, err := acjInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.onUpdate,
-		DeleteFunc: c.loop.Enqueue,
+		DeleteFunc: c.onDelete,
 	}); err != nil {
 		return nil, err
 	}
@@ -88,6 +93,15 @@ func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
 
 // Run implements manager.Controller.
 func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
+
+func (c *Controller) onDelete(obj interface{}) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	if acj, ok := obj.(*v1beta1.AdvancedCronJob); ok {
+		c.written.Forget(acj.UID)
+	}
+}
 
 // onUpdate queues a changed AdvancedCronJob. A new schedule or zone may bring the
 // next start forward; the sync computes it again, and the queue keeps the earliest wake-up.

@@ -30,10 +30,11 @@ type runKind interface {
 	// get reads one run from the API server (nil: it does not exist).
 	get(ctx context.Context, ns, name string) (*Run, error)
 	// create makes the run of a start; a run of that name that the AdvancedCronJob
-	// already controls is returned as created.
-	create(ctx context.Context, acj *v1beta1.AdvancedCronJob, name string, scheduled time.Time) (Run, error)
-	// delete deletes a run and, in the background, what it owns (a Job's pods).
-	delete(ctx context.Context, run Run) error
+	// already controls is returned too, with created false.
+	create(ctx context.Context, acj *v1beta1.AdvancedCronJob, name string, scheduled time.Time) (run Run, created bool, err error)
+	// delete deletes a run and, in the background, what it owns (a Job's pods);
+	// deleted is false when it was gone already.
+	delete(ctx context.Context, run Run) (deleted bool, err error)
 }
 
 // object is a run of any kind: metadata and the pointer that carries it.
@@ -95,7 +96,7 @@ func (k kindOps[T]) get(ctx context.Context, ns, name string) (*Run, error) {
 	return &r, nil
 }
 
-func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, name string, scheduled time.Time) (Run, error) {
+func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, name string, scheduled time.Time) (Run, bool, error) {
 	labels, annotations := templateMeta(acj)
 	meta := metav1.ObjectMeta{
 		Name:            name,
@@ -109,27 +110,30 @@ func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, na
 	if apierrors.IsAlreadyExists(err) {
 		existing, getErr := k.get_(ctx, acj.Namespace, name)
 		if getErr != nil {
-			return Run{}, fmt.Errorf("creating %s %s: %w; reading it: %w", k.gvk.Kind, name, err, getErr)
+			return Run{}, false, fmt.Errorf("creating %s %s: %w; reading it: %w", k.gvk.Kind, name, err, getErr)
 		}
 		if ref := metav1.GetControllerOfNoCopy(existing); ref == nil || ref.UID != acj.UID {
-			return Run{}, fmt.Errorf("creating %s %s: %w, and not controlled by this AdvancedCronJob", k.gvk.Kind, name, err)
+			return Run{}, false, fmt.Errorf("creating %s %s: %w, and not controlled by this AdvancedCronJob", k.gvk.Kind, name, err)
 		}
-		return k.run(existing), nil
+		return k.run(existing), false, nil
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("creating %s %s: %w", k.gvk.Kind, name, err)
+		return Run{}, false, fmt.Errorf("creating %s %s: %w", k.gvk.Kind, name, err)
 	}
-	return k.run(created), nil
+	return k.run(created), true, nil
 }
 
-func (k kindOps[T]) delete(ctx context.Context, run Run) error {
+func (k kindOps[T]) delete(ctx context.Context, run Run) (bool, error) {
 	background := metav1.DeletePropagationBackground
 	err := k.delete_(ctx, run.Ref.Namespace, run.Ref.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: &run.Ref.UID}, PropagationPolicy: &background})
-	if err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("deleting %s %s/%s: %w", k.gvk.Kind, run.Ref.Namespace, run.Ref.Name, err)
+	switch {
+	case apierrors.IsNotFound(err):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("deleting %s %s/%s: %w", k.gvk.Kind, run.Ref.Namespace, run.Ref.Name, err)
 	}
-	return nil
+	return true, nil
 }
 
 // templateKind is the kind of run the spec creates ("" with no template, which

@@ -29,6 +29,11 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err != nil {
 		return 0, err
 	}
+	if !c.written.Observe(acj) {
+		// The cache has not seen our last status write yet: acting on it would start or
+		// replace again what that write recorded. Its update event queues the key.
+		return time.Second, nil
+	}
 	logger := klog.FromContext(ctx).WithValues("advancedCronJob", klog.KObj(acj))
 	ctx = klog.NewContext(ctx, logger)
 	kind := templateKind(&acj.Spec)
@@ -79,24 +84,29 @@ func (c *Controller) start(ctx context.Context, acj *v1beta1.AdvancedCronJob, ru
 			return fmt.Errorf("replacing: %w", err)
 		}
 	}
-	run, err := runs.create(ctx, acj, plan.StartName, *plan.Start)
+	run, created, err := runs.create(ctx, acj, plan.StartName, *plan.Start)
 	if err != nil {
 		c.recorder.Eventf(acj, corev1.EventTypeWarning, "FailedCreate", "Error creating %s %s: %v", plan.Status.Type, plan.StartName, err)
 		return err
 	}
-	klog.FromContext(ctx).V(2).Info("Started a run", "run", plan.StartName, "scheduled", *plan.Start)
-	c.recorder.Eventf(acj, corev1.EventTypeNormal, "SuccessfulCreate", "Created %s %s for %s", run.Ref.Kind, run.Ref.Name, formatTime(*plan.Start))
+	if created { // else an earlier sync created it and said so
+		klog.FromContext(ctx).V(2).Info("Started a run", "run", plan.StartName, "scheduled", *plan.Start)
+		c.recorder.Eventf(acj, corev1.EventTypeNormal, "SuccessfulCreate", "Created %s %s for %s", run.Ref.Kind, run.Ref.Name, formatTime(*plan.Start))
+	}
 	status.Active = append(status.Active, run.Ref)
 	return nil
 }
 
 // deleteRun deletes a run and records why.
 func (c *Controller) deleteRun(ctx context.Context, acj *v1beta1.AdvancedCronJob, r Run, why string) error {
-	if err := c.kinds[v1beta1.TemplateKind(r.Ref.Kind)].delete(ctx, r); err != nil {
+	deleted, err := c.kinds[v1beta1.TemplateKind(r.Ref.Kind)].delete(ctx, r)
+	if err != nil {
 		c.recorder.Eventf(acj, corev1.EventTypeWarning, "FailedDelete", "Error deleting %s %s: %v", r.Ref.Kind, r.Ref.Name, err)
 		return err
 	}
-	c.recorder.Eventf(acj, corev1.EventTypeNormal, "SuccessfulDelete", "Deleted %s %s: %s", r.Ref.Kind, r.Ref.Name, why)
+	if deleted {
+		c.recorder.Eventf(acj, corev1.EventTypeNormal, "SuccessfulDelete", "Deleted %s %s: %s", r.Ref.Kind, r.Ref.Name, why)
+	}
 	return nil
 }
 
@@ -175,9 +185,10 @@ func (c *Controller) updateStatus(ctx context.Context, acj *v1beta1.AdvancedCron
 	}
 	out := acj.DeepCopy()
 	out.Status = status
-	_, err := c.kruiseClient.AppsV1beta1().AdvancedCronJobs(acj.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
+	updated, err := c.kruiseClient.AppsV1beta1().AdvancedCronJobs(acj.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
 	if err != nil {
 		return fmt.Errorf("updating status of AdvancedCronJob %s/%s: %w", acj.Namespace, acj.Name, err)
 	}
+	c.written.Expect(updated)
 	return nil
 }
