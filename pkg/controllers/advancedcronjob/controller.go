@@ -12,7 +12,6 @@ package advancedcronjob
 import (
 	"context"
 
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
@@ -46,18 +45,14 @@ type Controller struct {
 // New builds the controller on the shared informers: its own kind and the three kinds
 // of run, whose changes wake the AdvancedCronJob that controls them.
 func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
-	return newController(cc.KubeClient, cc.KruiseClient, cc, cc.Recorder(ControllerName), clock.RealClock{})
-}
-
-func newController(kubeClient kubernetes.Interface, kruiseClient kruiseclient.Interface, cc *manager.ControllerContext,
-	recorder record.EventRecorder, clk clock.PassiveClock) (*Controller, error) {
+	kubeClient, kruiseClient := cc.KubeClient, cc.KruiseClient
 	acjInformer := cc.KruiseInformers.Apps().V1beta1().AdvancedCronJobs()
 	jobInformer := cc.KubeInformers.Batch().V1().Jobs()
 	bcjInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
 	ilpjInformer := cc.KruiseInformers.Apps().V1alpha1().ImageListPullJobs()
 	c := &Controller{
 		kruiseClient: kruiseClient,
-		recorder:     recorder,
+		recorder:     cc.Recorder(ControllerName),
 		cronJobs:     acjInformer.Lister(),
 		kinds: map[v1beta1.TemplateKind]runKind{
 			v1beta1.JobTemplate:              jobKind(kubeClient, jobInformer.Lister()),
@@ -65,7 +60,7 @@ func newController(kubeClient kubernetes.Interface, kruiseClient kruiseclient.In
 			v1beta1.ImageListPullJobTemplate: imageListPullJobKind(kruiseClient, ilpjInformer.Lister()),
 		},
 		written: expectations.NewResourceVersion(),
-		clock:   clk,
+		clock:   clock.RealClock{},
 	}
 	c.loop = reconcile.NewLoop("advancedcronjob", c.sync, acjInformer.Informer().HasSynced, jobInformer.Informer().HasSynced,
 		bcjInformer.Informer().HasSynced, ilpjInformer.Informer().HasSynced)

@@ -105,7 +105,7 @@ func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, na
 		Annotations:     annotations,
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(acj, ownerKind)},
 	}
-	meta.Annotations[ScheduledAtAnnotation] = scheduled.Format(time.RFC3339)
+	meta.Annotations[ScheduledAtAnnotation] = scheduled.In(Location(acj.Spec.TimeZone)).Format(time.RFC3339)
 	created, err := k.create_(ctx, k.build(acj, meta))
 	if apierrors.IsAlreadyExists(err) {
 		existing, getErr := k.get_(ctx, acj.Namespace, name)

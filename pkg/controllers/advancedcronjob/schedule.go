@@ -100,3 +100,15 @@ func latestStart(s cron.Schedule, from, now time.Time) time.Time {
 		}
 	}
 }
+
+// Location is the zone a spec's times are written in (the scheduled-at annotation):
+// timeZone, else the controller's own. The schedule's Next answers in the zone of the
+// time it is given, so times are put in this zone to be shown.
+func Location(timeZone *string) *time.Location {
+	if timeZone != nil {
+		if loc, err := time.LoadLocation(*timeZone); err == nil {
+			return loc
+		}
+	}
+	return time.Local
+}
