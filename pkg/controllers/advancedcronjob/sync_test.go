@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeinformers "k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
@@ -69,16 +70,15 @@ func (h *harness) refresh() {
 	for i := range jobs.Items {
 		j = append(j, &jobs.Items[i])
 	}
-	for inf, objs := range map[interface {
-		Replace([]interface{}, string) error
-	}][]interface{}{
-		h.kruiseInf.Apps().V1beta1().AdvancedCronJobs().Informer().GetStore(): a,
-		h.kruiseInf.Apps().V1beta1().BroadcastJobs().Informer().GetStore():    b,
-		h.kubeInf.Batch().V1().Jobs().Informer().GetStore():                   j,
-	} {
-		if err := inf.Replace(objs, ""); err != nil {
-			h.t.Fatal(err)
-		}
+	replace(h.t, h.kruiseInf.Apps().V1beta1().AdvancedCronJobs().Informer().GetStore(), a)
+	replace(h.t, h.kruiseInf.Apps().V1beta1().BroadcastJobs().Informer().GetStore(), b)
+	replace(h.t, h.kubeInf.Batch().V1().Jobs().Informer().GetStore(), j)
+}
+
+func replace(t *testing.T, store cache.Store, objs []interface{}) {
+	t.Helper()
+	if err := store.Replace(objs, ""); err != nil {
+		t.Fatal(err)
 	}
 }
 
