@@ -77,8 +77,8 @@ type Plan struct {
 	Replace []Run
 	// Prune are finished runs beyond the history limits, oldest first.
 	Prune []Run
-	// Skipped is a due start that was not run; TooManyMissed says more than maxMissed
-	// starts were due at once (only the latest is considered).
+	// Skipped is a due start that was not run; TooManyMissed says that more than
+	// maxMissed starts were due when Start was (only the latest runs).
 	Skipped       *Skip
 	TooManyMissed bool
 	// ScheduleErr: no start can be computed (a schedule that does not parse or never fires).
@@ -143,7 +143,6 @@ func Compute(in Input) Plan {
 		p.ScheduleErr = err
 		return p
 	}
-	p.TooManyMissed = missed.TooMany
 	due := missed.Latest
 	if due.IsZero() {
 		return p
@@ -170,6 +169,8 @@ func Compute(in Input) Plan {
 		p.Status.Active = nil
 	}
 	p.Start, p.StartName = &due, name
+	// said when starting only: a start moves lastScheduleTime, so it is said once
+	p.TooManyMissed = missed.TooMany
 	p.Status.LastScheduleTime = &metav1.Time{Time: due}
 	return p
 }
