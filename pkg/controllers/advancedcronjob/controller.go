@@ -7,6 +7,10 @@
 // It works on the v1beta1 objects its informer holds. What a sync does is pure
 // (Compute); the controller reads the runs, carries the plan out, records an event for
 // each decision and asks to be woken at the next start rather than polling.
+//
+// Runs are those of the kind of the current template. A run of another kind (the
+// template changed kind) counts while the status lists it active; it is not pruned by
+// the history limits, and goes with the AdvancedCronJob.
 package advancedcronjob
 
 import (
@@ -15,7 +19,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
-	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
@@ -34,7 +37,9 @@ type Controller struct {
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
 	cronJobs     kruiselisters.AdvancedCronJobLister
-	kinds        map[v1beta1.TemplateKind]runKind
+	// kinds are the run kinds by template kind, whose values are the runs' Kind names
+	// (a reference's Kind finds its runKind).
+	kinds map[v1beta1.TemplateKind]runKind
 	// written holds the resourceVersion of our last status write per AdvancedCronJob,
 	// until the cache has it.
 	written *expectations.ResourceVersion
@@ -66,7 +71,7 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		bcjInformer.Informer().HasSynced, ilpjInformer.Informer().HasSynced)
 	if _, err := acjInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: c.onUpdate,
+		UpdateFunc: c.loop.EnqueueUpdate, // a new schedule is a spec change: synced, and requeued at its next start
 		DeleteFunc: c.onDelete,
 	}); err != nil {
 		return nil, err
@@ -96,16 +101,4 @@ func (c *Controller) onDelete(obj interface{}) {
 	if acj, ok := obj.(*v1beta1.AdvancedCronJob); ok {
 		c.written.Forget(acj.UID)
 	}
-}
-
-// onUpdate queues a changed AdvancedCronJob. A new schedule or zone may bring the
-// next start forward; the sync computes it again, and the queue keeps the earliest wake-up.
-func (c *Controller) onUpdate(old, cur interface{}) {
-	o, ok1 := old.(*v1beta1.AdvancedCronJob)
-	n, ok2 := cur.(*v1beta1.AdvancedCronJob)
-	if ok1 && ok2 && (o.Spec.Schedule != n.Spec.Schedule || !ptr.Equal(o.Spec.TimeZone, n.Spec.TimeZone)) {
-		c.loop.Enqueue(cur)
-		return
-	}
-	c.loop.EnqueueUpdate(old, cur)
 }

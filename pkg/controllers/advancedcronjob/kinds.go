@@ -65,15 +65,15 @@ func imageListPullJobOutcome(j *v1alpha1.ImageListPullJob) Outcome {
 
 func jobKind(client kubernetes.Interface, lister batchlisters.JobLister) kindOps[*batchv1.Job] {
 	return kindOps[*batchv1.Job]{
-		gvk:   batchv1.SchemeGroupVersion.WithKind("Job"),
-		list_: func(ns string) ([]*batchv1.Job, error) { return lister.Jobs(ns).List(labels.Everything()) },
-		get_: func(ctx context.Context, ns, name string) (*batchv1.Job, error) {
+		gvk:        batchv1.SchemeGroupVersion.WithKind("Job"),
+		listCached: func(ns string) ([]*batchv1.Job, error) { return lister.Jobs(ns).List(labels.Everything()) },
+		getLive: func(ctx context.Context, ns, name string) (*batchv1.Job, error) {
 			return client.BatchV1().Jobs(ns).Get(ctx, name, metav1.GetOptions{})
 		},
-		create_: func(ctx context.Context, j *batchv1.Job) (*batchv1.Job, error) {
+		createObj: func(ctx context.Context, j *batchv1.Job) (*batchv1.Job, error) {
 			return client.BatchV1().Jobs(j.Namespace).Create(ctx, j, metav1.CreateOptions{FieldManager: ControllerName})
 		},
-		delete_: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
+		deleteObj: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
 			return client.BatchV1().Jobs(ns).Delete(ctx, name, opts)
 		},
 		build: func(acj *v1beta1.AdvancedCronJob, meta metav1.ObjectMeta) *batchv1.Job {
@@ -86,16 +86,16 @@ func jobKind(client kubernetes.Interface, lister batchlisters.JobLister) kindOps
 func broadcastJobKind(client kruiseclient.Interface, lister betalisters.BroadcastJobLister) kindOps[*v1beta1.BroadcastJob] {
 	return kindOps[*v1beta1.BroadcastJob]{
 		gvk: v1beta1.SchemeGroupVersion.WithKind("BroadcastJob"),
-		list_: func(ns string) ([]*v1beta1.BroadcastJob, error) {
+		listCached: func(ns string) ([]*v1beta1.BroadcastJob, error) {
 			return lister.BroadcastJobs(ns).List(labels.Everything())
 		},
-		get_: func(ctx context.Context, ns, name string) (*v1beta1.BroadcastJob, error) {
+		getLive: func(ctx context.Context, ns, name string) (*v1beta1.BroadcastJob, error) {
 			return client.AppsV1beta1().BroadcastJobs(ns).Get(ctx, name, metav1.GetOptions{})
 		},
-		create_: func(ctx context.Context, j *v1beta1.BroadcastJob) (*v1beta1.BroadcastJob, error) {
+		createObj: func(ctx context.Context, j *v1beta1.BroadcastJob) (*v1beta1.BroadcastJob, error) {
 			return client.AppsV1beta1().BroadcastJobs(j.Namespace).Create(ctx, j, metav1.CreateOptions{FieldManager: ControllerName})
 		},
-		delete_: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
+		deleteObj: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
 			return client.AppsV1beta1().BroadcastJobs(ns).Delete(ctx, name, opts)
 		},
 		build: func(acj *v1beta1.AdvancedCronJob, meta metav1.ObjectMeta) *v1beta1.BroadcastJob {
@@ -108,16 +108,16 @@ func broadcastJobKind(client kruiseclient.Interface, lister betalisters.Broadcas
 func imageListPullJobKind(client kruiseclient.Interface, lister alphalisters.ImageListPullJobLister) kindOps[*v1alpha1.ImageListPullJob] {
 	return kindOps[*v1alpha1.ImageListPullJob]{
 		gvk: v1alpha1.SchemeGroupVersion.WithKind("ImageListPullJob"),
-		list_: func(ns string) ([]*v1alpha1.ImageListPullJob, error) {
+		listCached: func(ns string) ([]*v1alpha1.ImageListPullJob, error) {
 			return lister.ImageListPullJobs(ns).List(labels.Everything())
 		},
-		get_: func(ctx context.Context, ns, name string) (*v1alpha1.ImageListPullJob, error) {
+		getLive: func(ctx context.Context, ns, name string) (*v1alpha1.ImageListPullJob, error) {
 			return client.AppsV1alpha1().ImageListPullJobs(ns).Get(ctx, name, metav1.GetOptions{})
 		},
-		create_: func(ctx context.Context, j *v1alpha1.ImageListPullJob) (*v1alpha1.ImageListPullJob, error) {
+		createObj: func(ctx context.Context, j *v1alpha1.ImageListPullJob) (*v1alpha1.ImageListPullJob, error) {
 			return client.AppsV1alpha1().ImageListPullJobs(j.Namespace).Create(ctx, j, metav1.CreateOptions{FieldManager: ControllerName})
 		},
-		delete_: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
+		deleteObj: func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error {
 			return client.AppsV1alpha1().ImageListPullJobs(ns).Delete(ctx, name, opts)
 		},
 		build: func(acj *v1beta1.AdvancedCronJob, meta metav1.ObjectMeta) *v1alpha1.ImageListPullJob {

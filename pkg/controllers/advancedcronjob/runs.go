@@ -45,11 +45,11 @@ type object interface {
 
 // kindOps implements runKind for one kind from its client, lister and rules.
 type kindOps[T object] struct {
-	gvk     schema.GroupVersionKind
-	list_   func(ns string) ([]T, error)
-	get_    func(ctx context.Context, ns, name string) (T, error)
-	create_ func(ctx context.Context, obj T) (T, error)
-	delete_ func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error
+	gvk        schema.GroupVersionKind
+	listCached func(ns string) ([]T, error)
+	getLive    func(ctx context.Context, ns, name string) (T, error)
+	createObj  func(ctx context.Context, obj T) (T, error)
+	deleteObj  func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error
 	// build is the run of acj's template with meta.
 	build func(acj *v1beta1.AdvancedCronJob, meta metav1.ObjectMeta) T
 	// outcome says whether and how the run ended.
@@ -71,7 +71,7 @@ func (k kindOps[T]) run(obj T) Run {
 }
 
 func (k kindOps[T]) list(acj *v1beta1.AdvancedCronJob) ([]Run, error) {
-	objs, err := k.list_(acj.Namespace)
+	objs, err := k.listCached(acj.Namespace)
 	if err != nil {
 		return nil, fmt.Errorf("listing %ss: %w", k.gvk.Kind, err)
 	}
@@ -85,7 +85,7 @@ func (k kindOps[T]) list(acj *v1beta1.AdvancedCronJob) ([]Run, error) {
 }
 
 func (k kindOps[T]) get(ctx context.Context, ns, name string) (*Run, error) {
-	obj, err := k.get_(ctx, ns, name)
+	obj, err := k.getLive(ctx, ns, name)
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
@@ -106,9 +106,9 @@ func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, na
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(acj, ownerKind)},
 	}
 	meta.Annotations[ScheduledAtAnnotation] = scheduled.In(Location(acj.Spec.TimeZone)).Format(time.RFC3339)
-	created, err := k.create_(ctx, k.build(acj, meta))
+	created, err := k.createObj(ctx, k.build(acj, meta))
 	if apierrors.IsAlreadyExists(err) {
-		existing, getErr := k.get_(ctx, acj.Namespace, name)
+		existing, getErr := k.getLive(ctx, acj.Namespace, name)
 		if getErr != nil {
 			return Run{}, false, fmt.Errorf("creating %s %s: %w; reading it: %w", k.gvk.Kind, name, err, getErr)
 		}
@@ -125,7 +125,7 @@ func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, na
 
 func (k kindOps[T]) delete(ctx context.Context, run Run) (bool, error) {
 	background := metav1.DeletePropagationBackground
-	err := k.delete_(ctx, run.Ref.Namespace, run.Ref.Name, metav1.DeleteOptions{
+	err := k.deleteObj(ctx, run.Ref.Namespace, run.Ref.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: &run.Ref.UID}, PropagationPolicy: &background})
 	switch {
 	case apierrors.IsNotFound(err):
