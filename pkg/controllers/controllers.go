@@ -2,6 +2,7 @@
 package controllers
 
 import (
+	"github.com/kruise-native/kruise-native/pkg/controllers/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
@@ -23,6 +24,7 @@ var All = []manager.NewFunc{
 	statefulset.New,
 	daemonset.New,
 	broadcastjob.New,
+	advancedcronjob.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,
