@@ -23,12 +23,13 @@ tools:
 	hack/tools/build.sh
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
+## (pkg/localstack through hack/local). HA=1: the HA topology (hack/LOCAL.md).
 up: tools build
-	hack/local-up.sh
+	go run ./hack/local up
 
-## down: stop what `make up` started
+## down: stop what `make up` started (CLEAN=1 also removes the data)
 down:
-	hack/local-down.sh
+	go run ./hack/local stop
 
 ## test: every test — verification, unit, bounded fuzzing, integration against the real stack
 test: verify test-unit test-fuzz test-integration

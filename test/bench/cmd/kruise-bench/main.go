@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 type flags struct {
@@ -74,6 +76,8 @@ func parseFlags() *flags {
 }
 
 func main() {
+	// a copy of this binary stops the stack if this one dies first (pkg/localstack)
+	localstack.RunGuard()
 	f := parseFlags()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
