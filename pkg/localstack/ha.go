@@ -3,6 +3,8 @@ package localstack
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,6 +105,7 @@ func (s *Stack) haproxyConfig() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `global
   maxconn 4096
+  stats socket %s mode 600 level operator
 defaults
   mode tcp
   timeout connect 2s
@@ -119,7 +122,7 @@ backend kruise-apiservers
   http-check send meth GET uri /readyz
   http-check expect status 200
   default-server check check-ssl verify required ca-file %s inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
-`, s.Ports.KruiseAPIServer, s.PKI("kruise-ca.crt"))
+`, s.haproxySocket(), s.Ports.KruiseAPIServer, s.PKI("kruise-ca.crt"))
 	for i, p := range s.Ports.KruiseAPIServerReplicas {
 		fmt.Fprintf(&b, "  server %s 127.0.0.1:%d\n", Replica(KruiseAPIServer, i), p)
 	}
@@ -144,4 +147,32 @@ func (s *Stack) startLoadBalancer(ctx context.Context) error {
 		return err
 	}
 	return s.waitReady(ctx, LoadBalancer, "/readyz of a kruise-apiserver replica through it", check)
+}
+
+func (s *Stack) haproxySocket() string { return filepath.Join(s.LocalDir, "haproxy.sock") }
+
+// LoadBalanced reports whether HAProxy currently sends traffic to the kruise-apiserver
+// replica (its health check passes), from HAProxy's stats socket.
+func (s *Stack) LoadBalanced(ctx context.Context, replica string) (bool, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", s.haproxySocket())
+	if err != nil {
+		return false, fmt.Errorf("%s stats socket: %w", LoadBalancer, err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("show servers state kruise-apiservers\n")); err != nil {
+		return false, err
+	}
+	out, err := io.ReadAll(conn)
+	if err != nil {
+		return false, err
+	}
+	// "be_id be_name srv_id srv_name srv_addr srv_op_state ...": op state 2 is running
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 5 && f[3] == replica {
+			return f[5] == "2", nil
+		}
+	}
+	return false, fmt.Errorf("%s does not know server %s", LoadBalancer, replica)
 }

@@ -325,6 +325,16 @@ func (s *Stack) Start(ctx context.Context, c string) error {
 	if err := s.startOne(ctx, c); err != nil {
 		return err
 	}
+	if base, _, ok := splitReplica(c); ok && base == KruiseAPIServer && s.HA {
+		// back in the pool once HAProxy's health check passes again
+		return s.poll(ctx, c, "HAProxy to send it traffic", func(ctx context.Context) error {
+			up, err := s.LoadBalanced(ctx, c)
+			if err == nil && !up {
+				err = fmt.Errorf("%s: server %s is not up", LoadBalancer, c)
+			}
+			return err
+		})
+	}
 	if c == KruiseAPIServer && !s.HA {
 		// a rebuilt server may serve other group/versions than before
 		if err := s.ensureAPIServices(ctx, c); err != nil {

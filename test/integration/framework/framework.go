@@ -47,9 +47,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
-// KruiseAPIServices are the APIServices kruise-apiserver may serve (only those it serves
-// are registered).
-var KruiseAPIServices = localstack.KruiseAPIServices
+// KruiseAPIServices are the APIServices kruise-apiserver serves.
+var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1alpha1.policy.kruise.io"}
 
 var apiServiceGVR = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
