@@ -150,7 +150,13 @@ func run(m *testing.M, ha bool) int {
 		return 1
 	}
 	defer upLog.Close()
-	o := localstack.Defaults(root)
+	// the environment's settings apply (KWOK_JOB_RUN_TIME_MS, KRUISE_CONTROLLER_ARGS, ...),
+	// except where the stack lives and its topology
+	o, err := localstack.FromEnv(root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+		return 1
+	}
 	o.LocalDir, o.BinDir, o.PortBase, o.Nodes, o.HA = localDir, binDir, portBase, nodes, ha
 	o.Out, o.Err = upLog, upLog
 	st := localstack.New(o)

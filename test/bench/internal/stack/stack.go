@@ -65,8 +65,12 @@ func Up(ctx context.Context, o Options) (*Stack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating LOCAL_DIR: %w", err)
 	}
-	lo := localstack.Defaults(o.Root)
-	lo.LocalDir, lo.PortBase, lo.Nodes, lo.WaitTimeout = dir, base, o.Nodes, 180*time.Second
+	// the environment's settings, then the benchmark's own
+	lo, err := localstack.FromEnv(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	lo.LocalDir, lo.BinDir, lo.PortBase, lo.Nodes, lo.WaitTimeout, lo.HA = dir, filepath.Join(o.Root, "_output", "bin"), base, o.Nodes, 180*time.Second, false
 	if lo, err = lo.WithEnv(o.Env...); err != nil {
 		return nil, err
 	}
