@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -60,7 +61,7 @@ type result struct {
 	recovered                   time.Duration
 	rolloutPods, rolloutUpdated int
 	rolloutTook                 time.Duration
-	rolloutOK                   bool
+	rolloutOK, inFlight         bool
 	err                         string
 }
 
@@ -122,24 +123,29 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 	if _, err := kc.AppsV1alpha1().CloneSets(ns).Create(ctx, cs, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitCloneSet(t, kc, ns, name, 5*time.Minute, func(s v1alpha1.CloneSetStatus) bool { return s.ReadyReplicas == int32(pods) })
+	// Available, not only ready: CloneSet updates unavailable pods first without counting
+	// them against maxUnavailable, so a rollout of pods still in minReadySeconds would
+	// replace them all at once.
+	before := waitCloneSet(t, kc, ns, name, 5*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
+		return s.AvailableReplicas == int32(pods)
+	})
 
 	load := startWriteLoad(kc, ns, "w", 100*time.Millisecond)
+	defer load.finish()
 	time.Sleep(2 * time.Second) // the load runs before the fault
 	if _, err := kc.AppsV1alpha1().CloneSets(ns).Patch(ctx, name, types.MergePatchType,
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"main","image":"nginx:1.26"}]}}}}`), metav1.PatchOptions{}); err != nil {
-		load.finish()
 		t.Fatal(err)
 	}
 	rolloutStart := time.Now()
-	// the rollout is in flight: some pods updated, not all
-	waitCloneSet(t, kc, ns, name, 3*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
-		return s.UpdatedReplicas > 0 && s.UpdatedReadyReplicas < int32(pods)
+	// the rollout has started (a new revision, some pods updated)
+	during := waitCloneSet(t, kc, ns, name, 3*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
+		return s.UpdateRevision != before.Status.UpdateRevision && s.UpdatedReplicas > 0
 	})
+	r.inFlight = during.Status.UpdatedAvailableReplicas < int32(pods)
 
 	killed, err := f.pick(ctx, c.Stack)
 	if err != nil {
-		load.finish()
 		t.Fatal(err)
 	}
 	r.killed = killed
@@ -159,7 +165,7 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 	})
 	load.finish()
 	r.failed, r.recovered = load.failuresSince(faultAt)
-	r.acked = len(load.acked)
+	r.acked = load.ackedCount()
 	r.missing = -1
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		missing, err := load.missing(ctx)
@@ -203,10 +209,13 @@ func rolloutCloneSet(name string, replicas int32) *v1alpha1.CloneSet {
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: v1alpha1.CloneSetSpec{
 			Replicas: ptr.To(replicas),
-			// each batch of the rollout (maxUnavailable 20%) waits 5 s: the rollout is
-			// still in flight when the fault comes
-			MinReadySeconds: 5,
-			Selector:        &metav1.LabelSelector{MatchLabels: labels},
+			// each batch of the rollout (10% of the pods) waits 3 s to be available: the
+			// rollout is still in flight when the fault comes
+			MinReadySeconds: 3,
+			UpdateStrategy: v1alpha1.CloneSetUpdateStrategy{
+				MaxUnavailable: ptr.To(intstr.FromString("10%")),
+			},
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}}},
@@ -215,13 +224,16 @@ func rolloutCloneSet(name string, replicas int32) *v1alpha1.CloneSet {
 	}
 }
 
-func waitCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name string, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) {
+func waitCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name string, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) *v1alpha1.CloneSet {
 	t.Helper()
+	var cs *v1alpha1.CloneSet
 	framework.WaitFor(t, timeout, func() (bool, error) {
-		cs, err := kc.AppsV1alpha1().CloneSets(ns).Get(context.Background(), name, metav1.GetOptions{})
+		var err error
+		cs, err = kc.AppsV1alpha1().CloneSets(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}
 		return cs.Status.ObservedGeneration == cs.Generation && cond(cs.Status), nil
 	})
+	return cs
 }

@@ -28,6 +28,7 @@ type writeLoad struct {
 	calls []call
 	stop  chan struct{}
 	done  chan struct{}
+	once  sync.Once
 }
 
 type call struct {
@@ -64,9 +65,17 @@ func (w *writeLoad) run() {
 	}
 }
 
+// finish stops the load and waits for its last call; it may be called more than once.
 func (w *writeLoad) finish() {
-	close(w.stop)
+	w.once.Do(func() { close(w.stop) })
 	<-w.done
+}
+
+// ackedCount is how many creates were acknowledged.
+func (w *writeLoad) ackedCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.acked)
 }
 
 // missing lists the acknowledged writes that are not there.

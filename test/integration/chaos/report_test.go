@@ -30,6 +30,9 @@ func writeReport(path string, started time.Time, pods int, outage time.Duration,
 			rec = "never"
 		}
 		roll := fmt.Sprintf("%d (%d)", r.rolloutPods, r.rolloutUpdated)
+		if !r.inFlight {
+			roll += ", finished before the fault"
+		}
 		took := r.rolloutTook.Round(time.Second).String()
 		if !r.rolloutOK {
 			roll += " — NOT FINISHED"
