@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,6 +23,9 @@ func (s *Stack) checkTools() error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("missing in %s: %s; run 'make tools'", s.BinDir, strings.Join(missing, " "))
+	}
+	if _, err := exec.LookPath("openssl"); err != nil {
+		return errors.New("openssl is required (hack/lib/certs.sh makes the certificates with it)")
 	}
 	return nil
 }
