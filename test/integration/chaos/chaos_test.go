@@ -58,6 +58,7 @@ var faults = []fault{
 type result struct {
 	fault, killed               string
 	acked, missing, failed      int
+	failedStored                int
 	recovered                   time.Duration
 	rolloutPods, rolloutUpdated int
 	rolloutTook                 time.Duration
@@ -168,11 +169,14 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 	r.acked = load.ackedCount()
 	r.missing = -1
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		missing, err := load.missing(ctx)
+		missing, stored, err := load.check(ctx)
 		if err != nil {
 			return false, err
 		}
-		r.missing = len(missing)
+		r.missing, r.failedStored = len(missing), stored
+		if len(missing) > 0 {
+			t.Logf("acknowledged then missing: %v", missing)
+		}
 		return true, nil
 	})
 

@@ -23,12 +23,13 @@ type writeLoad struct {
 	prefix string
 	every  time.Duration
 
-	mu    sync.Mutex
-	acked []string
-	calls []call
-	stop  chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	mu     sync.Mutex
+	acked  []string
+	failed []string // creates that returned an error: stored or not, the client cannot tell
+	calls  []call
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
 }
 
 type call struct {
@@ -60,6 +61,8 @@ func (w *writeLoad) run() {
 		w.calls = append(w.calls, call{at: time.Now(), ok: err == nil})
 		if err == nil {
 			w.acked = append(w.acked, name)
+		} else {
+			w.failed = append(w.failed, name)
 		}
 		w.mu.Unlock()
 	}
@@ -78,23 +81,30 @@ func (w *writeLoad) ackedCount() int {
 	return len(w.acked)
 }
 
-// missing lists the acknowledged writes that are not there.
-func (w *writeLoad) missing(ctx context.Context) ([]string, error) {
+// check lists the acknowledged writes that are not there, and counts the failed ones
+// that are (applied, but the answer was lost: the client must not assume either way).
+func (w *writeLoad) check(ctx context.Context) (missing []string, failedStored int, err error) {
 	list, err := w.kc.AppsV1alpha1().CloneSets(w.ns).List(ctx, metav1.ListOptions{LabelSelector: "chaos-load=" + w.prefix})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	have := map[string]bool{}
 	for _, cs := range list.Items {
 		have[cs.Name] = true
 	}
-	var out []string
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for _, n := range w.acked {
 		if !have[n] {
-			out = append(out, n)
+			missing = append(missing, n)
 		}
 	}
-	return out, nil
+	for _, n := range w.failed {
+		if have[n] {
+			failedStored++
+		}
+	}
+	return missing, failedStored, nil
 }
 
 // failuresSince counts failed calls from t on, and returns how long after t writes
