@@ -19,6 +19,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
 
@@ -35,6 +36,7 @@ func All() []resource.Descriptor {
 		imagepulljob.Kind,
 		imagelistpulljob.Kind,
 		containerrecreaterequest.Kind,
+		podunavailablebudget.Kind,
 	}
 }
 
