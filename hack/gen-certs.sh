@@ -64,7 +64,7 @@ Create the Secrets and set the APIServices' caBundle with:
     --from-file=tls.crt=${CERT_DIR}/etcd-member.crt --from-file=tls.key=${CERT_DIR}/etcd-member.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
   kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-etcd-client-cert \\
     --from-file=tls.crt=${CERT_DIR}/etcd-client.crt --from-file=tls.key=${CERT_DIR}/etcd-client.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
-  for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
+  for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io; do
     kubectl patch apiservice \$a --type=merge -p "{\"spec\":{\"caBundle\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}}"
   done
   kubectl patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
@@ -86,7 +86,7 @@ secret kruise-apiserver-cert tls.crt tls.key ca.crt
 secret etcd-member-cert etcd-member.crt etcd-member.key etcd-ca.crt
 secret kruise-apiserver-etcd-client-cert etcd-client.crt etcd-client.key etcd-ca.crt
 ca="$(base64 -w0 < "${CERT_DIR}/ca.crt")"
-for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
+for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io; do
   if "${KUBECTL}" get apiservice "${a}" >/dev/null 2>&1; then
     "${KUBECTL}" patch apiservice "${a}" --type=merge -p "{\"spec\":{\"caBundle\":\"${ca}\"}}"
   else
