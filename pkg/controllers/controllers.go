@@ -11,6 +11,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
@@ -27,4 +28,5 @@ var All = []manager.NewFunc{
 	containerrecreaterequest.New,
 	containerlaunchpriority.New,
 	sidecarset.New,
+	podunavailablebudget.New,
 }
