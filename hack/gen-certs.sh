@@ -99,3 +99,8 @@ if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2
 else
   echo "gen-certs: MutatingWebhookConfiguration kruise-pod-webhook not found; apply artifacts/deploy and run this again" >&2
 fi
+# the PodUnavailableBudget guard's configuration, when the deployment has it
+if "${KUBECTL}" get validatingwebhookconfiguration kruise-pod-webhook >/dev/null 2>&1; then
+  "${KUBECTL}" patch validatingwebhookconfiguration kruise-pod-webhook --type=json \
+    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca}\"}]"
+fi

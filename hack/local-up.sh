@@ -903,7 +903,7 @@ cmd_up() {
     # namespace deletion and garbage collection; nor a Pod webhook (with Fail, no pod
     # in its scope could be created)
     remove_apiservices
-    kubectl_ delete mutatingwebhookconfiguration kruise-pod-webhook --ignore-not-found >/dev/null
+    kubectl_ delete mutatingwebhookconfiguration,validatingwebhookconfiguration kruise-pod-webhook --ignore-not-found >/dev/null
     log "no ${BIN_DIR}/kruise-apiserver: control plane only (run 'make build' for Kruise)"
   fi
   if have_bin kruise-controller; then

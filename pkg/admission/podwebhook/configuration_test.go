@@ -134,21 +134,31 @@ func TestWebhookConfigurations(t *testing.T) {
 	if *w.ClientConfig.URL != "https://127.0.0.1:9443"+ValidatePath || string(w.ClientConfig.CABundle) != "ca" {
 		t.Errorf("client config %+v", w.ClientConfig)
 	}
-	if *w.FailurePolicy != admissionregistrationv1.Fail || *w.TimeoutSeconds != 3 || *w.SideEffects != admissionregistrationv1.SideEffectClassNone ||
+	if *w.FailurePolicy != admissionregistrationv1.Fail || *w.TimeoutSeconds != 3 || *w.SideEffects != admissionregistrationv1.SideEffectClassNoneOnDryRun ||
 		*w.MatchPolicy != admissionregistrationv1.Equivalent || !cmp.Equal(w.NamespaceSelector, opts.NamespaceSelector) ||
 		!cmp.Equal(w.ObjectSelector, opts.ObjectSelector) {
 		t.Errorf("webhook %+v", w)
 	}
 
-	// kruise-apiserver's chain: one mutating configuration, as registered before the chain.
+	// kruise-apiserver's chain: one mutating configuration, and one validating
+	// configuration for the PodUnavailableBudget guard.
 	service := DefaultWebhookOptions()
 	service.ClientConfig.Service = &admissionregistrationv1.ServiceReference{Namespace: "kruise-system", Name: "kruise-apiserver", Port: ptr.To[int32](443)}
 	mutating, validating, err = WebhookConfigurations(EveryHandler(), service)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if validating != nil {
-		t.Errorf("kruise-apiserver has no validating handler, got %+v", validating)
+	if validating == nil || len(validating.Webhooks) != 1 {
+		t.Fatalf("kruise-apiserver's validating configuration: %+v", validating)
+	}
+	wantBudgetRules := []admissionregistrationv1.RuleWithOperations{
+		{Operations: []admissionregistrationv1.OperationType{opUpdate, opDelete},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}, Scope: ns}},
+		{Operations: []admissionregistrationv1.OperationType{opCreate},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods/eviction"}, Scope: ns}},
+	}
+	if diff := cmp.Diff(wantBudgetRules, validating.Webhooks[0].Rules); diff != "" {
+		t.Errorf("budget guard rules (-want +got):\n%s", diff)
 	}
 	m := mutating.Webhooks[0]
 	if *m.ClientConfig.Service.Path != MutatePath || *m.ReinvocationPolicy != admissionregistrationv1.NeverReinvocationPolicy ||

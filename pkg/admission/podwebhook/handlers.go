@@ -29,7 +29,10 @@ type Config struct {
 	// their controller one pod status write per new pod (the condition must be set
 	// True), so it is off unless asked for.
 	ReadinessGate bool
-	// Now is the clock of the injection timestamps.
+	// Budgets, if set, turns on the PodUnavailableBudget guard of pod deletions,
+	// evictions and in-place updates (BudgetsFromInformers).
+	Budgets BudgetStore
+	// Now is the clock of the injection timestamps and of the budgets' records.
 	Now func() time.Time
 }
 
@@ -47,6 +50,9 @@ func Handlers(cfg Config) []Handler {
 	if cfg.ReadinessGate {
 		out = append(out, readinessGate())
 	}
+	if cfg.Budgets != nil {
+		out = append(out, budgetGuard(cfg.Budgets, cfg.Now))
+	}
 	return out
 }
 
@@ -54,5 +60,10 @@ func Handlers(cfg Config) []Handler {
 // configurations are generated from it, so they cover whatever flags the server runs
 // with (a request no running handler matches is let through unchanged).
 func EveryHandler() []Handler {
-	return Handlers(Config{ReadinessGate: true})
+	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}})
 }
+
+// noBudgets stands in for a BudgetStore where only the handlers' rules matter.
+type noBudgets struct{ BudgetStore }
+
+func (noBudgets) Synced() bool { return true }
