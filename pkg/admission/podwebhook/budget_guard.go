@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
+	"sync"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -29,21 +31,57 @@ var budgetRules = []Rule{
 	{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Resource: PodEvictions},
 }
 
-// spendAttempts bounds the read-decide-write rounds of one request: each conflict
-// means another disruption spent the budget first, so a handful is plenty.
-const spendAttempts = 5
+// spendAttempts bounds the read-decide-write rounds of one request. Spends of one
+// budget are serialized in this process (spender), so a conflict means the
+// controller or another kruise-apiserver replica wrote in between: rare, and a
+// handful of rounds is plenty.
+const spendAttempts = 10
 
 // budgetGuard is the PodUnavailableBudget handler: it lets a disruption of an
 // available pod through only if every budget covering the pod has a slot left, and
 // spends the slot in the budget's status before answering (pkg/podbudget).
 func budgetGuard(store BudgetStore, now func() time.Time) Handler {
+	sp := &spender{store: store, now: now, budgets: map[string]*budgetSlot{}}
 	return Handler{Name: "pod-unavailable-budget", Rules: budgetRules, Synced: store.Synced,
 		Validate: func(ctx context.Context, req *admissionv1.AdmissionRequest) error {
-			return guard(ctx, store, now, req)
+			return guard(ctx, sp, req)
 		}}
 }
 
-func guard(ctx context.Context, store BudgetStore, now func() time.Time, req *admissionv1.AdmissionRequest) error {
+// spender spends budgets one request at a time per budget. Concurrent disruptions of
+// pods under one budget would otherwise all read the same status and all but one
+// write would conflict, round after round; in turn, each writes once, on the status
+// the previous one left (kept in memory, so no read either). Correctness never rests
+// on this: every write carries the resourceVersion it was decided on.
+type spender struct {
+	store BudgetStore
+	now   func() time.Time
+
+	mu      sync.Mutex
+	budgets map[string]*budgetSlot
+}
+
+// budgetSlot serializes the spends of one budget and remembers the budget as this
+// process last wrote or read it.
+type budgetSlot struct {
+	mu     sync.Mutex
+	latest *policyv1beta1.PodUnavailableBudget
+}
+
+func (s *spender) slot(pub *policyv1beta1.PodUnavailableBudget) *budgetSlot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := pub.Namespace + "/" + pub.Name
+	b, ok := s.budgets[key]
+	if !ok {
+		b = &budgetSlot{}
+		s.budgets[key] = b
+	}
+	return b
+}
+
+func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) error {
+	store := sp.store
 	op, pod, err := disruption(ctx, store, req)
 	if err != nil || pod == nil {
 		return err
@@ -67,7 +105,7 @@ func guard(ctx context.Context, store BudgetStore, now func() time.Time, req *ad
 		if !covered {
 			continue
 		}
-		if err := spend(ctx, store, pub, pod.Name, op, now, req.DryRun != nil && *req.DryRun); err != nil {
+		if err := sp.spend(ctx, pub, pod.Name, op, req.DryRun != nil && *req.DryRun); err != nil {
 			return err
 		}
 	}
@@ -173,14 +211,23 @@ func sameWorkload(owner *metav1.OwnerReference, group, kind, name string) bool {
 }
 
 // spend takes one slot of pub for the disruption, or refuses with 429. It writes the
-// budget's status with the resourceVersion it read: when another disruption wrote
+// budget's status with the resourceVersion it decided on: when someone else wrote
 // first the write conflicts, and the next round decides on a fresh read.
-func spend(ctx context.Context, store BudgetStore, pub *policyv1beta1.PodUnavailableBudget, pod string,
-	op podbudget.Operation, now func() time.Time, dryRun bool) error {
+func (s *spender) spend(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget, pod string,
+	op podbudget.Operation, dryRun bool) error {
 	logger := klog.FromContext(ctx)
-	cur := pub.DeepCopy()
+	slot := s.slot(pub)
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	// The newer of the cache's copy and ours: a controller write we have not seen is
+	// in the cache; our last spend may not be there yet.
+	cur := pub
+	if l := slot.latest; l != nil && l.UID == pub.UID && newer(l, pub) {
+		cur = l
+	}
+	cur = cur.DeepCopy()
 	for attempt := 1; ; attempt++ {
-		decision, msg := podbudget.Decide(cur, pod, op, metav1.NewTime(now()))
+		decision, msg := podbudget.Decide(cur, pod, op, metav1.NewTime(s.now()))
 		switch decision {
 		case podbudget.Allow:
 			return nil
@@ -191,17 +238,28 @@ func spend(ctx context.Context, store BudgetStore, pub *policyv1beta1.PodUnavail
 		if dryRun {
 			return nil // a slot is left; a dry run spends nothing
 		}
-		err := store.UpdateStatus(ctx, cur)
+		written, err := s.store.UpdateStatus(ctx, cur)
 		if err == nil {
+			slot.latest = written
 			logger.V(2).Info("Spent a slot", "pod", klog.KRef(pub.Namespace, pod), "operation", op,
-				"podunavailablebudget", klog.KObj(pub), "unavailableAllowed", cur.Status.UnavailableAllowed)
+				"podunavailablebudget", klog.KObj(pub), "unavailableAllowed", written.Status.UnavailableAllowed)
 			return nil
 		}
+		slot.latest = nil
 		if !apierrors.IsConflict(err) || attempt == spendAttempts {
 			return fmt.Errorf("spending PodUnavailableBudget %s/%s: %w", pub.Namespace, pub.Name, err)
 		}
-		if cur, err = store.Get(ctx, pub.Namespace, pub.Name); err != nil {
+		if cur, err = s.store.Get(ctx, pub.Namespace, pub.Name); err != nil {
 			return fmt.Errorf("reading PodUnavailableBudget %s/%s: %w", pub.Namespace, pub.Name, err)
 		}
 	}
+}
+
+// newer reports whether a's resourceVersion is above b's. resourceVersions are
+// opaque to clients, but this server's are etcd revisions; a wrong guess costs one
+// conflict, never a wrong decision.
+func newer(a, b *policyv1beta1.PodUnavailableBudget) bool {
+	x, errA := strconv.ParseUint(a.ResourceVersion, 10, 64)
+	y, errB := strconv.ParseUint(b.ResourceVersion, 10, 64)
+	return errA == nil && errB == nil && x > y
 }

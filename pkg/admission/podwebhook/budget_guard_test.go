@@ -40,17 +40,17 @@ func (f *fakeBudgets) Get(context.Context, string, string) (*policyv1beta1.PodUn
 	return f.pub.DeepCopy(), nil
 }
 
-func (f *fakeBudgets) UpdateStatus(_ context.Context, pub *policyv1beta1.PodUnavailableBudget) error {
+func (f *fakeBudgets) UpdateStatus(_ context.Context, pub *policyv1beta1.PodUnavailableBudget) (*policyv1beta1.PodUnavailableBudget, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if pub.ResourceVersion != f.pub.ResourceVersion {
-		return apierrors.NewConflict(policyv1beta1.Resource("podunavailablebudgets"), pub.Name, nil)
+		return nil, apierrors.NewConflict(policyv1beta1.Resource("podunavailablebudgets"), pub.Name, nil)
 	}
 	rv, _ := strconv.Atoi(pub.ResourceVersion)
 	f.pub = pub.DeepCopy()
 	f.pub.ResourceVersion = strconv.Itoa(rv + 1)
 	f.writes++
-	return nil
+	return f.pub.DeepCopy(), nil
 }
 
 func (f *fakeBudgets) Pod(_ context.Context, ns, name string) (*corev1.Pod, error) {
@@ -210,5 +210,37 @@ func TestBudgetGuard(t *testing.T) {
 				t.Errorf("spent %v, want %v (status %+v)", spent, tc.wantSpent, store.pub.Status)
 			}
 		})
+	}
+}
+
+// Two kruise-apiserver replicas (two guards, each serializing only its own spends)
+// and 20 concurrent deletes for 5 slots: exactly 5 pass, through resourceVersion
+// conflicts between the replicas, and the rest get 429.
+func TestBudgetGuardReplicasShareTheBudget(t *testing.T) {
+	store := oneSlot()
+	store.pub.Status.UnavailableAllowed = 5
+	store.stale = store.pub.DeepCopy()
+	replicas := []Handler{budgetGuard(store, time.Now), budgetGuard(store, time.Now)}
+	errs := make([]error, 20)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = replicas[i%2].Validate(context.Background(), deleteReq(t, readyPod("p"+strconv.Itoa(i), nil)))
+		}()
+	}
+	wg.Wait()
+	passed := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			passed++
+		case !refusedWith(err, http.StatusTooManyRequests):
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if passed != 5 || store.pub.Status.UnavailableAllowed != 0 || len(store.pub.Status.DisruptedPods) != 5 {
+		t.Errorf("passed %d, status %+v", passed, store.pub.Status)
 	}
 }

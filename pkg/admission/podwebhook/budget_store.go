@@ -21,8 +21,9 @@ type BudgetStore interface {
 	// Get reads a budget from the server: the retry after a conflict needs the
 	// status the other writer left.
 	Get(ctx context.Context, namespace, name string) (*policyv1beta1.PodUnavailableBudget, error)
-	// UpdateStatus writes a budget's status with the resourceVersion it carries.
-	UpdateStatus(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) error
+	// UpdateStatus writes a budget's status with the resourceVersion it carries and
+	// returns the budget as stored.
+	UpdateStatus(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) (*policyv1beta1.PodUnavailableBudget, error)
 	// Pod reads a pod (an eviction names its pod; the request does not carry it).
 	Pod(ctx context.Context, namespace, name string) (*corev1.Pod, error)
 	// ReplicaSetController returns the controller reference of a pod's ReplicaSet, if any: a
@@ -60,9 +61,8 @@ func (b *informerBudgets) Get(ctx context.Context, namespace, name string) (*pol
 	return b.kruise.PolicyV1beta1().PodUnavailableBudgets(namespace).Get(ctx, name, metav1.GetOptions{})
 }
 
-func (b *informerBudgets) UpdateStatus(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) error {
-	_, err := b.kruise.PolicyV1beta1().PodUnavailableBudgets(pub.Namespace).UpdateStatus(ctx, pub, metav1.UpdateOptions{})
-	return err
+func (b *informerBudgets) UpdateStatus(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) (*policyv1beta1.PodUnavailableBudget, error) {
+	return b.kruise.PolicyV1beta1().PodUnavailableBudgets(pub.Namespace).UpdateStatus(ctx, pub, metav1.UpdateOptions{})
 }
 
 func (b *informerBudgets) Pod(ctx context.Context, namespace, name string) (*corev1.Pod, error) {
