@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sort"
-	"strconv"
-	"sync"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -18,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/klog/v2"
 
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/podbudget"
@@ -31,53 +27,15 @@ var budgetRules = []Rule{
 	{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Resource: PodEvictions},
 }
 
-// spendAttempts bounds the read-decide-write rounds of one request. Spends of one
-// budget are serialized in this process (spender), so a conflict means the
-// controller or another kruise-apiserver replica wrote in between: rare, and a
-// handful of rounds is plenty.
-const spendAttempts = 10
-
 // budgetGuard is the PodUnavailableBudget handler: it lets a disruption of an
 // available pod through only if every budget covering the pod has a slot left, and
 // spends the slot in the budget's status before answering (pkg/podbudget).
 func budgetGuard(store BudgetStore, now func() time.Time) Handler {
-	sp := &spender{store: store, now: now, budgets: map[string]*budgetSlot{}}
+	sp := newSpender(store, now)
 	return Handler{Name: "pod-unavailable-budget", Rules: budgetRules, Synced: store.Synced,
 		Validate: func(ctx context.Context, req *admissionv1.AdmissionRequest) error {
 			return guard(ctx, sp, req)
 		}}
-}
-
-// spender spends budgets one request at a time per budget. Concurrent disruptions of
-// pods under one budget would otherwise all read the same status and all but one
-// write would conflict, round after round; in turn, each writes once, on the status
-// the previous one left (kept in memory, so no read either). Correctness never rests
-// on this: every write carries the resourceVersion it was decided on.
-type spender struct {
-	store BudgetStore
-	now   func() time.Time
-
-	mu      sync.Mutex
-	budgets map[string]*budgetSlot
-}
-
-// budgetSlot serializes the spends of one budget and remembers the budget as this
-// process last wrote or read it.
-type budgetSlot struct {
-	mu     sync.Mutex
-	latest *policyv1beta1.PodUnavailableBudget
-}
-
-func (s *spender) slot(pub *policyv1beta1.PodUnavailableBudget) *budgetSlot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := pub.Namespace + "/" + pub.Name
-	b, ok := s.budgets[key]
-	if !ok {
-		b = &budgetSlot{}
-		s.budgets[key] = b
-	}
-	return b
 }
 
 func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) error {
@@ -208,58 +166,4 @@ func covers(ctx context.Context, store BudgetStore, pub *policyv1beta1.PodUnavai
 func sameWorkload(owner *metav1.OwnerReference, group, kind, name string) bool {
 	gv, err := schema.ParseGroupVersion(owner.APIVersion)
 	return err == nil && gv.Group == group && owner.Kind == kind && (name == "" || owner.Name == name)
-}
-
-// spend takes one slot of pub for the disruption, or refuses with 429. It writes the
-// budget's status with the resourceVersion it decided on: when someone else wrote
-// first the write conflicts, and the next round decides on a fresh read.
-func (s *spender) spend(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget, pod string,
-	op podbudget.Operation, dryRun bool) error {
-	logger := klog.FromContext(ctx)
-	slot := s.slot(pub)
-	slot.mu.Lock()
-	defer slot.mu.Unlock()
-	// The newer of the cache's copy and ours: a controller write we have not seen is
-	// in the cache; our last spend may not be there yet.
-	cur := pub
-	if l := slot.latest; l != nil && l.UID == pub.UID && newer(l, pub) {
-		cur = l
-	}
-	cur = cur.DeepCopy()
-	for attempt := 1; ; attempt++ {
-		decision, msg := podbudget.Decide(cur, pod, op, metav1.NewTime(s.now()))
-		switch decision {
-		case podbudget.Allow:
-			return nil
-		case podbudget.Refuse:
-			logger.V(2).Info("Refused a disruption", "pod", klog.KRef(pub.Namespace, pod), "operation", op, "podunavailablebudget", klog.KObj(pub))
-			return DenyWith(http.StatusTooManyRequests, metav1.StatusReasonTooManyRequests, msg)
-		}
-		if dryRun {
-			return nil // a slot is left; a dry run spends nothing
-		}
-		written, err := s.store.UpdateStatus(ctx, cur)
-		if err == nil {
-			slot.latest = written
-			logger.V(2).Info("Spent a slot", "pod", klog.KRef(pub.Namespace, pod), "operation", op,
-				"podunavailablebudget", klog.KObj(pub), "unavailableAllowed", written.Status.UnavailableAllowed)
-			return nil
-		}
-		slot.latest = nil
-		if !apierrors.IsConflict(err) || attempt == spendAttempts {
-			return fmt.Errorf("spending PodUnavailableBudget %s/%s: %w", pub.Namespace, pub.Name, err)
-		}
-		if cur, err = s.store.Get(ctx, pub.Namespace, pub.Name); err != nil {
-			return fmt.Errorf("reading PodUnavailableBudget %s/%s: %w", pub.Namespace, pub.Name, err)
-		}
-	}
-}
-
-// newer reports whether a's resourceVersion is above b's. resourceVersions are
-// opaque to clients, but this server's are etcd revisions; a wrong guess costs one
-// conflict, never a wrong decision.
-func newer(a, b *policyv1beta1.PodUnavailableBudget) bool {
-	x, errA := strconv.ParseUint(a.ResourceVersion, 10, 64)
-	y, errB := strconv.ParseUint(b.ResourceVersion, 10, 64)
-	return errA == nil && errB == nil && x > y
 }
