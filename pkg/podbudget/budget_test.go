@@ -150,7 +150,7 @@ func TestDecide(t *testing.T) {
 	budget := func(allowed int32) *policyv1beta1.PodUnavailableBudget {
 		return &policyv1beta1.PodUnavailableBudget{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Generation: 1},
-			Status:     policyv1beta1.PodUnavailableBudgetStatus{ObservedGeneration: 1, UnavailableAllowed: allowed, CurrentAvailable: 5, DesiredAvailable: 4},
+			Status:     policyv1beta1.PodUnavailableBudgetStatus{ObservedGeneration: 1, UnavailableAllowed: allowed, CurrentAvailable: 5, DesiredAvailable: 4, TotalReplicas: 5},
 		}
 	}
 	// one slot: the first delete spends it, the second is refused
@@ -172,6 +172,12 @@ func TestDecide(t *testing.T) {
 	}
 	if d, _ := Decide(pub, "a", Update, now); d != Allow || pub.Status.UnavailableAllowed != 1 {
 		t.Errorf("second batch of the same update: %v %+v", d, pub.Status)
+	}
+	// a budget that counts no replicas (target deleted) keeps nothing
+	pub = budget(0)
+	pub.Status.TotalReplicas, pub.Status.CurrentAvailable, pub.Status.DesiredAvailable = 0, 0, 0
+	if d, _ := Decide(pub, "a", Delete, now); d != Allow {
+		t.Errorf("budget of a deleted target: %v", d)
 	}
 	// a budget its controller has not seen yet refuses
 	pub = budget(3)

@@ -12,6 +12,9 @@
 //   - currentAvailable counts the selected pods that are available and not recorded
 //     as disrupted (disruptedPods) or updating (unavailablePods) by the webhook.
 //   - unavailableAllowed = max(0, currentAvailable - desiredAvailable).
+//   - A budget that counts no replicas (its target is gone, or scaled to zero) lets
+//     everything through: the garbage collector must be able to delete the pods of a
+//     deleted workload.
 //   - The webhook lets a disruption through only while unavailableAllowed > 0, and
 //     records it (Spend) in the same status write that decrements unavailableAllowed:
 //     the write carries the resourceVersion it read, so of two concurrent disruptions

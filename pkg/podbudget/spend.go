@@ -34,6 +34,11 @@ func Decide(pub *policyv1beta1.PodUnavailableBudget, pod string, op Operation, n
 	if _, ok := st.UnavailablePods[pod]; ok {
 		return Allow, ""
 	}
+	if st.ObservedGeneration >= pub.Generation && st.TotalReplicas == 0 {
+		// Nothing to keep: the target is gone (its pods are being garbage collected)
+		// or scaled to zero.
+		return Allow, ""
+	}
 	if st.ObservedGeneration < pub.Generation {
 		return Refuse, fmt.Sprintf("pub %s/%s has not been observed by its controller yet (generation %d, observed %d)",
 			pub.Namespace, pub.Name, pub.Generation, st.ObservedGeneration)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -65,7 +66,33 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
+	// Kruise targets are in kruise-controller's caches anyway: a budget follows their
+	// replicas (and their deletion, after which the garbage collector must be let
+	// through) at once. apps/v1 targets are polled (targetPoll).
+	workloads := cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onWorkload,
+		UpdateFunc: func(_, cur interface{}) { c.onWorkload(cur) },
+		DeleteFunc: c.onWorkload,
+	}
+	for _, inf := range []cache.SharedIndexInformer{
+		cc.KruiseInformers.Apps().V1beta1().CloneSets().Informer(),
+		cc.KruiseInformers.Apps().V1beta1().StatefulSets().Informer(),
+	} {
+		if _, err := inf.AddEventHandler(workloads); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// onWorkload queues the budgets of a Kruise workload's namespace.
+func (c *Controller) onWorkload(obj interface{}) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if o, ok := obj.(metav1.Object); ok {
+		c.enqueueNamespace(o.GetNamespace())
+	}
 }
 
 // Name implements manager.Controller.
@@ -87,7 +114,11 @@ func (c *Controller) onPod(obj interface{}) {
 	if !ok {
 		return
 	}
-	pubs, err := c.pubs.PodUnavailableBudgets(pod.Namespace).List(labels.Everything())
+	c.enqueueNamespace(pod.Namespace)
+}
+
+func (c *Controller) enqueueNamespace(ns string) {
+	pubs, err := c.pubs.PodUnavailableBudgets(ns).List(labels.Everything())
 	if err != nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -58,8 +59,12 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		DesiredAvailable:   count.Desired,
 		TotalReplicas:      count.Total,
 	}
+	recheck := count.RecheckAfter
+	if polled(pub.Spec.TargetReference) && (recheck == 0 || recheck > targetPoll) {
+		recheck = targetPoll
+	}
 	if apiequality.Semantic.DeepEqual(status, pub.Status) {
-		return count.RecheckAfter, nil
+		return recheck, nil
 	}
 	out := pub.DeepCopy()
 	out.Status = status
@@ -69,7 +74,20 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		return 0, fmt.Errorf("writing the status of PodUnavailableBudget %s: %w", key, err)
 	}
 	logger.V(4).Info("Wrote status", "allowed", count.Allowed, "current", count.Current, "desired", count.Desired, "total", count.Total)
-	return count.RecheckAfter, nil
+	return recheck, nil
+}
+
+// targetPoll is how often a budget re-reads an apps/v1 target, whose changes it does
+// not watch (a replicas change shows in pod events anyway; a deletion may not, when
+// the budget holds the garbage collector back).
+const targetPoll = 30 * time.Second
+
+func polled(ref *policyv1beta1.TargetReference) bool {
+	if ref == nil {
+		return false
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	return err == nil && gv.Group != "apps.kruise.io"
 }
 
 func nilIfEmpty(m map[string]metav1.Time) map[string]metav1.Time {

@@ -105,6 +105,14 @@ func TestExampleDeletesAndEvictions(t *testing.T) {
 	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, victim.Name, metav1.DeleteOptions{}); err != nil {
 		t.Errorf("deleting a no-protect pod: %v", err)
 	}
+
+	// Deleting the target lets the garbage collector delete its pods: a budget whose
+	// target is gone protects nothing.
+	if _, stderr, err := c.Kubectl(t, "delete", "clone", "-n", ns, cloneSetName, "--wait=false"); err != nil {
+		t.Fatalf("kubectl delete clone: %v: %s", err, stderr)
+	}
+	waitBudget(t, ns, time.Minute, func(s policyv1alpha1.PodUnavailableBudgetStatus) bool { return s.TotalReplicas == 0 })
+	framework.WaitFor(t, time.Minute, func() (bool, error) { return len(livePods(t, ns)) == 0, nil })
 }
 
 // Bad input is refused with the field at fault, and nothing is stored.
