@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,9 +86,16 @@ func TestExampleDeletesAndEvictions(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitBudget(t, ns, time.Minute, func(s policyv1alpha1.PodUnavailableBudgetStatus) bool {
-		return s.DesiredAvailable == 5 && s.UnavailableAllowed == 0
+		return s.DesiredAvailable == 5 && s.CurrentAvailable == 5 && s.UnavailableAllowed == 0
 	})
-	victim := livePods(t, ns)[0]
+	// a ready pod: disrupting an unready one costs the budget nothing and is let through
+	var victim corev1.Pod
+	for _, p := range livePods(t, ns) {
+		if isReady(&p) {
+			victim = p
+			break
+		}
+	}
 	err = c.Client.CoreV1().Pods(ns).EvictV1(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: victim.Name, Namespace: ns}})
 	budgetRefusal(t, "the eviction", err)
 	_, stderr, err = c.Kubectl(t, "delete", "pod", "-n", ns, victim.Name, "--wait=false")
