@@ -54,9 +54,13 @@ func UnavailableAllowed(currentAvailable, desiredAvailable int32) int32 {
 	return max(0, currentAvailable-desiredAvailable)
 }
 
-// TotalOverride is the pub.kruise.io/protect-total-replicas annotation, if set and valid.
-func TotalOverride(annotations map[string]string) (int32, bool) {
-	v, ok := annotations[policyv1beta1.PubProtectTotalReplicasAnnotation]
+// TotalOverride is spec.protectTotalReplicas, or the pub.kruise.io/protect-total-replicas
+// annotation OpenKruise still reads, if set and valid.
+func TotalOverride(pub *policyv1beta1.PodUnavailableBudget) (int32, bool) {
+	if n := pub.Spec.ProtectTotalReplicas; n != nil {
+		return *n, true
+	}
+	v, ok := pub.Annotations[policyv1beta1.PubProtectTotalReplicasAnnotation]
 	if !ok {
 		return 0, false
 	}

@@ -198,12 +198,32 @@ func TestProtects(t *testing.T) {
 		{"EVICT", Evict, true},
 		{"DELETE, UPDATE", Update, true},
 	} {
-		a := map[string]string{}
+		pub := &policyv1beta1.PodUnavailableBudget{}
 		if tc.annotation != "" {
-			a[policyv1beta1.PubProtectOperationAnnotation] = tc.annotation
+			pub.Annotations = map[string]string{policyv1beta1.PubProtectOperationAnnotation: tc.annotation}
 		}
-		if got := Protects(a, tc.op); got != tc.want {
+		if got := Protects(pub, tc.op); got != tc.want {
 			t.Errorf("Protects(%q, %s) = %v", tc.annotation, tc.op, got)
 		}
+	}
+}
+
+// spec.protectOperations wins over the annotation OpenKruise deprecated.
+func TestProtectsField(t *testing.T) {
+	pub := &policyv1beta1.PodUnavailableBudget{
+		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{policyv1beta1.PubProtectOperationAnnotation: "DELETE"}},
+		Spec:       policyv1beta1.PodUnavailableBudgetSpec{ProtectOperations: []policyv1beta1.PubOperation{"EVICT"}},
+	}
+	if Protects(pub, Delete) || !Protects(pub, Evict) {
+		t.Errorf("protectOperations [EVICT]: delete %v evict %v", Protects(pub, Delete), Protects(pub, Evict))
+	}
+	n := int32(7)
+	pub.Spec.ProtectTotalReplicas = &n
+	if got, ok := TotalOverride(pub); !ok || got != 7 {
+		t.Errorf("TotalOverride = %d, %v", got, ok)
+	}
+	pub.Spec.IgnoredPodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"canary": "true"}}
+	if !Ignored(pub, map[string]string{"canary": "true"}) || Ignored(pub, map[string]string{"app": "web"}) {
+		t.Errorf("ignoredPodSelector canary=true")
 	}
 }

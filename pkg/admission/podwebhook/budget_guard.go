@@ -53,7 +53,7 @@ func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) 
 	}
 	sort.Slice(budgets, func(i, j int) bool { return budgets[i].Name < budgets[j].Name })
 	for _, pub := range budgets {
-		if pub.DeletionTimestamp != nil || !podbudget.Protects(pub.Annotations, op) {
+		if pub.DeletionTimestamp != nil || !podbudget.Protects(pub, op) || podbudget.Ignored(pub, pod.Labels) {
 			continue
 		}
 		covered, err := covers(ctx, store, pub, pod)

@@ -15,6 +15,9 @@ const (
 	PubProtectTotalReplicasAnnotation = "pub.kruise.io/protect-total-replicas"
 	// PodPubNoProtectionAnnotation "true" on a pod lets every disruption of it through.
 	PodPubNoProtectionAnnotation = "pub.kruise.io/no-protect"
+	// PubIgnoredPodSelectorAnnotation carries spec.ignoredPodSelector (JSON) on a
+	// v1alpha1 budget, which has no such field.
+	PubIgnoredPodSelectorAnnotation = "pub.kruise.io/ignored-pod-selector"
 )
 
 // PubOperation is a disruption a budget can guard.
@@ -46,6 +49,15 @@ type PodUnavailableBudgetSpec struct {
 	TargetReference *TargetReference
 	MaxUnavailable  *intstr.IntOrString
 	MinAvailable    *intstr.IntOrString
+	// ProtectOperations are the disruptions guarded; empty means all (v1beta1 only:
+	// v1alpha1 carries them in PubProtectOperationAnnotation).
+	ProtectOperations []PubOperation
+	// ProtectTotalReplicas overrides the replicas counted (v1alpha1:
+	// PubProtectTotalReplicasAnnotation).
+	ProtectTotalReplicas *int32
+	// IgnoredPodSelector selects pods that are never guarded nor counted (v1alpha1:
+	// PubIgnoredPodSelectorAnnotation, as JSON).
+	IgnoredPodSelector *metav1.LabelSelector
 }
 
 // TargetReference names a workload in the budget's namespace.

@@ -111,6 +111,21 @@ func (in *PodUnavailableBudgetSpec) DeepCopyInto(out *PodUnavailableBudgetSpec) 
 		*out = new(intstr.IntOrString)
 		**out = **in
 	}
+	if in.ProtectOperations != nil {
+		in, out := &in.ProtectOperations, &out.ProtectOperations
+		*out = make([]PubOperation, len(*in))
+		copy(*out, *in)
+	}
+	if in.ProtectTotalReplicas != nil {
+		in, out := &in.ProtectTotalReplicas, &out.ProtectTotalReplicas
+		*out = new(int32)
+		**out = **in
+	}
+	if in.IgnoredPodSelector != nil {
+		in, out := &in.IgnoredPodSelector, &out.IgnoredPodSelector
+		*out = new(v1.LabelSelector)
+		(*in).DeepCopyInto(*out)
+	}
 	return
 }
 

@@ -101,7 +101,7 @@ func nilIfEmpty(m map[string]metav1.Time) map[string]metav1.Time {
 // (< 0: the pods themselves).
 func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) ([]podbudget.Pod, int32, error) {
 	total := int32(-1)
-	if n, ok := podbudget.TotalOverride(pub.Annotations); ok {
+	if n, ok := podbudget.TotalOverride(pub); ok {
 		total = n
 	}
 	var (
@@ -144,7 +144,7 @@ func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailab
 	}
 	out := make([]podbudget.Pod, 0, len(list))
 	for _, p := range list {
-		if owned != nil && !owned(p) {
+		if owned != nil && !owned(p) || podbudget.Ignored(pub, p.Labels) {
 			continue
 		}
 		out = append(out, view(p))

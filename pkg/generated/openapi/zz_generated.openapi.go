@@ -9584,6 +9584,39 @@ func schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetSpec(ref common.Referenc
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
+					"protectOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ProtectOperations are the disruptions the budget guards, of DELETE, EVICT and UPDATE; empty means all three.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"protectTotalReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ProtectTotalReplicas overrides the replicas the budget counts, for pods whose workload has none to read.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"ignoredPodSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IgnoredPodSelector selects pods the budget never guards nor counts.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
 				},
 			},
 		},

@@ -11,3 +11,7 @@ const (
 	// PodPubNoProtectionAnnotation "true" on a pod lets every disruption of it through.
 	PodPubNoProtectionAnnotation = "pub.kruise.io/no-protect"
 )
+
+// PubIgnoredPodSelectorAnnotation carries spec.ignoredPodSelector of v1beta1 (JSON)
+// on a v1alpha1 budget, which has no such field.
+const PubIgnoredPodSelectorAnnotation = "pub.kruise.io/ignored-pod-selector"

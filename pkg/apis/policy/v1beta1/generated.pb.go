@@ -164,6 +164,32 @@ func (m *PodUnavailableBudgetSpec) MarshalToSizedBuffer(dAtA []byte) (int, error
 	_ = i
 	var l int
 	_ = l
+	if m.IgnoredPodSelector != nil {
+		{
+			size, err := m.IgnoredPodSelector.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x3a
+	}
+	if m.ProtectTotalReplicas != nil {
+		i = encodeVarintGenerated(dAtA, i, uint64(*m.ProtectTotalReplicas))
+		i--
+		dAtA[i] = 0x30
+	}
+	if len(m.ProtectOperations) > 0 {
+		for iNdEx := len(m.ProtectOperations) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.ProtectOperations[iNdEx])
+			copy(dAtA[i:], m.ProtectOperations[iNdEx])
+			i = encodeVarintGenerated(dAtA, i, uint64(len(m.ProtectOperations[iNdEx])))
+			i--
+			dAtA[i] = 0x2a
+		}
+	}
 	if m.MinAvailable != nil {
 		{
 			size, err := m.MinAvailable.MarshalToSizedBuffer(dAtA[:i])
@@ -414,6 +440,19 @@ func (m *PodUnavailableBudgetSpec) Size() (n int) {
 		l = m.MinAvailable.Size()
 		n += 1 + l + sovGenerated(uint64(l))
 	}
+	if len(m.ProtectOperations) > 0 {
+		for _, s := range m.ProtectOperations {
+			l = len(s)
+			n += 1 + l + sovGenerated(uint64(l))
+		}
+	}
+	if m.ProtectTotalReplicas != nil {
+		n += 1 + sovGenerated(uint64(*m.ProtectTotalReplicas))
+	}
+	if m.IgnoredPodSelector != nil {
+		l = m.IgnoredPodSelector.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
 	return n
 }
 
@@ -507,6 +546,9 @@ func (this *PodUnavailableBudgetSpec) String() string {
 		`TargetReference:` + strings.Replace(this.TargetReference.String(), "TargetReference", "TargetReference", 1) + `,`,
 		`MaxUnavailable:` + strings.Replace(fmt.Sprintf("%v", this.MaxUnavailable), "IntOrString", "intstr.IntOrString", 1) + `,`,
 		`MinAvailable:` + strings.Replace(fmt.Sprintf("%v", this.MinAvailable), "IntOrString", "intstr.IntOrString", 1) + `,`,
+		`ProtectOperations:` + fmt.Sprintf("%v", this.ProtectOperations) + `,`,
+		`ProtectTotalReplicas:` + valueToStringGenerated(this.ProtectTotalReplicas) + `,`,
+		`IgnoredPodSelector:` + strings.Replace(fmt.Sprintf("%v", this.IgnoredPodSelector), "LabelSelector", "v1.LabelSelector", 1) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -1003,6 +1045,94 @@ func (m *PodUnavailableBudgetSpec) Unmarshal(dAtA []byte) error {
 				m.MinAvailable = &intstr.IntOrString{}
 			}
 			if err := m.MinAvailable.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 5:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ProtectOperations", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ProtectOperations = append(m.ProtectOperations, PubOperation(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		case 6:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ProtectTotalReplicas", wireType)
+			}
+			var v int32
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.ProtectTotalReplicas = &v
+		case 7:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field IgnoredPodSelector", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.IgnoredPodSelector == nil {
+				m.IgnoredPodSelector = &v1.LabelSelector{}
+			}
+			if err := m.IgnoredPodSelector.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
 				return err
 			}
 			iNdEx = postIndex

@@ -29,7 +29,25 @@ type PodUnavailableBudgetSpec struct {
 	// available afterwards. Mutually exclusive with maxUnavailable.
 	// +optional
 	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty" protobuf:"bytes,4,opt,name=minAvailable"`
+
+	// ProtectOperations are the disruptions the budget guards, of DELETE, EVICT and
+	// UPDATE; empty means all three.
+	// +optional
+	// +listType=atomic
+	ProtectOperations []PubOperation `json:"protectOperations,omitempty" protobuf:"bytes,5,rep,name=protectOperations,casttype=PubOperation"`
+
+	// ProtectTotalReplicas overrides the replicas the budget counts, for pods whose
+	// workload has none to read.
+	// +optional
+	ProtectTotalReplicas *int32 `json:"protectTotalReplicas,omitempty" protobuf:"varint,6,opt,name=protectTotalReplicas"`
+
+	// IgnoredPodSelector selects pods the budget never guards nor counts.
+	// +optional
+	IgnoredPodSelector *metav1.LabelSelector `json:"ignoredPodSelector,omitempty" protobuf:"bytes,7,opt,name=ignoredPodSelector"`
 }
+
+// PubOperation is a disruption a budget guards: DELETE, EVICT or UPDATE.
+type PubOperation string
 
 // TargetReference names a workload in the budget's namespace.
 type TargetReference struct {

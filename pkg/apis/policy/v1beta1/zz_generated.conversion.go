@@ -150,6 +150,9 @@ func autoConvert_v1beta1_PodUnavailableBudgetSpec_To_policy_PodUnavailableBudget
 	out.TargetReference = (*policy.TargetReference)(unsafe.Pointer(in.TargetReference))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MinAvailable = (*intstr.IntOrString)(unsafe.Pointer(in.MinAvailable))
+	out.ProtectOperations = *(*[]policy.PubOperation)(unsafe.Pointer(&in.ProtectOperations))
+	out.ProtectTotalReplicas = (*int32)(unsafe.Pointer(in.ProtectTotalReplicas))
+	out.IgnoredPodSelector = (*v1.LabelSelector)(unsafe.Pointer(in.IgnoredPodSelector))
 	return nil
 }
 
@@ -163,6 +166,9 @@ func autoConvert_policy_PodUnavailableBudgetSpec_To_v1beta1_PodUnavailableBudget
 	out.TargetReference = (*TargetReference)(unsafe.Pointer(in.TargetReference))
 	out.MaxUnavailable = (*intstr.IntOrString)(unsafe.Pointer(in.MaxUnavailable))
 	out.MinAvailable = (*intstr.IntOrString)(unsafe.Pointer(in.MinAvailable))
+	out.ProtectOperations = *(*[]PubOperation)(unsafe.Pointer(&in.ProtectOperations))
+	out.ProtectTotalReplicas = (*int32)(unsafe.Pointer(in.ProtectTotalReplicas))
+	out.IgnoredPodSelector = (*v1.LabelSelector)(unsafe.Pointer(in.IgnoredPodSelector))
 	return nil
 }
 

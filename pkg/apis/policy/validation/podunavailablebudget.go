@@ -86,7 +86,21 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 		allErrs = append(allErrs, field.Required(fld.Child("maxUnavailable"), "one of maxUnavailable or minAvailable is required"))
 	}
 	allErrs = append(allErrs, appsvalidation.ValidateOptionalIntOrPercent(spec.MaxUnavailable, true, fld.Child("maxUnavailable"))...)
-	return append(allErrs, appsvalidation.ValidateOptionalIntOrPercent(spec.MinAvailable, true, fld.Child("minAvailable"))...)
+	allErrs = append(allErrs, appsvalidation.ValidateOptionalIntOrPercent(spec.MinAvailable, true, fld.Child("minAvailable"))...)
+
+	for i, op := range spec.ProtectOperations {
+		if !operations.Has(string(op)) {
+			allErrs = append(allErrs, field.NotSupported(fld.Child("protectOperations").Index(i), op, sets.List(operations)))
+		}
+	}
+	if n := spec.ProtectTotalReplicas; n != nil {
+		allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(*n), fld.Child("protectTotalReplicas"))...)
+	}
+	if spec.IgnoredPodSelector != nil {
+		allErrs = append(allErrs, metav1validation.ValidateLabelSelector(spec.IgnoredPodSelector,
+			metav1validation.LabelSelectorValidationOptions{}, fld.Child("ignoredPodSelector"))...)
+	}
+	return allErrs
 }
 
 func validateTargetRef(ref *policy.TargetReference, fld *field.Path) field.ErrorList {

@@ -64,6 +64,15 @@ func TestValidatePodUnavailableBudget(t *testing.T) {
 			p.Spec.TargetReference = nil
 			p.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"-": "x"}}
 		}, want: []string{"spec.selector.matchLabels"}},
+		{name: "v1beta1 fields", mut: func(p *policy.PodUnavailableBudget) {
+			n := int32(3)
+			p.Spec.ProtectOperations = []policy.PubOperation{policy.PubEvictOperation}
+			p.Spec.ProtectTotalReplicas = &n
+			p.Spec.IgnoredPodSelector = sel
+		}},
+		{name: "unguarded operation", mut: func(p *policy.PodUnavailableBudget) {
+			p.Spec.ProtectOperations = []policy.PubOperation{"DELETE", "RESIZE"}
+		}, want: []string{"spec.protectOperations[1]"}},
 		{name: "unknown protected operation", mut: func(p *policy.PodUnavailableBudget) {
 			p.Annotations = map[string]string{policy.PubProtectOperationAnnotation: "DELETE,RESTART"}
 		}, want: []string{"metadata.annotations[kruise.io/pub-protect-operations]"}},

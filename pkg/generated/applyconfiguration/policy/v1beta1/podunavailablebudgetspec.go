@@ -19,6 +19,7 @@ limitations under the License.
 package v1beta1
 
 import (
+	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
 	v1 "k8s.io/client-go/applyconfigurations/meta/v1"
 )
@@ -43,6 +44,14 @@ type PodUnavailableBudgetSpecApplyConfiguration struct {
 	// least this many of the pods (number or percent of the replicas) are still
 	// available afterwards. Mutually exclusive with maxUnavailable.
 	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
+	// ProtectOperations are the disruptions the budget guards, of DELETE, EVICT and
+	// UPDATE; empty means all three.
+	ProtectOperations []policyv1beta1.PubOperation `json:"protectOperations,omitempty"`
+	// ProtectTotalReplicas overrides the replicas the budget counts, for pods whose
+	// workload has none to read.
+	ProtectTotalReplicas *int32 `json:"protectTotalReplicas,omitempty"`
+	// IgnoredPodSelector selects pods the budget never guards nor counts.
+	IgnoredPodSelector *v1.LabelSelectorApplyConfiguration `json:"ignoredPodSelector,omitempty"`
 }
 
 // PodUnavailableBudgetSpecApplyConfiguration constructs a declarative configuration of the PodUnavailableBudgetSpec type for use with
@@ -80,5 +89,31 @@ func (b *PodUnavailableBudgetSpecApplyConfiguration) WithMaxUnavailable(value in
 // If called multiple times, the MinAvailable field is set to the value of the last call.
 func (b *PodUnavailableBudgetSpecApplyConfiguration) WithMinAvailable(value intstr.IntOrString) *PodUnavailableBudgetSpecApplyConfiguration {
 	b.MinAvailable = &value
+	return b
+}
+
+// WithProtectOperations adds the given value to the ProtectOperations field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the ProtectOperations field.
+func (b *PodUnavailableBudgetSpecApplyConfiguration) WithProtectOperations(values ...policyv1beta1.PubOperation) *PodUnavailableBudgetSpecApplyConfiguration {
+	for i := range values {
+		b.ProtectOperations = append(b.ProtectOperations, values[i])
+	}
+	return b
+}
+
+// WithProtectTotalReplicas sets the ProtectTotalReplicas field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ProtectTotalReplicas field is set to the value of the last call.
+func (b *PodUnavailableBudgetSpecApplyConfiguration) WithProtectTotalReplicas(value int32) *PodUnavailableBudgetSpecApplyConfiguration {
+	b.ProtectTotalReplicas = &value
+	return b
+}
+
+// WithIgnoredPodSelector sets the IgnoredPodSelector field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the IgnoredPodSelector field is set to the value of the last call.
+func (b *PodUnavailableBudgetSpecApplyConfiguration) WithIgnoredPodSelector(value *v1.LabelSelectorApplyConfiguration) *PodUnavailableBudgetSpecApplyConfiguration {
+	b.IgnoredPodSelector = value
 	return b
 }
