@@ -99,8 +99,11 @@ if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2
 else
   echo "gen-certs: MutatingWebhookConfiguration kruise-pod-webhook not found; apply artifacts/deploy and run this again" >&2
 fi
-# the PodUnavailableBudget guard's configuration, when the deployment has it
-if "${KUBECTL}" get validatingwebhookconfiguration kruise-pod-webhook >/dev/null 2>&1; then
-  "${KUBECTL}" patch validatingwebhookconfiguration kruise-pod-webhook --type=json \
-    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca}\"}]"
+# the validating configuration (PodUnavailableBudget guard, deletion protection): every entry
+if n="$("${KUBECTL}" get validatingwebhookconfiguration kruise-pod-webhook -o jsonpath='{range .webhooks[*]}x{end}' 2>/dev/null)"; then
+  ops=""
+  for ((i = 0; i < ${#n}; i++)); do
+    ops+="${ops:+,}{\"op\":\"add\",\"path\":\"/webhooks/${i}/clientConfig/caBundle\",\"value\":\"${ca}\"}"
+  done
+  [[ -z "${ops}" ]] || "${KUBECTL}" patch validatingwebhookconfiguration kruise-pod-webhook --type=json -p "[${ops}]"
 fi

@@ -24,6 +24,8 @@
 #                (trade-off in artifacts/deploy/apiserver/pod-webhook.yaml)
 #   KUBE_APISERVER_ARGS  extra kube-apiserver flags (e.g. audit logging for benchmarks)
 #   KWOK_STAGES  directory of kwok Stage files (default hack/local/kwok)
+#   KWOK_JOB_RUN_TIME_MS  how long a Job/BroadcastJob pod runs when it does not say
+#                (annotation job.kwok.kruise-native.io/run-time); default: the Stages' 1000
 #   KWOK_ARGS    extra kwok flags
 set -o errexit -o nounset -o pipefail
 
@@ -49,6 +51,7 @@ LOGS="${LOCAL_DIR}/logs"
 PIDS="${LOCAL_DIR}/pids"
 ADMIN_KUBECONFIG="${LOCAL_DIR}/kubeconfig"
 KWOK_STAGES="${KWOK_STAGES:-${ROOT}/hack/local/kwok}"
+KWOK_JOB_RUN_TIME_MS="${KWOK_JOB_RUN_TIME_MS:-}"
 LOCAL_MANIFESTS="${ROOT}/hack/local/manifests"
 LOCAL_RBAC="${ROOT}/hack/local/rbac"
 
@@ -533,8 +536,18 @@ start_kwok() {
     # stack older than that stops running pods.
     --node-lease-duration-seconds=40
   )
-  local f
-  for f in "${KWOK_STAGES}"/*.yaml; do
+  local f stages="${KWOK_STAGES}"
+  if [[ -n "${KWOK_JOB_RUN_TIME_MS}" ]]; then
+    # the job Stages' default run time is the durationMilliseconds their
+    # "# KWOK_JOB_RUN_TIME_MS" line holds: kwok gets copies with this one
+    [[ "${KWOK_JOB_RUN_TIME_MS}" =~ ^[0-9]+$ ]] || die "KWOK_JOB_RUN_TIME_MS=${KWOK_JOB_RUN_TIME_MS} is not a number of milliseconds"
+    stages="${LOCAL_DIR}/kwok-stages"
+    rm -rf "${stages}" && mkdir -p "${stages}"
+    for f in "${KWOK_STAGES}"/*.yaml; do
+      sed -E "s/[0-9]+ # KWOK_JOB_RUN_TIME_MS\$/${KWOK_JOB_RUN_TIME_MS} # KWOK_JOB_RUN_TIME_MS/" "${f}" >"${stages}/$(basename "${f}")"
+    done
+  fi
+  for f in "${stages}"/*.yaml; do
     args+=(--config="${f}")
   done
   # shellcheck disable=SC2206 # extra args are split on purpose

@@ -8,7 +8,7 @@ priority (apps.kruise.io/container-launch-priority, KRUISE_CONTAINER_PRIORITY), 
 with --pod-webhook-readiness-gate, gives pods of CloneSets and Advanced StatefulSets
 the KruisePodReady readiness gate. Status writes never call it.
 
-Its validating configuration guards PodUnavailableBudgets (policy.kruise.io): pod
+Its validating entry (pods.validate.kruise-native.io) guards PodUnavailableBudgets: pod
 DELETE, pods/eviction CREATE and pod UPDATEs that change the spec (in-place updates)
 of a ready pod a budget covers are refused with 429 naming the budget when the budget
 has no slot left, and spend a slot (a write of the budget's status) when it has one.
@@ -45,6 +45,18 @@ kube-apiserver that identity for host kruise-apiserver.kruise-system.svc:443 wit
 --admission-control-config-file (artifacts/deploy/README.md, "Pod webhook caller");
 until then it calls anonymously, gets 403, and failurePolicy applies.
 
+The deletion-protection webhook (deletion.validate.kruise-native.io, in the
+ValidatingWebhookConfiguration) refuses DELETE of Namespaces, CRDs, Deployments,
+ReplicaSets and StatefulSets labelled policy.kruise.io/delete-protection: Always
+always, Cascading while they have active children. Its objectSelector sends only
+labelled objects, and it never sees the four namespaces above (for a Namespace the
+namespaceSelector is matched against the namespace itself). failurePolicy Ignore:
+while kruise-apiserver is unreachable protected objects delete, and kruise-controller
+counts each such deletion (kruise_deletion_protection_unguarded_deletes_total{kind},
+a log line, a Warning event UnguardedDeletion); the reasons, and when to choose Fail,
+are in README.md, "Webhooks while kruise-apiserver is down". 5 s: a Cascading check
+lists through kube-apiserver.
+
 caBundle: set by the cert-manager component, or by hack/gen-certs.sh --apply.
 `
 
@@ -52,7 +64,8 @@ const localHeader = `The local stack's registration of kruise-apiserver's Pod we
 artifacts/deploy/apiserver/pod-webhook.yaml (scope and failurePolicy trade-off are
 explained there), but kruise-apiserver runs on this host, so kube-apiserver calls it
 at https://127.0.0.1:<port> (a Service cannot point at loopback) and verifies it
-with the local kruise CA. failurePolicy: $POD_WEBHOOK_FAILURE_POLICY (default Ignore).
+with the local kruise CA. Pod webhook failurePolicy: $POD_WEBHOOK_FAILURE_POLICY
+(default Ignore); the deletion-protection webhook's is Ignore, as in a cluster.
 kube-apiserver presents its webhook client certificate (user kube-apiserver-webhook-client)
 to 127.0.0.1:<port>: hack/local-up.sh's --admission-control-config-file keys it by this
 URL's host:port. kruise-apiserver refuses any other caller (hack/LOCAL.md).

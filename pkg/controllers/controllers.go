@@ -2,16 +2,19 @@
 package controllers
 
 import (
+	"github.com/kruise-native/kruise-native/pkg/controllers/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/controllers/daemonset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
+	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
@@ -22,11 +25,14 @@ var All = []manager.NewFunc{
 	statefulset.New,
 	daemonset.New,
 	broadcastjob.New,
+	advancedcronjob.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,
 	containerrecreaterequest.New,
 	containerlaunchpriority.New,
 	sidecarset.New,
+	deletionprotection.New,
+	resourcedistribution.New,
 	podunavailablebudget.New,
 }

@@ -1,12 +1,13 @@
 // Package deletionprotection implements OpenKruise's deletion protection for Kruise
 // workloads in-process: an object labelled policy.kruise.io/delete-protection=Always
 // cannot be deleted, and one labelled Cascading cannot be deleted while it still asks
-// for pods.
+// for pods. The rule is pkg/deletionprotection's, which kruise-apiserver's webhook
+// applies to Namespaces, CRDs and apps/v1 workloads as well.
 package deletionprotection
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"io"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -15,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/deletionprotection"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
@@ -65,15 +66,12 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 	forbidden := func(err error) error {
 		return apierrors.NewForbidden(a.GetResource().GroupResource(), accessor.GetName(), err)
 	}
-	switch mode := accessor.GetLabels()[pub.DeletionProtectionKey]; mode {
-	case pub.DeletionProtectionTypeAlways:
-		return forbidden(fmt.Errorf("%s=%s forbids deleting it; remove the label first",
-			pub.DeletionProtectionKey, mode))
-	case pub.DeletionProtectionTypeCascading:
-		if count, fieldName, ok := p.active(a.GetResource().GroupResource(), obj); ok && count > 0 {
-			return forbidden(fmt.Errorf("%s=%s forbids deleting it while %s is %d; bring it to 0 first",
-				pub.DeletionProtectionKey, mode, fieldName, count))
-		}
+	reason, err := deletionprotection.Refusal(accessor.GetLabels(), func() (deletionprotection.Children, error) {
+		count, fieldName, _ := p.active(a.GetResource().GroupResource(), obj)
+		return deletionprotection.Replicas(fieldName, int64(count)), nil
+	})
+	if err != nil || reason == "" {
+		return err
 	}
-	return nil
+	return forbidden(errors.New(reason))
 }

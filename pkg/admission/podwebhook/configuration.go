@@ -7,30 +7,40 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
 // ConfigurationName names both webhook configurations (they are of different kinds).
 const ConfigurationName = "kruise-pod-webhook"
 
-// Webhook names, one per configuration.
-const (
-	mutatingWebhookName   = "pods.mutate.kruise-native.io"
-	validatingWebhookName = "pods.validate.kruise-native.io"
-)
+// webhookName names the entry of webhook w in the configuration of phase p:
+// pods.mutate.kruise-native.io, pods.validate.kruise-native.io,
+// deletion.validate.kruise-native.io.
+func webhookName(w Webhook, p Phase) string { return string(w) + "." + string(p) + ".kruise-native.io" }
 
 // operationOrder is the order operations are written in a rule.
 var operationOrder = []admissionregistrationv1.OperationType{
 	admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete,
 }
 
-// WebhookOptions are how kube-apiserver reaches the server and when it calls it.
+// WebhookOptions are how kube-apiserver reaches the server and when it calls each
+// webhook.
 type WebhookOptions struct {
 	// Name of the configurations; ConfigurationName when empty.
 	Name string
 	// ClientConfig reaches the server: a URL of scheme, host and port only, or a
-	// Service without a path, and the CA bundle that verifies it. Each phase's path
-	// is added.
+	// Service without a path, and the CA bundle that verifies it. Each webhook's
+	// path is added.
 	ClientConfig admissionregistrationv1.WebhookClientConfig
+	// Scope is the pod webhook's (both phases).
+	Scope
+	// Deletion is the deletion-protection webhook's.
+	Deletion Scope
+}
+
+// Scope is when kube-apiserver calls one webhook, and what a failed call does.
+type Scope struct {
 	// FailurePolicy decides what a call that fails (timeout, 5xx, unreachable) does
 	// to the request; see artifacts/deploy/apiserver/pod-webhook.yaml.
 	FailurePolicy     admissionregistrationv1.FailurePolicyType
@@ -39,32 +49,60 @@ type WebhookOptions struct {
 	TimeoutSeconds    int32
 }
 
+// scope is webhook w's.
+func (o *WebhookOptions) scope(w Webhook) Scope {
+	if w == DeletionWebhook {
+		return o.Deletion
+	}
+	return o.Scope
+}
+
 // OptOutLabel on a namespace or a pod, with the value "disabled", keeps the webhook
 // away from it.
 const OptOutLabel = "kruise-native.io/pod-webhook"
 
-// DefaultWebhookOptions are the scope and timeout kruise-apiserver's webhook is
-// registered with: every namespace but the control plane's and kruise-system (whose
-// kruise-apiserver pods must never wait for the webhook they serve), minus the
-// namespaces and pods that opt out; failurePolicy Ignore; 3 s.
+// ExemptNamespaces are never in any webhook's scope: the control plane's and
+// kruise-system, whose kruise-apiserver pods must never wait for the webhook they
+// serve. For the Namespace resource itself kube-apiserver matches the namespace
+// selector against the namespace being deleted, so these are not guarded either.
+var ExemptNamespaces = []string{"kube-system", "kube-public", "kube-node-lease", "kruise-system"}
+
+// DefaultWebhookOptions are the scopes and timeouts kruise-apiserver's webhooks are
+// registered with (the trade-offs are written in the generated files' headers,
+// hack/gen-webhook-config):
+//   - pods: every namespace but ExemptNamespaces, minus the namespaces and pods that
+//     opt out; failurePolicy Ignore; 3 s.
+//   - deletion: objects labelled policy.kruise.io/delete-protection Always or
+//     Cascading outside ExemptNamespaces (an unlabelled delete never reaches us);
+//     failurePolicy Ignore, a miss being counted by kruise-controller; 5 s, as a
+//     Cascading check lists through kube-apiserver.
 func DefaultWebhookOptions() WebhookOptions {
 	optOut := metav1.LabelSelectorRequirement{Key: OptOutLabel, Operator: metav1.LabelSelectorOpNotIn, Values: []string{"disabled"}}
+	notExempt := metav1.LabelSelectorRequirement{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn,
+		Values: ExemptNamespaces}
 	return WebhookOptions{
-		FailurePolicy: admissionregistrationv1.Ignore,
-		NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-			{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn,
-				Values: []string{"kube-system", "kube-public", "kube-node-lease", "kruise-system"}},
-			optOut,
-		}},
-		ObjectSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{optOut}},
-		TimeoutSeconds: 3,
+		Scope: Scope{
+			FailurePolicy:     admissionregistrationv1.Ignore,
+			NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{notExempt, optOut}},
+			ObjectSelector:    &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{optOut}},
+			TimeoutSeconds:    3,
+		},
+		Deletion: Scope{
+			FailurePolicy:     admissionregistrationv1.Ignore,
+			NamespaceSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{notExempt}},
+			ObjectSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
+				Key: pub.DeletionProtectionKey, Operator: metav1.LabelSelectorOpIn,
+				Values: []string{pub.DeletionProtectionTypeAlways, pub.DeletionProtectionTypeCascading}}}},
+			TimeoutSeconds: 5,
+		},
 	}
 }
 
 // WebhookConfigurations returns the configurations that make kube-apiserver call the
-// handlers: for each phase, one webhook whose rules are exactly the handlers' rules
-// (per resource, the union of the operations declared on it). A phase without
-// handlers has no configuration (nil).
+// handlers: for each phase, one webhook per registration (Webhook) that has handlers
+// in it, whose rules are exactly those handlers' rules (per resource, the union of
+// the operations declared on it). A phase without handlers has no configuration
+// (nil).
 func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionregistrationv1.MutatingWebhookConfiguration,
 	*admissionregistrationv1.ValidatingWebhookConfiguration, error) {
 	if err := validateHandlers(handlers); err != nil {
@@ -73,69 +111,78 @@ func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionr
 	if opts.Name == "" {
 		opts.Name = ConfigurationName
 	}
-	var mutating *admissionregistrationv1.MutatingWebhookConfiguration
-	if rules := phaseRules(handlers, Mutating); len(rules) > 0 {
-		client, err := clientConfigFor(opts.ClientConfig, MutatePath)
-		if err != nil {
-			return nil, nil, err
-		}
-		mutating = &admissionregistrationv1.MutatingWebhookConfiguration{
-			TypeMeta:   metav1.TypeMeta{APIVersion: admissionregistrationv1.SchemeGroupVersion.String(), Kind: "MutatingWebhookConfiguration"},
-			ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
-			Webhooks: []admissionregistrationv1.MutatingWebhook{{
-				Name:                    mutatingWebhookName,
+	var mutatingHooks []admissionregistrationv1.MutatingWebhook
+	var validatingHooks []admissionregistrationv1.ValidatingWebhook
+	for _, w := range webhookOrder {
+		scope := opts.scope(w)
+		if rules := phaseRules(handlers, Mutating, w); len(rules) > 0 {
+			client, err := clientConfigFor(opts.ClientConfig, endpointPath(Mutating, w))
+			if err != nil {
+				return nil, nil, err
+			}
+			mutatingHooks = append(mutatingHooks, admissionregistrationv1.MutatingWebhook{
+				Name:                    webhookName(w, Mutating),
 				ClientConfig:            client,
 				Rules:                   rules,
-				FailurePolicy:           ptr.To(opts.FailurePolicy),
+				FailurePolicy:           ptr.To(scope.FailurePolicy),
 				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
-				NamespaceSelector:       opts.NamespaceSelector,
-				ObjectSelector:          opts.ObjectSelector,
+				NamespaceSelector:       scope.NamespaceSelector,
+				ObjectSelector:          scope.ObjectSelector,
 				SideEffects:             ptr.To(admissionregistrationv1.SideEffectClassNone),
-				TimeoutSeconds:          ptr.To(opts.TimeoutSeconds),
+				TimeoutSeconds:          ptr.To(scope.TimeoutSeconds),
 				AdmissionReviewVersions: []string{"v1"},
 				// The handlers complete a pod once; what later webhooks add is not theirs.
 				ReinvocationPolicy: ptr.To(admissionregistrationv1.NeverReinvocationPolicy),
-			}},
+			})
+		}
+		if rules := phaseRules(handlers, Validating, w); len(rules) > 0 {
+			client, err := clientConfigFor(opts.ClientConfig, endpointPath(Validating, w))
+			if err != nil {
+				return nil, nil, err
+			}
+			validatingHooks = append(validatingHooks, admissionregistrationv1.ValidatingWebhook{
+				Name:                    webhookName(w, Validating),
+				ClientConfig:            client,
+				Rules:                   rules,
+				FailurePolicy:           ptr.To(scope.FailurePolicy),
+				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
+				NamespaceSelector:       scope.NamespaceSelector,
+				ObjectSelector:          scope.ObjectSelector,
+				SideEffects:             ptr.To(validatingSideEffects(w)),
+				TimeoutSeconds:          ptr.To(scope.TimeoutSeconds),
+				AdmissionReviewVersions: []string{"v1"},
+			})
+		}
+	}
+	var mutating *admissionregistrationv1.MutatingWebhookConfiguration
+	if len(mutatingHooks) > 0 {
+		mutating = &admissionregistrationv1.MutatingWebhookConfiguration{
+			TypeMeta:   metav1.TypeMeta{APIVersion: admissionregistrationv1.SchemeGroupVersion.String(), Kind: "MutatingWebhookConfiguration"},
+			ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
+			Webhooks:   mutatingHooks,
 		}
 	}
 	var validating *admissionregistrationv1.ValidatingWebhookConfiguration
-	if rules := phaseRules(handlers, Validating); len(rules) > 0 {
-		client, err := clientConfigFor(opts.ClientConfig, ValidatePath)
-		if err != nil {
-			return nil, nil, err
-		}
+	if len(validatingHooks) > 0 {
 		validating = &admissionregistrationv1.ValidatingWebhookConfiguration{
 			TypeMeta:   metav1.TypeMeta{APIVersion: admissionregistrationv1.SchemeGroupVersion.String(), Kind: "ValidatingWebhookConfiguration"},
 			ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
-			Webhooks: []admissionregistrationv1.ValidatingWebhook{{
-				Name:              validatingWebhookName,
-				ClientConfig:      client,
-				Rules:             rules,
-				FailurePolicy:     ptr.To(opts.FailurePolicy),
-				MatchPolicy:       ptr.To(admissionregistrationv1.Equivalent),
-				NamespaceSelector: opts.NamespaceSelector,
-				ObjectSelector:    opts.ObjectSelector,
-				// The PodUnavailableBudget guard spends a budget (a status write) when it
-				// admits a disruption, and nothing on a dry run.
-				SideEffects:             ptr.To(admissionregistrationv1.SideEffectClassNoneOnDryRun),
-				TimeoutSeconds:          ptr.To(opts.TimeoutSeconds),
-				AdmissionReviewVersions: []string{"v1"},
-			}},
+			Webhooks:   validatingHooks,
 		}
 	}
 	return mutating, validating, nil
 }
 
-// phaseRules are the webhook rules of the phase's handlers: one per resource, in the
+// phaseRules are the webhook rules of the handlers of webhook w in the phase: one per resource, in the
 // order the list first names it, with the union of the operations declared on it.
 // Operations are never pooled across resources, so no resource gets an operation no
 // handler asked for.
-func phaseRules(handlers []Handler, phase Phase) []admissionregistrationv1.RuleWithOperations {
+func phaseRules(handlers []Handler, phase Phase, w Webhook) []admissionregistrationv1.RuleWithOperations {
 	var resources []Resource
 	ops := map[Resource]map[admissionregistrationv1.OperationType]bool{}
 	for i := range handlers {
 		h := &handlers[i]
-		if h.Phase() != phase {
+		if h.Phase() != phase || h.WebhookName() != w {
 			continue
 		}
 		for _, r := range h.Rules {
@@ -187,4 +234,13 @@ func clientConfigFor(base admissionregistrationv1.WebhookClientConfig, path stri
 		out.Service.Path = ptr.To(path)
 	}
 	return out, nil
+}
+
+// validatingSideEffects: the pod webhook's PodUnavailableBudget guard spends a budget
+// (a status write) when it admits a disruption, and nothing on a dry run.
+func validatingSideEffects(w Webhook) admissionregistrationv1.SideEffectClass {
+	if w == PodWebhook {
+		return admissionregistrationv1.SideEffectClassNoneOnDryRun
+	}
+	return admissionregistrationv1.SideEffectClassNone
 }

@@ -9,7 +9,14 @@
 // kruise-apiserver's chain (Handlers) mutates pod creates only: it injects the sidecars
 // of the SidecarSets that select the new pod, holds containers back by launch
 // priority, and (optionally) gives pods of Kruise workloads the KruisePodReady
-// readiness gate. Its one validating handler guards PodUnavailableBudgets
-// (budget_guard.go): pod deletions, evictions and spec updates of covered, ready pods
-// spend a slot of the budget or are refused with 429. Status writes never reach it.
+// readiness gate. The pod webhook's one validating handler guards
+// PodUnavailableBudgets (budget_guard.go): pod deletions, evictions and spec updates
+// of covered, ready pods spend a slot of the budget or are refused with 429. Status
+// writes never reach it.
+//
+// The same server serves registrations other than the pod webhook's (Webhook): a
+// handler names the one it belongs to, and each has its own path
+// (/admission/<phase>/<webhook>) and scope in the generated configurations. The
+// deletion-protection webhook (DeletionWebhook) validates DELETE of labelled
+// Namespaces, CRDs and apps/v1 workloads with pkg/deletionprotection's rule.
 package podwebhook

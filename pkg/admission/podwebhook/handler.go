@@ -3,6 +3,7 @@ package podwebhook
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -18,6 +19,9 @@ import (
 type Handler struct {
 	// Name identifies the handler in logs and errors; unique within a list.
 	Name string
+	// Webhook is the registration the handler is served under: its path and its
+	// scope (selectors, failurePolicy). Empty is PodWebhook.
+	Webhook Webhook
 	// Rules are the requests the handler acts on.
 	Rules []Rule
 	// Synced, if set, reports whether the caches the handler reads have synced. Until
@@ -56,6 +60,16 @@ var (
 	PodEvictions = Resource{Version: "v1", Resource: "pods", Subresource: "eviction", Scope: admissionregistrationv1.NamespacedScope}
 )
 
+// The resources the deletion-protection webhook acts on.
+var (
+	Namespaces = Resource{Version: "v1", Resource: "namespaces", Scope: admissionregistrationv1.ClusterScope}
+	CRDs       = Resource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions",
+		Scope: admissionregistrationv1.ClusterScope}
+	Deployments  = Resource{Group: "apps", Version: "v1", Resource: "deployments", Scope: admissionregistrationv1.NamespacedScope}
+	ReplicaSets  = Resource{Group: "apps", Version: "v1", Resource: "replicasets", Scope: admissionregistrationv1.NamespacedScope}
+	StatefulSets = Resource{Group: "apps", Version: "v1", Resource: "statefulsets", Scope: admissionregistrationv1.NamespacedScope}
+)
+
 // String is the resource as a webhook rule writes it (pods, pods/eviction).
 func (r Resource) String() string {
 	if r.Subresource == "" {
@@ -73,18 +87,43 @@ const (
 	Validating Phase = "validate"
 )
 
-// Paths where kruise-apiserver serves each phase.
+// Webhook is a registration of its own: one webhook entry per phase in the
+// configurations, with its own path and scope (WebhookOptions), so a handler on
+// another resource than pods (deletion protection of Namespaces, CRDs, workloads)
+// is never called for pods, nor pods' handlers for it.
+type Webhook string
+
 const (
-	MutatePath   = "/admission/mutate/pods"
-	ValidatePath = "/admission/validate/pods"
+	// PodWebhook is the pod webhook (Handler.Webhook empty).
+	PodWebhook Webhook = "pods"
+	// DeletionWebhook validates deletions of objects carrying
+	// policy.kruise.io/delete-protection.
+	DeletionWebhook Webhook = "deletion"
 )
 
-// Path is where the server serves the phase.
-func (p Phase) Path() string {
-	if p == Mutating {
-		return MutatePath
+// webhookOrder is the order webhooks are written in a configuration.
+var webhookOrder = []Webhook{PodWebhook, DeletionWebhook}
+
+// Paths where kruise-apiserver serves each phase of each webhook:
+// /admission/<phase>/<webhook>.
+const (
+	MutatePath           = "/admission/mutate/pods"
+	ValidatePath         = "/admission/validate/pods"
+	ValidateDeletionPath = "/admission/validate/deletion"
+)
+
+// Path is where the server serves the phase of the pod webhook.
+func (p Phase) Path() string { return endpointPath(p, PodWebhook) }
+
+// endpointPath is where the server serves the phase of webhook w.
+func endpointPath(p Phase, w Webhook) string { return "/admission/" + string(p) + "/" + string(w) }
+
+// WebhookName is the registration the handler belongs to.
+func (h *Handler) WebhookName() Webhook {
+	if h.Webhook == "" {
+		return PodWebhook
 	}
-	return ValidatePath
+	return h.Webhook
 }
 
 // Phase is whether the handler mutates or validates.
@@ -133,6 +172,9 @@ func validateHandlers(handlers []Handler) error {
 		if (h.Mutate == nil) == (h.Validate == nil) {
 			return fmt.Errorf("handler %s: set exactly one of Mutate and Validate", h.Name)
 		}
+		if !slices.Contains(webhookOrder, h.WebhookName()) {
+			return fmt.Errorf("handler %s: unknown webhook %q", h.Name, h.Webhook)
+		}
 		if len(h.Rules) == 0 {
 			return fmt.Errorf("handler %s declares no rules", h.Name)
 		}
@@ -150,7 +192,10 @@ func validateHandlers(handlers []Handler) error {
 			}
 			// A mutating handler is given the pod to change; other objects (an
 			// Eviction, a DeleteOptions) have no patch the server knows how to write.
-			if h.Mutate != nil && (r.Resource != Pods || sets.New(r.Operations...).Has(admissionregistrationv1.Delete)) {
+			if h.WebhookName() == PodWebhook && r.Resource != Pods && r.Resource != PodEvictions {
+				return fmt.Errorf("handler %s: the pod webhook serves pods and pods/eviction, not %s", h.Name, r.Resource)
+			}
+			if h.Mutate != nil && (h.WebhookName() != PodWebhook || r.Resource != Pods || sets.New(r.Operations...).Has(admissionregistrationv1.Delete)) {
 				return fmt.Errorf("handler %s: a mutating handler acts on pod creates and updates only, not %v %s",
 					h.Name, r.Operations, r.Resource)
 			}

@@ -6,10 +6,13 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/deletionprotection"
 )
 
 // Config is what kruise-apiserver's handlers read and how they behave.
@@ -34,6 +37,9 @@ type Config struct {
 	Budgets BudgetStore
 	// Now is the clock of the injection timestamps and of the budgets' records.
 	Now func() time.Time
+	// DeletionChildren counts the children of a protected object being deleted
+	// (deletionprotection.Lookup.ChildrenOf), for the deletion-protection webhook.
+	DeletionChildren func(ctx context.Context, gr schema.GroupResource, obj *unstructured.Unstructured) deletionprotection.ChildrenFunc
 }
 
 // podCreates is the rule of the handlers that complete a new pod.
@@ -41,7 +47,8 @@ var podCreates = []Rule{{Operations: []admissionregistrationv1.OperationType{adm
 
 // Handlers is kruise-apiserver's chain, in the order it runs. Launch priority comes
 // after injection, as the injected sidecars get their barrier too (and may carry a
-// priority of their own).
+// priority of their own). Deletion protection is a webhook of its own
+// (DeletionWebhook): it never sees pods.
 func Handlers(cfg Config) []Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -53,6 +60,7 @@ func Handlers(cfg Config) []Handler {
 	if cfg.Budgets != nil {
 		out = append(out, budgetGuard(cfg.Budgets, cfg.Now))
 	}
+	out = append(out, deletionProtectionHandler(cfg.DeletionChildren))
 	return out
 }
 

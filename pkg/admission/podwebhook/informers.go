@@ -10,10 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/deletionprotection"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
@@ -23,7 +25,7 @@ import (
 // namespaces from kube-apiserver, which kube also reads directly for a namespace the
 // cache does not have yet (created a moment before its first pod).
 func ConfigFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kubeinformers.SharedInformerFactory,
-	kubeClient kubernetes.Interface, readinessGate bool) Config {
+	kubeClient kubernetes.Interface, metadataClient metadata.Interface, readinessGate bool) Config {
 	sidecarSets := kruise.Apps().V1beta1().SidecarSets()
 	ssLister := sidecarSets.Lister()
 	namespaces := kube.Core().V1().Namespaces()
@@ -46,6 +48,10 @@ func ConfigFromInformers(kruise kruiseinformers.SharedInformerFactory, kube kube
 		},
 		Synced:        func() bool { return ssSynced() && nsSynced() },
 		ReadinessGate: readinessGate,
+		// Read on demand rather than cached: deletes of protected objects are rare,
+		// and a cache of every pod (or of every CRD's objects) would cost more.
+		DeletionChildren: deletionprotection.Lookup{
+			NamespacePods: deletionprotection.ListPods(kubeClient), Metadata: metadataClient}.ChildrenOf,
 	}
 }
 

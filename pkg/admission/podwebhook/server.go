@@ -28,8 +28,16 @@ var errNotSynced = errors.New("caches not synced yet")
 // calls them after every mutation (ours, other webhooks', its own), so they decide on
 // the object that is stored, once.
 type Server struct {
-	handlers map[Phase][]Handler
+	handlers map[endpointKey][]Handler
 }
+
+// endpointKey is one path the server answers on: a phase of a webhook.
+type endpointKey struct {
+	phase   Phase
+	webhook Webhook
+}
+
+func (k endpointKey) path() string { return endpointPath(k.phase, k.webhook) }
 
 // NewServer returns a server running handlers, in their order. The list is the whole
 // chain: there is no way to add to it later, so a test's handler cannot reach a
@@ -38,18 +46,20 @@ func NewServer(handlers []Handler) (*Server, error) {
 	if err := validateHandlers(handlers); err != nil {
 		return nil, err
 	}
-	s := &Server{handlers: map[Phase][]Handler{}}
+	s := &Server{handlers: map[endpointKey][]Handler{}}
 	for _, h := range handlers {
-		s.handlers[h.Phase()] = append(s.handlers[h.Phase()], h)
+		k := endpointKey{h.Phase(), h.WebhookName()}
+		s.handlers[k] = append(s.handlers[k], h)
 	}
 	return s, nil
 }
 
-// Paths returns the HTTP handler of each phase that has handlers, by path.
+// Paths returns the HTTP handler of each phase of each webhook that has handlers,
+// by path.
 func (s *Server) Paths() map[string]http.Handler {
 	out := map[string]http.Handler{}
-	for phase := range s.handlers {
-		out[phase.Path()] = &endpoint{server: s, phase: phase}
+	for k := range s.handlers {
+		out[k.path()] = &endpoint{server: s, key: k}
 	}
 	return out
 }
@@ -58,7 +68,11 @@ func (s *Server) Paths() map[string]http.Handler {
 // patch of their changes. An error means the webhook could not decide (the
 // failurePolicy applies); a refusal is a response with Allowed false.
 func (s *Server) Mutate(ctx context.Context, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
-	matched, err := s.matching(Mutating, req)
+	return s.mutate(ctx, endpointKey{Mutating, PodWebhook}, req)
+}
+
+func (s *Server) mutate(ctx context.Context, k endpointKey, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
+	matched, err := s.matching(k, req)
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +106,14 @@ func (s *Server) Mutate(ctx context.Context, req *admissionv1.AdmissionRequest) 
 	return &admissionv1.AdmissionResponse{Allowed: true, PatchType: &patchType, Patch: patch}, nil
 }
 
-// Validate runs the validating handlers that match req; the first refusal is the
-// answer. Errors are as for Mutate.
+// Validate runs the pod webhook's validating handlers that match req; the first
+// refusal is the answer. Errors are as for Mutate.
 func (s *Server) Validate(ctx context.Context, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
-	matched, err := s.matching(Validating, req)
+	return s.validate(ctx, endpointKey{Validating, PodWebhook}, req)
+}
+
+func (s *Server) validate(ctx context.Context, k endpointKey, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, error) {
+	matched, err := s.matching(k, req)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +132,9 @@ func (s *Server) Validate(ctx context.Context, req *admissionv1.AdmissionRequest
 // matching returns the phase's handlers for req, or errNotSynced when one of them is
 // still waiting for its caches: running the others alone would answer differently
 // from the full chain.
-func (s *Server) matching(phase Phase, req *admissionv1.AdmissionRequest) ([]Handler, error) {
+func (s *Server) matching(k endpointKey, req *admissionv1.AdmissionRequest) ([]Handler, error) {
 	var out []Handler
-	for _, h := range s.handlers[phase] {
+	for _, h := range s.handlers[k] {
 		if !h.matches(req) {
 			continue
 		}
@@ -142,10 +160,10 @@ func refused(err error) *admissionv1.AdmissionResponse {
 	return resp
 }
 
-// endpoint serves one phase over HTTP.
+// endpoint serves one phase of one webhook over HTTP.
 type endpoint struct {
 	server *Server
-	phase  Phase
+	key    endpointKey
 }
 
 var _ http.Handler = &endpoint{}
@@ -155,7 +173,7 @@ var _ http.Handler = &endpoint{}
 // kube-apiserver applies the configuration's failurePolicy.
 func (e *endpoint) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	logger := klog.FromContext(r.Context()).WithName("pod-webhook").WithValues("phase", e.phase)
+	logger := klog.FromContext(r.Context()).WithName("kruise-webhook").WithValues("webhook", e.key.webhook, "phase", e.key.phase)
 	if r.Method != http.MethodPost {
 		http.Error(rw, "POST an admission.k8s.io/v1 AdmissionReview", http.StatusMethodNotAllowed)
 		return
@@ -174,17 +192,17 @@ func (e *endpoint) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	logger = logger.WithValues("operation", req.Operation, "resource", req.Resource.Resource,
 		"subresource", req.SubResource, "object", klog.KRef(req.Namespace, req.Name), "uid", req.UID)
 	ctx := klog.NewContext(r.Context(), logger)
-	run := e.server.Mutate
-	if e.phase == Validating {
-		run = e.server.Validate
+	run := e.server.mutate
+	if e.key.phase == Validating {
+		run = e.server.validate
 	}
-	resp, err := run(ctx, req)
+	resp, err := run(ctx, e.key, req)
 	switch {
 	case errors.Is(err, errNotSynced):
 		http.Error(rw, err.Error(), http.StatusServiceUnavailable)
 		return
 	case err != nil:
-		logger.Error(err, "Pod admission failed")
+		logger.Error(err, "Admission failed")
 		http.Error(rw, err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
@@ -191,8 +192,12 @@ func (o *Options) Config() (*apiserver.Config, error) {
 			return nil, fmt.Errorf("kube client for the pod webhook: %w", err)
 		}
 		// Registers its informers now, before the post-start hooks start the factories.
+		metadataClient, err := metadata.NewForConfig(cfg.ClientConfig)
+		if err != nil {
+			return nil, fmt.Errorf("metadata client for the deletion-protection webhook: %w", err)
+		}
 		webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
-			kubeClient, o.PodWebhookReadinessGate)
+			kubeClient, metadataClient, o.PodWebhookReadinessGate)
 		webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
 		handlers := podwebhook.Handlers(webhookConfig)
 		if out.PodWebhook, err = podwebhook.NewServer(handlers); err != nil {

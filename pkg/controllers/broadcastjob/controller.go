@@ -1,7 +1,9 @@
 // Package broadcastjob reconciles BroadcastJobs (broadcastjobs.apps.kruise.io): one
 // job pod per eligible node, decided and pinned as for an Advanced DaemonSet
-// (nodeplacement), within parallelism, until every node's pod finished, the first
-// failure (FailFast) or the active deadline; a finished job is deleted after its TTL.
+// (nodeplacement), within parallelism, until every node's pod finished, the active
+// deadline, or what failurePolicy makes of a failed pod (FailFast: the job fails;
+// Pause: it sets spec.paused; Continue: it goes on), restartLimit counting the
+// restarts of restartPolicy OnFailure pods; a finished job is deleted after its TTL.
 //
 // It works on the v1beta1 objects its informer holds (see podworkload); what to create
 // and how the job stands is pure (Compute).
@@ -53,10 +55,9 @@ type Controller struct {
 func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
 	jobInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
 	podInformer := cc.KubeInformers.Core().V1().Pods()
-	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
 	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
+	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), nil, podworkload.Config{
 		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
 		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
 			return cc.KruiseClient.AppsV1beta1().BroadcastJobs(ns).Get(ctx, name, metav1.GetOptions{})
@@ -82,14 +83,23 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}); err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
+	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.enqueuePodEvent, c.matching)); err != nil {
 		return nil, err
 	}
-	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll)); err != nil {
+	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll, nodeplacement.WakeOnReadyChange())); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
+
+// podEventBatch is how long a pod event waits before its job syncs, so that the pods
+// of a wave (created together, finishing together) cost the job one sync and one
+// status write, not one each; kube's Job controller batches its pod events likewise.
+const podEventBatch = time.Second
+
+// enqueuePodEvent syncs the job of a pod event after podEventBatch; events of that
+// job meanwhile join the same sync.
+func (c *Controller) enqueuePodEvent(key string) { c.loop.AddAfter(key, podEventBatch) }
 
 // Name implements manager.Controller.
 func (c *Controller) Name() string { return ControllerName }
@@ -106,8 +116,9 @@ func (c *Controller) onJobDelete(obj interface{}) {
 	}
 }
 
-// enqueueAll queues every unfinished job: a node that comes, goes or changes may
-// concern any of them.
+// enqueueAll queues every unfinished job: a node that comes, goes, changes or turns
+// Ready may concern any of them (a job runs pods on Ready nodes only, so a node that
+// becomes Ready while a completionPolicy Never job runs gets its pod then).
 func (c *Controller) enqueueAll() {
 	jobs, err := c.jobs.List(labels.Everything())
 	if err != nil {

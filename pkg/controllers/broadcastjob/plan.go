@@ -18,6 +18,11 @@ const (
 	PodSucceeded
 	// PodFailed: finished with failure.
 	PodFailed
+	// PodOverRestartLimit: a restartPolicy OnFailure pod still running whose containers
+	// restarted more often than failurePolicy.restartLimit allows. It counts as failed
+	// (OpenKruise: "the number of retries before marking the pod failed"), no longer as
+	// active, and is deleted when the job finishes: the kubelet would restart it forever.
+	PodOverRestartLimit
 )
 
 // Node is one node as the plan sees it: whether it should run a job pod, and the
@@ -28,13 +33,15 @@ type Node struct {
 	Pods     []PodPhase
 }
 
-// Input is what Compute needs of one BroadcastJob.
+// Input is what Compute needs of one unfinished BroadcastJob (a finished one only
+// waits for its TTL).
 type Input struct {
 	Spec *v1beta1.BroadcastJobSpec
 	// StartTime is when the job started (nil: it has not yet).
 	StartTime *time.Time
-	// Finished is the condition the job already carries ("": none).
-	Finished v1beta1.JobConditionType
+	// Reported is the status the job carries: its failed count tells the failures
+	// already seen from new ones (failurePolicy Pause), its phase a resumed job.
+	Reported v1beta1.BroadcastJobStatus
 	Nodes    []Node
 	Now      time.Time
 }
@@ -50,8 +57,14 @@ type Finish struct {
 type Plan struct {
 	// Create names the nodes that get a pod now.
 	Create []string
-	// DeleteActive: the job failed, its active pods go.
-	DeleteActive bool
+	// DeleteRunning: the job finished; its pods that still run (active ones, and those
+	// over their restart limit) go.
+	DeleteRunning bool
+	// Pause: failurePolicy Pause met a new failed pod; the job sets spec.paused, as
+	// OpenKruise does, until the user resumes it.
+	Pause bool
+	// Resumed: the job was paused and no longer is.
+	Resumed bool
 	// Counts for status.
 	Desired, Active, Succeeded, Failed int32
 	Phase                              v1beta1.BroadcastJobPhase
@@ -70,22 +83,33 @@ const (
 	ReasonFailed           = "Failed"
 )
 
-// Compute decides what a BroadcastJob does: one pod per eligible node that has none,
-// within parallelism and unless paused, and whether the job completes (every eligible
-// node's pod finished under completionPolicy Always), fails (FailFast at the first
-// failed pod, or activeDeadlineSeconds run out) or runs on.
+// Compute decides what an unfinished BroadcastJob does: one pod per eligible node that
+// has none, within parallelism and unless paused, and whether it
+//   - fails: activeDeadlineSeconds ran out, or failurePolicy FailFast met a failed pod;
+//   - pauses: failurePolicy Pause met a failed pod not yet reported in status (so that
+//     a job the user resumed goes on past the failures they saw, and pauses again at
+//     the next one);
+//   - completes: completionPolicy Always, not paused, and every eligible node's pod
+//     finished, failed ones included (failurePolicy Continue). A job no node is
+//     eligible for waits for one, as OpenKruise's does;
+//   - or runs on.
 func Compute(in Input) Plan {
 	var p Plan
 	var missing []string
+	running := 0 // pods not finished: active ones and those over their restart limit
 	for _, n := range in.Nodes {
 		for _, ph := range n.Pods {
 			switch ph {
 			case PodActive:
 				p.Active++
+				running++
 			case PodSucceeded:
 				p.Succeeded++
 			case PodFailed:
 				p.Failed++
+			case PodOverRestartLimit:
+				p.Failed++
+				running++
 			}
 		}
 		if !n.Eligible {
@@ -96,26 +120,24 @@ func Compute(in Input) Plan {
 			missing = append(missing, n.Name)
 		}
 	}
-	switch in.Finished {
-	case v1beta1.JobComplete:
-		p.Phase = v1beta1.PhaseCompleted
-		return p
-	case v1beta1.JobFailed:
-		p.Phase = v1beta1.PhaseFailed
-		return p
-	}
 	if f := failure(in, p); f != nil {
-		p.Finish, p.Phase, p.DeleteActive = f, v1beta1.PhaseFailed, p.Active > 0
-		return p
-	}
-	if in.Spec.CompletionPolicy.Type != v1beta1.Never && len(missing) == 0 && p.Active == 0 {
-		p.Phase = v1beta1.PhaseCompleted
-		p.Finish = &Finish{Type: v1beta1.JobComplete, Reason: ReasonComplete, Message: "Job completed"}
+		p.Finish, p.Phase, p.DeleteRunning = f, v1beta1.PhaseFailed, running > 0
 		return p
 	}
 	p.DeadlineIn = deadlineIn(in)
+	if in.Spec.FailurePolicy.Type == v1beta1.FailurePolicyTypePause && !in.Spec.Paused && p.Failed > in.Reported.Failed {
+		p.Pause, p.Phase = true, v1beta1.PhasePaused
+		return p
+	}
 	if in.Spec.Paused {
 		p.Phase = v1beta1.PhasePaused
+		return p
+	}
+	p.Resumed = in.Reported.Phase == v1beta1.PhasePaused
+	if in.Spec.CompletionPolicy.Type != v1beta1.Never && p.Desired > 0 && len(missing) == 0 && p.Active == 0 {
+		p.Phase, p.DeleteRunning = v1beta1.PhaseCompleted, running > 0
+		p.Finish = &Finish{Type: v1beta1.JobComplete, Reason: ReasonComplete, Message: "Job completed"}
+		p.DeadlineIn = 0
 		return p
 	}
 	p.Phase = v1beta1.PhaseRunning

@@ -48,13 +48,30 @@ func newPod(job *v1beta1.BroadcastJob, owner metav1.OwnerReference, node string)
 	return pod
 }
 
-// phaseOf is where a job pod stands.
-func phaseOf(pod *corev1.Pod) PodPhase {
+// phaseOf is where a job pod stands. A restartPolicy OnFailure pod that has not
+// finished but whose containers (init containers included) restarted more than
+// restartLimit times in all is over its restart limit: the kubelet retries it in place,
+// so its restarts are its failures. A restartPolicy Never pod fails only by its phase.
+func phaseOf(pod *corev1.Pod, restartLimit int32) PodPhase {
 	switch pod.Status.Phase {
 	case corev1.PodSucceeded:
 		return PodSucceeded
 	case corev1.PodFailed:
 		return PodFailed
 	}
+	if pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure && pod.DeletionTimestamp == nil && restarts(pod) > restartLimit {
+		return PodOverRestartLimit
+	}
 	return PodActive
+}
+
+// restarts is the sum of the restart counts of a pod's containers.
+func restarts(pod *corev1.Pod) int32 {
+	var n int32
+	for _, list := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for _, s := range list {
+			n += s.RestartCount
+		}
+	}
+	return n
 }

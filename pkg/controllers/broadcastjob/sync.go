@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
@@ -45,15 +46,25 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if start == nil && !job.Spec.Paused {
 		start = &metav1.Time{Time: now}
 	}
-	in := Input{Spec: &job.Spec, Finished: finishedCondition(job), Nodes: nodes, Now: now}
+	in := Input{Spec: &job.Spec, Reported: job.Status, Nodes: nodes, Now: now}
 	if start != nil {
 		in.StartTime = &start.Time
 	}
 	plan := Compute(in)
 
+	if plan.Pause {
+		// Before status: a status that counts the failure without the pause would not
+		// pause the job again on the next sync.
+		if job, err = c.pause(ctx, job, plan); err != nil {
+			return 0, err
+		}
+	}
+	if plan.Resumed {
+		c.recorder.Event(job, corev1.EventTypeNormal, "Continue", "continue to process job")
+	}
 	var syncErr error
-	if plan.DeleteActive {
-		syncErr = c.deleteActive(ctx, job, loaded.Pods, now)
+	if plan.DeleteRunning {
+		syncErr = c.deleteRunning(ctx, job, loaded.Pods, now)
 	}
 	syncErr = errors.Join(syncErr, c.createPods(ctx, job, plan.Create))
 	if err := c.updateStatus(ctx, job, computeStatus(job, plan, start, now)); err != nil {
@@ -79,7 +90,7 @@ func (c *Controller) planNodes(ctx context.Context, job *v1beta1.BroadcastJob, p
 	byNode := map[string][]PodPhase{}
 	for _, pod := range pods {
 		n := nodeplacement.NodeOf(pod)
-		byNode[n] = append(byNode[n], phaseOf(pod))
+		byNode[n] = append(byNode[n], phaseOf(pod, job.Spec.FailurePolicy.RestartLimit))
 	}
 	out := make([]Node, 0, len(list))
 	for _, node := range list {
@@ -106,15 +117,31 @@ func (c *Controller) createPods(ctx context.Context, job *v1beta1.BroadcastJob, 
 	return c.pods.CreatePods(ctx, job, pods, nil)
 }
 
-// deleteActive deletes the pods of a failed job that still run.
-func (c *Controller) deleteActive(ctx context.Context, job *v1beta1.BroadcastJob, pods []*corev1.Pod, now time.Time) error {
-	var active []*corev1.Pod
+// deleteRunning deletes the pods of a finished job that still run: active ones, and
+// those over their restart limit.
+func (c *Controller) deleteRunning(ctx context.Context, job *v1beta1.BroadcastJob, pods []*corev1.Pod, now time.Time) error {
+	var running []*corev1.Pod
 	for _, pod := range pods {
-		if pod.DeletionTimestamp == nil && phaseOf(pod) == PodActive {
-			active = append(active, pod)
+		if pod.DeletionTimestamp == nil && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed {
+			running = append(running, pod)
 		}
 	}
-	return c.pods.DeletePods(ctx, job, nil, active, nil, metav1.NewTime(now))
+	return c.pods.DeletePods(ctx, job, nil, running, nil, metav1.NewTime(now))
+}
+
+// pause sets spec.paused, as OpenKruise's failurePolicy Pause does: the job stops
+// creating pods until the user sets it back to false. A merge patch of that one field
+// needs no resourceVersion, so a concurrent spec change neither conflicts nor is lost.
+// It returns the patched job, whose resourceVersion the status update needs.
+func (c *Controller) pause(ctx context.Context, job *v1beta1.BroadcastJob, plan Plan) (*v1beta1.BroadcastJob, error) {
+	paused, err := c.kruiseClient.AppsV1beta1().BroadcastJobs(job.Namespace).Patch(ctx, job.Name, types.MergePatchType,
+		[]byte(`{"spec":{"paused":true}}`), metav1.PatchOptions{FieldManager: ControllerName})
+	if err != nil {
+		return nil, fmt.Errorf("pausing at a failed pod: %w", err)
+	}
+	c.recorder.Eventf(job, corev1.EventTypeWarning, "Paused", "job is paused, due to failed pod: %d pods succeeded, %d pods failed",
+		plan.Succeeded, plan.Failed)
+	return paused, nil
 }
 
 // recordFinish records the job's completion or failure as OpenKruise does.

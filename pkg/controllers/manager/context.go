@@ -1,8 +1,10 @@
 package manager
 
 import (
+	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/record"
 
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -12,8 +14,12 @@ import (
 // ControllerContext is what every controller is built from: shared clients and
 // informers (one watch per resource for the whole process) and an event recorder.
 type ControllerContext struct {
-	KubeClient      kubernetes.Interface
-	KruiseClient    kruiseclient.Interface
+	KubeClient   kubernetes.Interface
+	KruiseClient kruiseclient.Interface
+	// Dynamic and Metadata reach resources of any kind (deletion protection watches
+	// built-in kinds by label and lists a CRD's objects).
+	Dynamic         dynamic.Interface
+	Metadata        metadata.Interface
 	KubeInformers   kubeinformers.SharedInformerFactory
 	KruiseInformers kruiseinformers.SharedInformerFactory
 	Recorder        func(component string) record.EventRecorder

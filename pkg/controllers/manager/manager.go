@@ -12,9 +12,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection"
@@ -67,13 +69,24 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, o, clients{kube: kubeClient, kruise: kruiseClient, recorder: recorder}, constructors)
+	dynamicClient, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	metadataClient, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	return run(ctx, o, clients{kube: kubeClient, kruise: kruiseClient, dynamic: dynamicClient, metadata: metadataClient,
+		recorder: recorder}, constructors)
 }
 
 // clients are what the controllers and the leader election talk to the API servers with.
 type clients struct {
 	kube     kubernetes.Interface
 	kruise   kruiseclient.Interface
+	dynamic  dynamic.Interface
+	metadata metadata.Interface
 	recorder func(component string) record.EventRecorder
 }
 
@@ -88,7 +101,7 @@ func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) err
 	defer func() { _ = srv.Close() }()
 
 	runAll := func(ctx context.Context) error {
-		return runControllers(ctx, c.kube, c.kruise, c.recorder, o.Workers, constructors, &ready)
+		return runControllers(ctx, c, o.Workers, constructors, &ready)
 	}
 	if !o.LeaderElection.LeaderElect {
 		return runAll(ctx)
@@ -114,8 +127,8 @@ func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) err
 // runControllers builds every controller, starts the shared informers and runs the
 // controllers until ctx ends. A controller that cannot be built, or that stops while
 // ctx lives, is an error: a partial set of controllers never runs.
-func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruiseClient kruiseclient.Interface,
-	recorder func(string) record.EventRecorder, workers int, constructors []NewFunc, ready *atomic.Bool) error {
+func runControllers(ctx context.Context, c clients, workers int, constructors []NewFunc, ready *atomic.Bool) error {
+	kubeClient, kruiseClient := c.kube, c.kruise
 	logger := klog.FromContext(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -125,9 +138,9 @@ func runControllers(ctx context.Context, kubeClient kubernetes.Interface, kruise
 		return fmt.Errorf("pod index: %w", err)
 	}
 	cc := &ControllerContext{
-		KubeClient: kubeClient, KruiseClient: kruiseClient,
+		KubeClient: kubeClient, KruiseClient: kruiseClient, Dynamic: c.dynamic, Metadata: c.metadata,
 		KubeInformers: kubeInformers, KruiseInformers: kruiseInformers,
-		Recorder: recorder, Workers: workers,
+		Recorder: c.recorder, Workers: workers,
 	}
 	var controllers []Controller
 	for i, newController := range constructors {

@@ -114,8 +114,9 @@ func (k *KubeletSim) ensureSandbox(ctx context.Context, pod *corev1.Pod, sandbox
 // ensureContainer makes sure the spec container has a current container in the
 // sandbox and returns it, with the one it replaced (for lastState), if any:
 //   - none yet: start one, with the restart count kwok reports;
-//   - it runs another image than the spec (kwok completed an in-place image change):
-//     replace it, keeping kwok's restart count (the stage counted the restart);
+//   - it runs another image than the spec (kwok completed an in-place image change),
+//     or kwok reports more restarts than it has (a kwok Stage restarted it): replace
+//     it, keeping kwok's restart count (the stage counted the restart);
 //   - it exited: restart it if the pod's restartPolicy says so, counting the restart;
 //   - it was created but never started: start it.
 func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, envPod func() *corev1.Pod, spec *corev1.Container, cs *corev1.ContainerStatus,
@@ -133,21 +134,14 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, envPo
 		return cur, nil, err
 
 	case !sameImage(cur.Image, spec.Image):
-		if cur.State == runtimeapi.ContainerState_CONTAINER_RUNNING {
-			if _, err := k.runtime.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: cur.ID, Timeout: terminationGrace(pod)}); err != nil {
-				return nil, nil, fmt.Errorf("stop container %s for its image change: %w", cur.ID, err)
-			}
-			if c, ok := k.runtime.Container(cur.ID); ok {
-				cur = &c
-			}
-		}
 		logger.V(2).Info("Replacing container for its new image", "old", cur.Image, "new", spec.Image)
-		next, err := k.startContainer(ctx, envPod(), spec, sb, cur.Attempt+1, cs.RestartCount)
-		if err != nil {
-			return nil, nil, err
-		}
-		k.removeOlder(ctx, history[1:])
-		return next, cur, nil
+		return k.replaceContainer(ctx, pod, envPod, spec, cs, sb, cur, history, "its image change")
+
+	case cs.RestartCount > restartCountOf(cur):
+		// kwok restarted the container (hack/local/kwok/pod-job-restart.yaml: a job
+		// pod's container failing under restartPolicy OnFailure); the runtime follows.
+		logger.V(2).Info("Replacing container kwok restarted", "restartCount", cs.RestartCount)
+		return k.replaceContainer(ctx, pod, envPod, spec, cs, sb, cur, history, "its restart")
 
 	case cur.State == runtimeapi.ContainerState_CONTAINER_EXITED:
 		if !shouldRestart(pod.Spec.RestartPolicy, cur.ExitCode) {
@@ -170,6 +164,26 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, envPo
 		}
 	}
 	return cur, prev, nil
+}
+
+// replaceContainer stops cur and starts its successor with the restart count kwok
+// reports: kwok changed the container (its image, or a restart) and counted it.
+func (k *KubeletSim) replaceContainer(ctx context.Context, pod *corev1.Pod, envPod func() *corev1.Pod, spec *corev1.Container, cs *corev1.ContainerStatus,
+	sb *Sandbox, cur *Container, history []Container, why string) (next, prev *Container, err error) {
+	if cur.State == runtimeapi.ContainerState_CONTAINER_RUNNING {
+		if _, err := k.runtime.StopContainer(ctx, &runtimeapi.StopContainerRequest{ContainerId: cur.ID, Timeout: terminationGrace(pod)}); err != nil {
+			return nil, nil, fmt.Errorf("stop container %s for %s: %w", cur.ID, why, err)
+		}
+		if c, ok := k.runtime.Container(cur.ID); ok {
+			cur = &c
+		}
+	}
+	next, err = k.startContainer(ctx, envPod(), spec, sb, cur.Attempt+1, cs.RestartCount)
+	if err != nil {
+		return nil, nil, err
+	}
+	k.removeOlder(ctx, history[1:])
+	return next, cur, nil
 }
 
 // startContainer creates and starts a container for spec with the env resolved from

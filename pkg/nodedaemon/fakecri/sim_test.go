@@ -262,6 +262,32 @@ func TestKubeletSimFollowsKwokImageUpdate(t *testing.T) {
 	}
 }
 
+// kwok's pod-job-restart Stage restarts a failing OnFailure container by counting the
+// restart in pod status: the runtime replaces the container and keeps kwok's count,
+// rather than writing its own count back.
+func TestKubeletSimFollowsKwokRestart(t *testing.T) {
+	e := startSim(t)
+	ctx := context.Background()
+	if _, err := e.client.CoreV1().Pods("ns").Create(ctx, kwokPod("job", nil), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	old := e.waitContainerID(t, "job", "app", "", 0)
+	pod := e.pod(t, "job")
+	cs := statusOf(pod, "app")
+	cs.RestartCount = 1
+	cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 3, Reason: "Error"}}
+	if _, err := e.client.CoreV1().Pods("ns").UpdateStatus(ctx, pod, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitContainerID(t, "job", "app", old.ID, 1)
+	if c, _ := e.srv.Container(old.ID); c.State != runtimeapi.ContainerState_CONTAINER_EXITED {
+		t.Errorf("old container is %v, want exited", c.State)
+	}
+	if got := statusOf(e.pod(t, "job"), "app"); got.RestartCount != 1 || got.State.Running == nil {
+		t.Errorf("status after kwok's restart = %+v, want running with restartCount 1", got)
+	}
+}
+
 func TestKubeletSimLeavesPendingPodsAndHonoursRestartPolicy(t *testing.T) {
 	e := startSim(t)
 	ctx := context.Background()

@@ -16,14 +16,16 @@ import (
 )
 
 // exampleJob is OpenKruise's documented BroadcastJob (perl computing pi on every
-// node), its TTL shortened and without the active deadline, which kwok's pod stages
-// need not race.
+// node), its TTL shortened and its pods' modelled run time 1 s.
 const exampleJob = `apiVersion: apps.kruise.io/v1beta1
 kind: BroadcastJob
 metadata:
   name: pi
 spec:
   template:
+    metadata:
+      annotations:
+        job.kwok.kruise-native.io/run-time: 1s
     spec:
       containers:
       - name: pi
@@ -101,10 +103,5 @@ func TestExampleOnePodPerNodeCompletesAndExpires(t *testing.T) {
 }
 
 func hasCondition(job *v1beta1.BroadcastJob, t v1beta1.JobConditionType) bool {
-	for _, c := range job.Status.Conditions {
-		if c.Type == t && c.Status == corev1.ConditionTrue {
-			return true
-		}
-	}
-	return false
+	return condition(job, t) != nil
 }

@@ -15,8 +15,8 @@ import (
 // them, the user's other annotations untouched.
 func TestAnnotationsCarryV1beta1Fields(t *testing.T) {
 	in := &v1alpha1.PodUnavailableBudget{ObjectMeta: metav1.ObjectMeta{Name: "pub", Annotations: map[string]string{
-		"team":                                     "web",
-		v1alpha1.PubProtectOperationAnnotation:     "DELETE, EVICT",
+		"team":                                 "web",
+		v1alpha1.PubProtectOperationAnnotation: "DELETE, EVICT",
 		v1alpha1.PubProtectTotalReplicasAnnotation: "4",
 		v1alpha1.PubIgnoredPodSelectorAnnotation:   `{"matchLabels":{"canary":"true"}}`,
 	}}}

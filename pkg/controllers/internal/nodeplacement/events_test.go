@@ -13,19 +13,26 @@ func TestNodeHandlerWakesOnPlacementChanges(t *testing.T) {
 			Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: ready}}}}
 	}
 	base := node(map[string]string{"a": "1"}, nil, corev1.ConditionTrue)
+	heartbeat := base.DeepCopy()
+	heartbeat.Status.Conditions[0].LastHeartbeatTime = metav1.Now()
 	cases := []struct {
 		name string
+		old  *corev1.Node
 		cur  *corev1.Node
+		opts []HandlerOption
 		want int
 	}{
-		{"heartbeat only", node(map[string]string{"a": "1"}, nil, corev1.ConditionFalse), 0},
-		{"label changed", node(map[string]string{"a": "2"}, nil, corev1.ConditionTrue), 1},
-		{"taint added", node(map[string]string{"a": "1"}, []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}, corev1.ConditionTrue), 1},
+		{"Ready turns False: not placement", base, node(map[string]string{"a": "1"}, nil, corev1.ConditionFalse), nil, 0},
+		{"label changed", base, node(map[string]string{"a": "2"}, nil, corev1.ConditionTrue), nil, 1},
+		{"taint added", base, node(map[string]string{"a": "1"}, []corev1.Taint{{Key: "k", Effect: corev1.TaintEffectNoSchedule}}, corev1.ConditionTrue), nil, 1},
+		{"WakeOnReadyChange: Ready turns False", base, node(map[string]string{"a": "1"}, nil, corev1.ConditionFalse), []HandlerOption{WakeOnReadyChange()}, 1},
+		{"WakeOnReadyChange: Ready turns True", node(map[string]string{"a": "1"}, nil, corev1.ConditionUnknown), base, []HandlerOption{WakeOnReadyChange()}, 1},
+		{"WakeOnReadyChange: heartbeat only", base, heartbeat, []HandlerOption{WakeOnReadyChange()}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			woken := 0
-			NodeHandler(func() { woken++ }).OnUpdate(base, tc.cur)
+			NodeHandler(func() { woken++ }, tc.opts...).OnUpdate(tc.old, tc.cur)
 			if woken != tc.want {
 				t.Errorf("woken %d times, want %d", woken, tc.want)
 			}

@@ -65,10 +65,16 @@ type Control struct {
 }
 
 // New builds a Control on the pod and ControllerRevision informers (the pod informer
-// carries podindex's indexes, installed by the manager).
+// carries podindex's indexes, installed by the manager). revisions is nil for a
+// workload that keeps none (a job: Workload.NoRevisions), so that it does not make the
+// manager watch ControllerRevisions for nothing.
 func New(client kubernetes.Interface, recorder record.EventRecorder, pods, revisions cache.SharedIndexInformer, cfg Config) (*Control, error) {
-	if err := history.AddControllerRevisionControllerIndexer(revisions); err != nil {
-		return nil, fmt.Errorf("indexing revisions: %w", err)
+	var hist history.Interface
+	if revisions != nil {
+		if err := history.AddControllerRevisionControllerIndexer(revisions); err != nil {
+			return nil, fmt.Errorf("indexing revisions: %w", err)
+		}
+		hist = history.NewHistory(client, appslisters.NewControllerRevisionLister(revisions.GetIndexer()), revisions.GetIndexer())
 	}
 	if cfg.PodOwnerKind.Empty() {
 		cfg.PodOwnerKind = cfg.Kind
@@ -79,7 +85,7 @@ func New(client kubernetes.Interface, recorder record.EventRecorder, pods, revis
 		client:   client,
 		recorder: recorder,
 		pods:     pods.GetIndexer(),
-		history:  history.NewHistory(client, appslisters.NewControllerRevisionLister(revisions.GetIndexer()), revisions.GetIndexer()),
+		history:  hist,
 		Scale:    expectations.NewScale(),
 		Versions: expectations.NewResourceVersion(),
 		inPlace:  &inplaceupdate.Executor{Pods: patcher},

@@ -2,6 +2,7 @@ package podworkload
 
 import (
 	"context"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -85,6 +86,9 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 	}
 	if w.NoRevisions {
 		return &Loaded{Pods: pods}, nil
+	}
+	if c.history == nil {
+		return nil, fmt.Errorf("%s keeps revisions but its Control was built without a revision informer", key(w.Object))
 	}
 	res, err := revision.SyncWorkload(c.history, revision.Workload{
 		Owner:    revision.Owner{Object: w.Object, Kind: c.Kind, Template: w.Template, CollisionCount: w.CollisionCount},

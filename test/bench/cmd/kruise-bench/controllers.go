@@ -25,20 +25,7 @@ func (b *bench) controllers(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	env := ctrlbench.Env{
-		Kube: b.kube, Kruise: b.kruise, Audit: reader,
-		KruiseWrites: func(ctx context.Context) (map[string]float64, error) {
-			raw, err := b.st.Scrape(ctx, "kruise-controller", "kruise_controller_api_writes_total")
-			if err != nil {
-				return nil, err
-			}
-			out := map[string]float64{}
-			for labels, v := range raw {
-				out[stack.LabelValue(labels, "resource")+" "+stack.LabelValue(labels, "verb")] += v
-			}
-			return out, nil
-		},
-	}
+	env := ctrlbench.Env{Kube: b.kube, Kruise: b.kruise, Audit: reader, KruiseWrites: b.kruiseWrites}
 	modes := []struct {
 		name   string
 		stages string // kwok Stage directory; empty = the stack's own
@@ -75,6 +62,19 @@ func (b *bench) controllers(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// kruiseWrites scrapes kruise_controller_api_writes_total, keyed "resource verb".
+func (b *bench) kruiseWrites(ctx context.Context) (map[string]float64, error) {
+	raw, err := b.st.Scrape(ctx, "kruise-controller", "kruise_controller_api_writes_total")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for labels, v := range raw {
+		out[stack.LabelValue(labels, "resource")+" "+stack.LabelValue(labels, "verb")] += v
+	}
+	return out, nil
 }
 
 // restartKwok restarts kwok with the Stages of dir (empty: the stack's own) and waits

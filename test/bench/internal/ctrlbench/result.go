@@ -35,8 +35,11 @@ type Phase struct {
 
 // controllerClients are the audit clients that count as the workload's controller.
 func controllerClients(kind string) []string {
-	if kind == Deployment {
+	switch kind {
+	case Deployment:
 		return []string{"kube-controller-manager/deployment-controller", "kube-controller-manager/replicaset-controller"}
+	case KubeJob:
+		return []string{"kube-controller-manager/job-controller"}
 	}
 	return []string{"kruise-controller"}
 }

@@ -195,9 +195,16 @@ func createNamespace(ctx context.Context, kube kubernetes.Interface, ns string) 
 	return nil
 }
 
+// removable is what cleanup needs of a workload: how to delete what owns its pods, and
+// its namespace.
+type removable interface {
+	delete(ctx context.Context) error
+	namespace() string
+}
+
 // cleanup removes the namespace with our own unthrottled client: leaving 1000 pods to
 // the garbage collector (20 QPS) would cost a minute and load the next scenario.
-func cleanup(ctx context.Context, kube kubernetes.Interface, wl workload) {
+func cleanup(ctx context.Context, kube kubernetes.Interface, wl removable) {
 	logger := klog.FromContext(ctx)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Minute)
 	defer cancel()

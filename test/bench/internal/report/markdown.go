@@ -76,6 +76,29 @@ func Markdown(r *Results, chartDir string, short bool) string {
 		w("\n![scale-up](%s/%s-scaleup.png)\n![rollout](%s/%s-rollout.png)\n", chartDir, r.Date, chartDir, r.Date)
 	}
 
+	if len(r.Jobs) > 0 {
+		w("\n### Jobs (one pod per node, 1 s modelled run time)\n\n")
+		w("| workload | nodes | pods | to Complete s | controller writes/pod | all writes/pod | controller CPU s |\n|---|---|---|---|---|---|---|\n")
+		for _, j := range r.Jobs {
+			ctl := "kruise-controller"
+			if j.Workload == "Job" {
+				ctl = "kube-controller-manager"
+			}
+			wall := fmt.Sprintf("%.1f", j.Seconds)
+			if j.TimedOut {
+				wall += " (timed out)"
+			}
+			w("| %s | %d | %d | %s | %.2f | %.2f | %.1f |\n", j.Workload, j.Nodes, j.Pods, wall,
+				j.ControllerWritesPerPod, j.AllWritesPerPod, j.Processes[ctl].CPUSeconds)
+		}
+		if !short {
+			w("\nJob controller writes by verb and resource (events left out, counted apart):\n\n")
+			for _, j := range r.Jobs {
+				w("- %s: %s; events %d\n", j.Workload, formatCounts(j.ControllerWrites), j.ControllerEvents)
+			}
+		}
+	}
+
 	if len(r.API) > 0 {
 		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only)\n\n", r.Config.Objects, r.Config.Clients)
 		w("| server | operation | requests | per s | p50 ms | p99 ms | bytes/response (wire) |\n|---|---|---|---|---|---|---|\n")

@@ -27,6 +27,7 @@ type Results struct {
 	// rounds, what the create-throughput target is judged on when present.
 	APICreatePairs *apibench.PairedCreates `json:"apiCreatePairs,omitempty"`
 	Controller     []ctrlbench.Phase       `json:"controller,omitempty"`
+	Jobs           []ctrlbench.JobRun      `json:"jobs,omitempty"`
 	Ceiling        *ceiling.Result         `json:"ceiling,omitempty"`
 
 	Targets  []Target          `json:"targets"`
@@ -51,6 +52,7 @@ type Machine struct {
 type Config struct {
 	Nodes          int    `json:"nodes"`
 	Pods           int    `json:"pods"`
+	JobNodes       int    `json:"jobNodes,omitempty"`
 	Objects        int    `json:"objects"`
 	Clients        int    `json:"clients"`
 	Watchers       int    `json:"watchers"`

@@ -78,6 +78,8 @@ func Judge(r *Results) []Target {
 	out = append(out, t)
 	atMost("In-place rollout ≤ 0.5× OpenKruise's 214 s (immediate)", inPlace, secs, 107, " s")
 
+	out = append(out, judgeJobs(r.Jobs))
+
 	out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
 
 	t = Target{Name: "kruise-controller peak RSS with the ceiling's pods in the cluster", Want: "≤ 250 MiB"}
@@ -101,6 +103,29 @@ func Judge(r *Results) []Target {
 			Got: fmt.Sprintf("%.0f MiB", peak), Met: peak <= 250})
 	}
 	return out
+}
+
+// judgeJobs: the BroadcastJob's controller writes per pod no more than kube's Job's, in
+// the same run.
+func judgeJobs(runs []ctrlbench.JobRun) Target {
+	var bcj, job *ctrlbench.JobRun
+	for i := range runs {
+		switch r := &runs[i]; {
+		case r.TimedOut:
+		case r.Workload == ctrlbench.BroadcastJob:
+			bcj = r
+		case r.Workload == ctrlbench.KubeJob:
+			job = r
+		}
+	}
+	t := Target{Name: "BroadcastJob: controller writes per pod no more than kube Job's, same run"}
+	if bcj == nil || job == nil {
+		t.Missing, t.Got, t.Want = true, "no figure", "≤ Job"
+		return t
+	}
+	t.Want = fmt.Sprintf("≤ %.2f", job.ControllerWritesPerPod)
+	t.Got, t.Met = fmt.Sprintf("%.2f", bcj.ControllerWritesPerPod), bcj.ControllerWritesPerPod <= job.ControllerWritesPerPod
+	return t
 }
 
 func judgeAPI(results []*apibench.Result, pairs *apibench.PairedCreates) []Target {
