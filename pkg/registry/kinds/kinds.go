@@ -19,6 +19,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
 
@@ -30,6 +31,7 @@ func All() []resource.Descriptor {
 		daemonset.Kind,
 		broadcastjob.Kind,
 		advancedcronjob.Kind,
+		uniteddeployment.Kind,
 		sidecarset.Kind,
 		nodeimage.Kind,
 		imagepulljob.Kind,

@@ -37,3 +37,5 @@ type NodeImageExpansion interface{}
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}
+
+type UnitedDeploymentExpansion interface{}

@@ -29,3 +29,5 @@ type DaemonSetExpansion interface{}
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}
+
+type UnitedDeploymentExpansion interface{}
