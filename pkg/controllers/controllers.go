@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
 )
 
 // All are the controllers kruise-controller runs, in start order.
@@ -21,6 +22,7 @@ var All = []manager.NewFunc{
 	statefulset.New,
 	daemonset.New,
 	broadcastjob.New,
+	uniteddeployment.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,
