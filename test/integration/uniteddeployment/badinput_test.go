@@ -35,8 +35,9 @@ func TestBadInputRefused(t *testing.T) {
 			if err == nil {
 				t.Fatalf("kubectl apply accepted it:\n%s", out)
 			}
-			if !strings.Contains(out, tc.field) || !strings.Contains(out, "is invalid") {
-				t.Errorf("kubectl apply said %q, want the field %s", out, tc.field)
+			// The error carries kubectl's standard error.
+			if msg := err.Error(); !strings.Contains(msg, tc.field) || !strings.Contains(msg, "is invalid") {
+				t.Errorf("kubectl apply said %q, want the field %s", msg, tc.field)
 			}
 			_, err = kruise(c).AppsV1beta1().UnitedDeployments(ns).Get(context.Background(), "bad", metav1.GetOptions{})
 			if !apierrors.IsNotFound(err) {
