@@ -20,7 +20,8 @@ import (
 // says: 10 -> 2/5/3 pods in zones a/b/c (status.subsetReplicas too), each pod in its
 // subset's zone, one CloneSet per subset owned by the UnitedDeployment; `kubectl scale
 // ud sample-ud --replicas=20` re-divides to 2/10/8; manualUpdate.partitions hold back
-// old pods per subset during a template change.
+// old pods per subset during a template change; scaled to 3, below the fixed shares,
+// the earlier subsets are served first (2/1/0).
 func TestDocumentedExample(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
@@ -128,6 +129,13 @@ func TestDocumentedExample(t *testing.T) {
 	if p := ud.Status.UpdateStatus.CurrentPartitions; p["subset-b"] != 4 || p["subset-c"] != 8 {
 		t.Errorf("currentPartitions %v", p)
 	}
+
+	// Below the subsets' fixed shares (2 and 50%) a scale is still accepted, as an HPA
+	// needs: the earlier subsets are served first.
+	if out, stderr, err := c.Kubectl(t, "scale", "ud", name, "-n", ns, "--replicas=3"); err != nil {
+		t.Fatalf("kubectl scale ud --replicas=3: %v\n%s%s", err, out, stderr)
+	}
+	waitPods(t, c, ns, selector, map[string]int{"subset-a": 2, "subset-b": 1}, 2*time.Minute)
 }
 
 // checkZones fails for a pod not in the zone its subset names (subset-<zone>).

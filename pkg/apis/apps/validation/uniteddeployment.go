@@ -29,7 +29,7 @@ func ValidateUnitedDeployment(ud *apps.UnitedDeployment) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ud.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, field.NewPath("spec"))...)
+	return append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, nil, field.NewPath("spec"))...)
 }
 
 // ValidateUnitedDeploymentUpdate validates an update: the new spec must be valid, and
@@ -41,7 +41,7 @@ func ValidateUnitedDeploymentUpdate(ud, old *apps.UnitedDeployment) field.ErrorL
 	}
 	specPath := field.NewPath("spec")
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ud.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	allErrs = append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, specPath)...)
+	allErrs = append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, &old.Spec, specPath)...)
 	if !apiequality.Semantic.DeepEqual(ud.Spec.Selector, old.Spec.Selector) {
 		allErrs = append(allErrs, field.Invalid(specPath.Child("selector"), ud.Spec.Selector, apimachineryvalidation.FieldImmutableErrorMsg))
 	}
@@ -90,12 +90,17 @@ func templateKinds(t *apps.SubsetTemplate) []string {
 	return set
 }
 
-func validateUnitedDeploymentSpec(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
+// validateUnitedDeploymentSpec checks a spec; oldSpec is nil on create. The subsets'
+// fixed shares are checked against spec.replicas when the subsets are written, not on
+// a scale alone: an HPA or `kubectl scale` may go below them, and the division then
+// serves the earlier subsets first.
+func validateUnitedDeploymentSpec(spec, oldSpec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
 	allErrs := validateReplicas(spec.Replicas, fldPath.Child("replicas"))
 	allErrs = append(allErrs, validateSelector(spec.Selector, "UnitedDeployment", fldPath.Child("selector"))...)
 	allErrs = append(allErrs, validateNonnegativeOptional(spec.RevisionHistoryLimit, fldPath.Child("revisionHistoryLimit"))...)
 	allErrs = append(allErrs, validateSubsetTemplate(spec, fldPath.Child("template"))...)
-	allErrs = append(allErrs, validateTopology(spec, fldPath.Child("topology"))...)
+	checkShares := oldSpec == nil || !apiequality.Semantic.DeepEqual(spec.Topology, oldSpec.Topology)
+	allErrs = append(allErrs, validateTopology(spec, checkShares, fldPath.Child("topology"))...)
 	return append(allErrs, validateUnitedDeploymentUpdateStrategy(spec, fldPath.Child("updateStrategy"))...)
 }
 
@@ -169,9 +174,10 @@ func withoutField(errs field.ErrorList, path *field.Path) field.ErrorList {
 
 // validateTopology checks the subsets: unique DNS-label names, valid node terms,
 // tolerations and patches, replicas as numbers or percents (at most 100% each and
-// together, never more than spec.replicas together), and minReplicas/maxReplicas
-// (not beside replicas, min <= max).
-func validateTopology(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
+// together; with checkShares, numbers plus percents of spec.replicas — exactly, before
+// rounding — never more than spec.replicas), and minReplicas/maxReplicas (not beside
+// replicas, min <= max).
+func validateTopology(spec *apps.UnitedDeploymentSpec, checkShares bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	subsetsPath := fldPath.Child("subsets")
 	names := sets.New[string]()
@@ -185,7 +191,7 @@ func validateTopology(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) fiel
 			elastic = true
 		}
 	}
-	var sum int32
+	var fixed int64
 	var percents int
 	for i := range spec.Topology.Subsets {
 		s := &spec.Topology.Subsets[i]
@@ -217,13 +223,15 @@ func validateTopology(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) fiel
 			if r.Type == intstr.String {
 				v, _ := parsePercent(r.StrVal)
 				percents += v
+			} else {
+				fixed += int64(r.IntVal)
 			}
-			v, _ := uniteddeployment.Scaled(*r, total)
-			sum += v
-			if percents > 100 && r.Type == intstr.String {
+			switch {
+			case percents > 100 && r.Type == intstr.String:
 				allErrs = append(allErrs, field.Invalid(rp, r.StrVal, fmt.Sprintf("the subsets' percents add up to %d%%, more than 100%%", percents)))
-			} else if sum > total && total >= 0 {
-				allErrs = append(allErrs, field.Invalid(rp, r.String(), fmt.Sprintf("the subsets' replicas add up to %d, more than spec.replicas (%d)", sum, total)))
+			case checkShares && total >= 0 && fixed*100+int64(percents)*int64(total) > int64(total)*100:
+				allErrs = append(allErrs, field.Invalid(rp, r.String(), fmt.Sprintf(
+					"the subsets' replicas add up to more than spec.replicas (%d): %d and %d%% of it", total, fixed, percents)))
 			}
 		}
 		allErrs = append(allErrs, validateOptionalIntOrPercent(s.MinReplicas, true, p.Child("minReplicas"))...)

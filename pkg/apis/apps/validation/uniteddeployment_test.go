@@ -70,7 +70,16 @@ func TestValidateUnitedDeployment(t *testing.T) {
 			want: []wantErr{required(subsets + "[2].name")}},
 		{name: "subset sum above replicas", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.Subsets[2].Replicas = intOrStr(4)
-		}, want: []wantErr{invalid(subsets+"[2].replicas", "add up to 11, more than spec.replicas (10)")}},
+		}, want: []wantErr{invalid(subsets+"[2].replicas", "more than spec.replicas (10): 6 and 50% of it")}},
+		{name: "50% and 50% of an odd number (shares are checked before rounding)", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Spec.Replicas = int32p(5)
+			ud.Spec.Topology.Subsets[0].Replicas = strOrStr("50%")
+			ud.Spec.Topology.Subsets[1].Replicas = strOrStr("50%")
+		}},
+		{name: "a number and a percent above replicas", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Spec.Replicas = int32p(4)
+			ud.Spec.Topology.Subsets[0].Replicas = intOrStr(3)
+		}, want: []wantErr{invalid(subsets + "[1].replicas")}},
 		{name: "a percent over 100%", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.Subsets[1].Replicas = strOrStr("120%")
 		}, want: []wantErr{invalid(subsets+"[1].replicas", "100%")}},
@@ -164,6 +173,11 @@ func TestValidateUnitedDeploymentUpdate(t *testing.T) {
 		want   []wantErr
 	}{
 		{name: "scale", mutate: func(ud *apps.UnitedDeployment) { ud.Spec.Replicas = int32p(20) }},
+		{name: "scale below the fixed shares (an HPA may): the division serves earlier subsets first",
+			mutate: func(ud *apps.UnitedDeployment) { ud.Spec.Replicas = int32p(1) }},
+		{name: "subsets written above replicas", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Spec.Topology.Subsets[0].Replicas = intOrStr(9)
+		}, want: []wantErr{invalid("spec.topology.subsets[1].replicas")}},
 		{name: "new image", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Template.CloneSetTemplate.Spec.Template.Spec.Containers[0].Image = "nginx:1.27"
 		}},
