@@ -27,6 +27,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -53,8 +54,12 @@ type Controller struct {
 	pods         corelisters.PodLister
 	history      history.Interface
 	kinds        adapters
-	loop         *reconcile.Loop
-	now          func() time.Time
+	// expect holds the workloads created and deleted but not yet seen by the
+	// informers, per UnitedDeployment: a sync on a stale cache must not create a
+	// subset's workload twice.
+	expect *expectations.Scale
+	loop   *reconcile.Loop
+	now    func() time.Time
 }
 
 // adapters are the four kinds a subset can be.
@@ -103,7 +108,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 			statefulSets:         statefulSets{client: cc.KubeClient, lister: ssInformer.Lister()},
 			deployments:          deployments{client: cc.KubeClient, lister: depInformer.Lister()},
 		},
-		now: time.Now,
+		expect: expectations.NewScale(),
+		now:    time.Now,
 	}
 	c.loop = reconcile.NewLoop("uniteddeployment", c.sync, udInformer.Informer().HasSynced,
 		csInformer.Informer().HasSynced, astsInformer.Informer().HasSynced, ssInformer.Informer().HasSynced,
@@ -111,9 +117,19 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	if _, err := udInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
 		return nil, err
 	}
+	if _, err := udInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj interface{}) {
+		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+			c.expect.Forget(key)
+		}
+	}}); err != nil {
+		return nil, err
+	}
 	// A subset workload's change (its status above all) concerns its owner.
 	for _, inf := range []cache.SharedIndexInformer{csInformer.Informer(), astsInformer.Informer(), ssInformer.Informer(), depInformer.Informer()} {
 		if _, err := inf.AddEventHandler(controllerref.EnqueueOwner(ownerGroupKind, c.loop.Add)); err != nil {
+			return nil, err
+		}
+		if _, err := inf.AddEventHandler(c.observeWorkloads()); err != nil {
 			return nil, err
 		}
 	}
@@ -125,6 +141,24 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		return nil, err
 	}
 	return c, nil
+}
+
+// observeWorkloads marks the creations and deletions of subset workloads as seen.
+func (c *Controller) observeWorkloads() cache.ResourceEventHandlerFuncs {
+	observe := func(obj interface{}, action expectations.Action) {
+		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		if m, ok := obj.(metav1.Object); ok {
+			if key, ok := controllerref.OwnerKey(m, ownerGroupKind); ok {
+				c.expect.Observe(key, action, m.GetName())
+			}
+		}
+	}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj interface{}) { observe(obj, expectations.Create) },
+		DeleteFunc: func(obj interface{}) { observe(obj, expectations.Delete) },
+	}
 }
 
 // onPod queues the Adaptive UnitedDeployments that select a subset pod.

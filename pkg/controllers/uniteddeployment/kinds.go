@@ -66,10 +66,13 @@ func (a cloneSets) build(ud *v1beta1.UnitedDeployment, d desired) (metav1.Object
 	return cs, withHash(&cs.ObjectMeta, cs.Spec)
 }
 
-func (a cloneSets) create(ctx context.Context, obj metav1.Object) error {
+func (a cloneSets) create(ctx context.Context, obj metav1.Object) (string, error) {
 	cs := obj.(*v1beta1.CloneSet)
-	_, err := a.client.AppsV1beta1().CloneSets(cs.Namespace).Create(ctx, cs, metav1.CreateOptions{FieldManager: ControllerName})
-	return err
+	out, err := a.client.AppsV1beta1().CloneSets(cs.Namespace).Create(ctx, cs, metav1.CreateOptions{FieldManager: ControllerName})
+	if err != nil {
+		return "", err
+	}
+	return out.Name, nil
 }
 
 func (a cloneSets) update(ctx context.Context, existing workload, obj metav1.Object) error {
@@ -130,10 +133,13 @@ func (a advancedStatefulSets) build(ud *v1beta1.UnitedDeployment, d desired) (me
 	return ss, withHash(&ss.ObjectMeta, ss.Spec)
 }
 
-func (a advancedStatefulSets) create(ctx context.Context, obj metav1.Object) error {
+func (a advancedStatefulSets) create(ctx context.Context, obj metav1.Object) (string, error) {
 	ss := obj.(*v1beta1.StatefulSet)
-	_, err := a.client.AppsV1beta1().StatefulSets(ss.Namespace).Create(ctx, ss, metav1.CreateOptions{FieldManager: ControllerName})
-	return err
+	out, err := a.client.AppsV1beta1().StatefulSets(ss.Namespace).Create(ctx, ss, metav1.CreateOptions{FieldManager: ControllerName})
+	if err != nil {
+		return "", err
+	}
+	return out.Name, nil
 }
 
 func (a advancedStatefulSets) update(ctx context.Context, existing workload, obj metav1.Object) error {
@@ -203,10 +209,13 @@ func (a statefulSets) build(ud *v1beta1.UnitedDeployment, d desired) (metav1.Obj
 	return ss, withHash(&ss.ObjectMeta, ss.Spec)
 }
 
-func (a statefulSets) create(ctx context.Context, obj metav1.Object) error {
+func (a statefulSets) create(ctx context.Context, obj metav1.Object) (string, error) {
 	ss := obj.(*appsv1.StatefulSet)
-	_, err := a.client.AppsV1().StatefulSets(ss.Namespace).Create(ctx, ss, metav1.CreateOptions{FieldManager: ControllerName})
-	return err
+	out, err := a.client.AppsV1().StatefulSets(ss.Namespace).Create(ctx, ss, metav1.CreateOptions{FieldManager: ControllerName})
+	if err != nil {
+		return "", err
+	}
+	return out.Name, nil
 }
 
 func (a statefulSets) update(ctx context.Context, existing workload, obj metav1.Object) error {
@@ -261,10 +270,13 @@ func (a deployments) build(ud *v1beta1.UnitedDeployment, d desired) (metav1.Obje
 	return dep, withHash(&dep.ObjectMeta, dep.Spec)
 }
 
-func (a deployments) create(ctx context.Context, obj metav1.Object) error {
+func (a deployments) create(ctx context.Context, obj metav1.Object) (string, error) {
 	dep := obj.(*appsv1.Deployment)
-	_, err := a.client.AppsV1().Deployments(dep.Namespace).Create(ctx, dep, metav1.CreateOptions{FieldManager: ControllerName})
-	return err
+	out, err := a.client.AppsV1().Deployments(dep.Namespace).Create(ctx, dep, metav1.CreateOptions{FieldManager: ControllerName})
+	if err != nil {
+		return "", err
+	}
+	return out.Name, nil
 }
 
 func (a deployments) update(ctx context.Context, existing workload, obj metav1.Object) error {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
 
@@ -50,6 +51,8 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	for _, w := range all {
 		if ref := metav1.GetControllerOfNoCopy(w.obj); ref != nil && ref.UID == ud.UID {
 			owned = append(owned, w)
+			// A creation's event can come before its expectation was recorded.
+			c.expect.Observe(key, expectations.Create, w.obj.GetName())
 		}
 	}
 
@@ -75,7 +78,10 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err != nil {
 		return 0, err
 	}
-	writeErr := c.apply(ctx, ud, kind, plan, rev.Update.Name)
+	// Created or deleted workloads not seen yet: the cache is stale, so only what
+	// exists is updated; the informer's event queues the next sync.
+	settled := c.expect.Satisfied(key)
+	writeErr := c.apply(ctx, key, ud, kind, plan, rev.Update.Name, settled)
 
 	status := computeStatus(ud, plan, adaptive, rev.Update.Name, rev.CollisionCount, writeErr, c.now())
 	if err := c.updateStatus(ctx, ud, status); err != nil {
@@ -103,7 +109,9 @@ func podTemplateOf(ud *v1beta1.UnitedDeployment) *corev1.PodTemplateSpec {
 
 // apply creates, updates and deletes subset workloads as the plan says; a workload is
 // written only when what the controller wants of it changed (its hash annotation).
-func (c *Controller) apply(ctx context.Context, ud *v1beta1.UnitedDeployment, kind kindAdapter, plan Plan, updateRevision string) error {
+// Unless settled (earlier creations and deletions seen), it only updates.
+func (c *Controller) apply(ctx context.Context, key string, ud *v1beta1.UnitedDeployment, kind kindAdapter, plan Plan,
+	updateRevision string, settled bool) error {
 	var errs []error
 	for i := range ud.Spec.Topology.Subsets {
 		s := &ud.Spec.Topology.Subsets[i]
@@ -114,10 +122,13 @@ func (c *Controller) apply(ctx context.Context, ud *v1beta1.UnitedDeployment, ki
 		}
 		w, ok := plan.Keep[s.Name]
 		switch {
+		case !ok && !settled:
+			// waiting for the cache to show what was created or deleted earlier
 		case !ok:
-			err = kind.create(ctx, obj)
-			if err == nil {
-				c.recorder.Eventf(ud, corev1.EventTypeNormal, "SuccessfulCreate", "Created the workload of subset %s", s.Name)
+			var created string
+			if created, err = kind.create(ctx, obj); err == nil {
+				c.expect.Expect(key, expectations.Create, created)
+				c.recorder.Eventf(ud, corev1.EventTypeNormal, "SuccessfulCreate", "Created %s of subset %s", created, s.Name)
 			}
 		case w.specHash != obj.GetAnnotations()[specHashAnnotation]:
 			err = kind.update(ctx, w, obj)
@@ -127,8 +138,15 @@ func (c *Controller) apply(ctx context.Context, ud *v1beta1.UnitedDeployment, ki
 		}
 	}
 	for _, w := range plan.Delete {
-		if err := kind.delete(ctx, w); err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Errorf("deleting %s: %w", w.obj.GetName(), err))
+		if !settled {
+			break
+		}
+		c.expect.Expect(key, expectations.Delete, w.obj.GetName())
+		if err := kind.delete(ctx, w); err != nil {
+			c.expect.Observe(key, expectations.Delete, w.obj.GetName()) // no event will come
+			if !apierrors.IsNotFound(err) {
+				errs = append(errs, fmt.Errorf("deleting %s: %w", w.obj.GetName(), err))
+			}
 			continue
 		}
 		c.recorder.Eventf(ud, corev1.EventTypeNormal, "SuccessfulDelete", "Deleted workload %s of subset %q", w.obj.GetName(), w.subset)

@@ -41,7 +41,8 @@ type kindAdapter interface {
 	list(ns string, sel labels.Selector) ([]workload, error)
 	// build returns the workload for d, with its hash annotation set.
 	build(ud *v1beta1.UnitedDeployment, d desired) (metav1.Object, error)
-	create(ctx context.Context, obj metav1.Object) error
+	// create returns the name the server gave the workload.
+	create(ctx context.Context, obj metav1.Object) (string, error)
 	// update writes desired's labels, annotations and spec onto the existing workload.
 	update(ctx context.Context, existing workload, obj metav1.Object) error
 	delete(ctx context.Context, w workload) error
