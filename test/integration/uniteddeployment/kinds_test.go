@@ -128,6 +128,25 @@ func TestSubsetKinds(t *testing.T) {
 			waitUD(t, c, ns, name, time.Minute, func(ud *v1beta1.UnitedDeployment) bool {
 				return ud.Status.Replicas == 4 && ud.Status.ReadyReplicas == 4 && ud.Status.UpdatedReplicas == 4
 			})
+			// Each workload was created once: never a duplicate made on a stale cache
+			// and deleted again.
+			framework.WaitFor(t, 30*time.Second, func() (bool, error) {
+				events, err := c.Client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + name})
+				if err != nil {
+					return false, err
+				}
+				reasons := map[string]int{}
+				for _, e := range events.Items {
+					reasons[e.Reason] += int(max(e.Count, 1))
+				}
+				if reasons["SuccessfulCreate"] > 2 || reasons["SuccessfulDelete"] > 0 {
+					t.Fatalf("events %v: a workload was created twice", reasons)
+				}
+				if reasons["SuccessfulCreate"] != 2 {
+					return false, fmt.Errorf("events %v", reasons)
+				}
+				return true, nil
+			})
 		})
 	}
 }
