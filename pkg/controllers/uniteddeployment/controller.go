@@ -14,6 +14,7 @@ import (
 	"context"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -64,10 +65,10 @@ type Controller struct {
 
 // adapters are the four kinds a subset can be.
 type adapters struct {
-	cloneSets            cloneSets
-	advancedStatefulSets advancedStatefulSets
-	statefulSets         statefulSets
-	deployments          deployments
+	cloneSets            subsetKind[*v1beta1.CloneSet]
+	advancedStatefulSets subsetKind[*v1beta1.StatefulSet]
+	statefulSets         subsetKind[*appsv1.StatefulSet]
+	deployments          subsetKind[*appsv1.Deployment]
 }
 
 // For returns the adapter of the kind the UnitedDeployment's template makes.
@@ -103,10 +104,10 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		pods:         podInformer.Lister(),
 		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
 		kinds: adapters{
-			cloneSets:            cloneSets{client: cc.KruiseClient, lister: csInformer.Lister()},
-			advancedStatefulSets: advancedStatefulSets{client: cc.KruiseClient, lister: astsInformer.Lister()},
-			statefulSets:         statefulSets{client: cc.KubeClient, lister: ssInformer.Lister()},
-			deployments:          deployments{client: cc.KubeClient, lister: depInformer.Lister()},
+			cloneSets:            cloneSets(cc.KruiseClient, csInformer.Lister()),
+			advancedStatefulSets: advancedStatefulSets(cc.KruiseClient, astsInformer.Lister()),
+			statefulSets:         statefulSets(cc.KubeClient, ssInformer.Lister()),
+			deployments:          deployments(cc.KubeClient, depInformer.Lister()),
 		},
 		expect: expectations.NewScale(),
 		now:    time.Now,

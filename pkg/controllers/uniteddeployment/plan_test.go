@@ -226,11 +226,10 @@ func TestComputeStatus(t *testing.T) {
 func TestBuild(t *testing.T) {
 	ud := exampleUD()
 	d := desired{subset: &ud.Spec.Topology.Subsets[1], revision: "rev-2", replicas: 5, partition: 2}
-	obj, err := cloneSets{}.build(ud, d)
+	cs, err := buildCloneSet(ud, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := obj.(*v1beta1.CloneSet)
 	if *cs.Spec.Replicas != 5 || cs.Spec.UpdateStrategy.RollingUpdate.Partition.IntValue() != 2 ||
 		cs.Spec.Selector.MatchLabels[SubsetLabel] != "subset-b" || cs.Spec.Template.Labels[SubsetLabel] != "subset-b" ||
 		cs.Labels[RevisionLabel] != "rev-2" || cs.GenerateName != "sample-ud-subset-b-" || cs.Annotations[specHashAnnotation] == "" {
@@ -242,30 +241,30 @@ func TestBuild(t *testing.T) {
 	if cs.Spec.Template.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchExpressions[0].Values[0] != "b" {
 		t.Errorf("affinity %+v", cs.Spec.Template.Spec.Affinity)
 	}
-	again, _ := cloneSets{}.build(ud, d)
+	again, _ := buildCloneSet(ud, d)
 	if again.GetAnnotations()[specHashAnnotation] != cs.Annotations[specHashAnnotation] {
 		t.Error("the hash must not change between builds of the same workload")
 	}
 	d.replicas = 6
-	other, _ := cloneSets{}.build(ud, d)
+	other, _ := buildCloneSet(ud, d)
 	if other.GetAnnotations()[specHashAnnotation] == cs.Annotations[specHashAnnotation] {
 		t.Error("the hash must change with the replicas")
 	}
 
 	ud.Spec.Template = v1beta1.SubsetTemplate{StatefulSetTemplate: &v1beta1.StatefulSetTemplateSpec{Spec: appsv1.StatefulSetSpec{Template: *baseTemplate()}}}
-	obj, err = statefulSets{}.build(ud, d)
+	ss, err := buildStatefulSet(ud, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ss := obj.(*appsv1.StatefulSet); *ss.Spec.UpdateStrategy.RollingUpdate.Partition != 2 || *ss.Spec.Replicas != 6 {
+	if *ss.Spec.UpdateStrategy.RollingUpdate.Partition != 2 || *ss.Spec.Replicas != 6 {
 		t.Errorf("statefulset %+v", ss.Spec)
 	}
 	ud.Spec.Template = v1beta1.SubsetTemplate{DeploymentTemplate: &v1beta1.DeploymentTemplateSpec{Spec: appsv1.DeploymentSpec{Template: *baseTemplate()}}}
-	obj, err = deployments{}.build(ud, d)
+	dep, err := buildDeployment(ud, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dep := obj.(*appsv1.Deployment); !dep.Spec.Paused {
+	if !dep.Spec.Paused {
 		t.Errorf("a Deployment subset with a partition must pause its rollout")
 	}
 }

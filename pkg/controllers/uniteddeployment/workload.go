@@ -111,15 +111,19 @@ func readMeta(obj metav1.Object) workload {
 
 // mergeMeta puts desired labels and annotations onto a stored workload's, keeping
 // what others added.
-func mergeMeta(dst *metav1.ObjectMeta, src metav1.Object) {
-	if dst.Labels == nil {
-		dst.Labels = map[string]string{}
+func mergeMeta(dst, src metav1.Object) {
+	labels := dst.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
 	}
-	maps.Copy(dst.Labels, src.GetLabels())
-	if dst.Annotations == nil {
-		dst.Annotations = map[string]string{}
+	maps.Copy(labels, src.GetLabels())
+	dst.SetLabels(labels)
+	annotations := dst.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
 	}
-	maps.Copy(dst.Annotations, src.GetAnnotations())
+	maps.Copy(annotations, src.GetAnnotations())
+	dst.SetAnnotations(annotations)
 }
 
 // podTemplateFor is the subset's pod template from the workload template's.
