@@ -25,7 +25,7 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true).WithDeprecatedPasswordFlag().WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
 	flags.AddFlags(cmd.PersistentFlags())
 	f := cmdutil.NewFactory(cmdutil.NewMatchVersionFlags(flags))
-	cmd.AddCommand(NewCmdRollout(f, streams), NewCmdScaleDown(f, streams))
+	cmd.AddCommand(NewCmdRollout(f, streams), NewCmdScaleDown(f, streams), NewCmdSet(f, streams))
 	return cmd
 }
 
