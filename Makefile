@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
+.PHONY: all build install-plugin tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
 
 all: build
 
@@ -17,6 +17,17 @@ build:
 	@mkdir -p $(BIN)
 	@for d in cmd/*/; do n=$$(basename $$d); case $$n in kubectl-*) b=$$n;; *) b=kruise-$$n;; esac; \
 	  echo "go build $$b"; go build -o $(BIN)/$$b ./$$d || exit 1; done
+	@install -m 0755 hack/kubectl_complete-kruise $(BIN)/kubectl_complete-kruise
+
+## install-plugin: kubectl-kruise (and kubectl_complete-kruise, which completes
+## `kubectl kruise <TAB>`) into PLUGIN_DIR, by default the go install directory; the same
+## as `go install ./cmd/kubectl-kruise`. kubectl finds the plugin on PATH.
+PLUGIN_DIR ?= $(or $(shell go env GOBIN),$(shell go env GOPATH)/bin)
+install-plugin:
+	@mkdir -p $(PLUGIN_DIR)
+	go build -o $(PLUGIN_DIR)/kubectl-kruise ./cmd/kubectl-kruise
+	install -m 0755 hack/kubectl_complete-kruise $(PLUGIN_DIR)/kubectl_complete-kruise
+	@echo "installed $(PLUGIN_DIR)/kubectl-kruise; with $(PLUGIN_DIR) on PATH, run: kubectl kruise version"
 
 ## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
 tools:

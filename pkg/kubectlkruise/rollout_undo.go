@@ -102,22 +102,18 @@ func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun c
 }
 
 // undoLocally returns the workload with the template of the revision the server would
-// pick: toRevision, or for 0 the one before the newest.
+// pick (revisiondata.Pick): toRevision, or for 0 the one before the newest.
 func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (*unstructured.Unstructured, error) {
 	revs, err := ownedRevisions(ctx, c.Kube, t)
 	if err != nil {
 		return nil, err
 	}
-	if toRevision == 0 {
-		if len(revs) < 2 {
-			return nil, fmt.Errorf("%s has no previous revision to roll back to", t.ref())
-		}
-		toRevision = revs[len(revs)-2].Revision
-	}
-	rev, err := findRevision(revs, toRevision, t)
+	// The server's own pick, so a client dry run shows what the server would restore.
+	rev, err := revisiondata.Pick(revs, toRevision)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s %q %w", t.GVR.GroupResource(), t.name(), err)
 	}
+	toRevision = rev.Revision
 	tmpl, err := revisiondata.Decode(rev)
 	if err != nil {
 		return nil, err
