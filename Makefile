@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build install-plugin tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
+.PHONY: all build install-plugin chart tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
 
 all: build
 
@@ -29,9 +29,11 @@ install-plugin:
 	install -m 0755 hack/kubectl_complete-kruise $(PLUGIN_DIR)/kubectl_complete-kruise
 	@echo "installed $(PLUGIN_DIR)/kubectl-kruise; with $(PLUGIN_DIR) on PATH, run: kubectl kruise version"
 
-## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
+## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached), and helm
+## for the chart's tests (hack/tools/build-helm.sh, its own module and stamp)
 tools:
 	hack/tools/build.sh
+	hack/tools/build-helm.sh
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
 up: tools build
@@ -73,11 +75,17 @@ test-containerd:
 ## verify: generated code up to date, gofmt and go vet clean
 verify:
 	hack/verify-codegen.sh
+	hack/verify-chart.sh
 	hack/verify-gofmt.sh
 	go vet ./...
 
 codegen:
 	hack/update-codegen.sh
+
+## chart: regenerate the Helm chart artifacts/charts/kruise-native from artifacts/deploy
+## (hack/gen-helm-chart; hack/verify-chart.sh, part of `make verify`, checks it is current)
+chart:
+	go run ./hack/gen-helm-chart
 
 ## bench: opt-in, never part of `make test`: test/bench's benchmark on a private stack of 10
 ## kwok nodes (about 40 minutes; one at a time) -> test/bench/results/<date>.{json,md} + PNG
