@@ -172,7 +172,9 @@ func TestChartInstallDryRunServer(t *testing.T) {
 		if _, err := c.KubectlStdin(t, rendered, "apply", "--dry-run=server", "-f", "-"); err != nil {
 			t.Errorf("etcd.mode=%s: server dry-run apply: %v", mode, err)
 		}
-		out, err := helm(t, "install", "kruise-native-"+mode, chart, "--namespace", "kruise-system", "--dry-run=server", "--take-ownership", "--set", "etcd.mode="+mode)
+		// As artifacts/deploy/README.md says to install it: the release in the current
+		// namespace, the objects in kruise-system.
+		out, err := helm(t, "install", "kruise-native-"+mode, chart, "--namespace", "default", "--dry-run=server", "--take-ownership", "--set", "etcd.mode="+mode)
 		if err != nil {
 			t.Fatalf("etcd.mode=%s: %v", mode, err)
 		}
