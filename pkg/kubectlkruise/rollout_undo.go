@@ -90,15 +90,11 @@ func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun c
 	if dryRun == cmdutil.DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	obj, err := postRollback(ctx, c.Kruise, t, toRevision, opts)
+	obj, err := postRollback(ctx, c, t, toRevision, opts)
 	if err != nil {
 		return err
 	}
-	u, err := toUnstructured(obj, t)
-	if err != nil {
-		return err
-	}
-	return printer.PrintObj(u, out)
+	return printer.PrintObj(obj, out)
 }
 
 // undoLocally returns the workload with the template of the revision the server would
@@ -127,16 +123,4 @@ func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (
 		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
 	}
 	return obj, nil
-}
-
-// toUnstructured turns a typed answer into an object printers can name: typed
-// clients leave TypeMeta empty, so the kind comes from the resolved target.
-func toUnstructured(obj runtime.Object, t *target) (*unstructured.Unstructured, error) {
-	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, fmt.Errorf("converting %s: %w", t.ref(), err)
-	}
-	u := &unstructured.Unstructured{Object: raw}
-	u.SetGroupVersionKind(t.Object.GroupVersionKind())
-	return u, nil
 }
