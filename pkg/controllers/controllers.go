@@ -2,6 +2,7 @@
 package controllers
 
 import (
+	"github.com/kruise-native/kruise-native/pkg/controllers/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/broadcastjob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerlaunchpriority"
@@ -12,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 )
@@ -22,6 +24,7 @@ var All = []manager.NewFunc{
 	statefulset.New,
 	daemonset.New,
 	broadcastjob.New,
+	advancedcronjob.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,
@@ -29,4 +32,5 @@ var All = []manager.NewFunc{
 	containerlaunchpriority.New,
 	sidecarset.New,
 	deletionprotection.New,
+	resourcedistribution.New,
 }

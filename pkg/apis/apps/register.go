@@ -38,6 +38,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ImageListPullJob{}, &ImageListPullJobList{},
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&SidecarSet{}, &SidecarSetList{},
+		&ResourceDistribution{}, &ResourceDistributionList{},
 	)
 	return nil
 }

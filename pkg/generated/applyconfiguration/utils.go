@@ -152,6 +152,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.PullPolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ReferenceObject"):
 		return &appsv1alpha1.ReferenceObjectApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistribution"):
+		return &appsv1alpha1.ResourceDistributionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionCondition"):
+		return &appsv1alpha1.ResourceDistributionConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionNamespace"):
+		return &appsv1alpha1.ResourceDistributionNamespaceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionSpec"):
+		return &appsv1alpha1.ResourceDistributionSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionStatus"):
+		return &appsv1alpha1.ResourceDistributionStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionTargetNamespaces"):
+		return &appsv1alpha1.ResourceDistributionTargetNamespacesApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionTargets"):
+		return &appsv1alpha1.ResourceDistributionTargetsApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):
 		return &appsv1alpha1.RollingUpdateDaemonSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
@@ -252,6 +266,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.ImageListPullJobTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("JobCondition"):
 		return &appsv1beta1.JobConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistribution"):
+		return &appsv1beta1.ResourceDistributionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionCondition"):
+		return &appsv1beta1.ResourceDistributionConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionNamespace"):
+		return &appsv1beta1.ResourceDistributionNamespaceApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionSpec"):
+		return &appsv1beta1.ResourceDistributionSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionStatus"):
+		return &appsv1beta1.ResourceDistributionStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionTargetNamespaces"):
+		return &appsv1beta1.ResourceDistributionTargetNamespacesApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionTargets"):
+		return &appsv1beta1.ResourceDistributionTargetsApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateCloneSetStrategy"):
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):

@@ -108,6 +108,14 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ProbeHandler{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ProbeHandler(ref),
 		v1alpha1.PullPolicy{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_PullPolicy(ref),
 		v1alpha1.ReferenceObject{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_ReferenceObject(ref),
+		v1alpha1.ResourceDistribution{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ResourceDistribution(ref),
+		v1alpha1.ResourceDistributionCondition{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1alpha1_ResourceDistributionCondition(ref),
+		v1alpha1.ResourceDistributionList{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_ResourceDistributionList(ref),
+		v1alpha1.ResourceDistributionNamespace{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1alpha1_ResourceDistributionNamespace(ref),
+		v1alpha1.ResourceDistributionSpec{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_ResourceDistributionSpec(ref),
+		v1alpha1.ResourceDistributionStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_ResourceDistributionStatus(ref),
+		v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():            schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargetNamespaces(ref),
+		v1alpha1.ResourceDistributionTargets{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref),
 		v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref),
 		v1alpha1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_RollingUpdateStatefulSetStrategy(ref),
 		v1alpha1.SandboxConfig{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_SandboxConfig(ref),
@@ -166,6 +174,14 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.FailurePolicy{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_FailurePolicy(ref),
 		v1beta1.ImageListPullJobTemplateSpec{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_ImageListPullJobTemplateSpec(ref),
 		v1beta1.JobCondition{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_JobCondition(ref),
+		v1beta1.ResourceDistribution{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ResourceDistribution(ref),
+		v1beta1.ResourceDistributionCondition{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_ResourceDistributionCondition(ref),
+		v1beta1.ResourceDistributionList{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ResourceDistributionList(ref),
+		v1beta1.ResourceDistributionNamespace{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_ResourceDistributionNamespace(ref),
+		v1beta1.ResourceDistributionSpec{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ResourceDistributionSpec(ref),
+		v1beta1.ResourceDistributionStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1beta1_ResourceDistributionStatus(ref),
+		v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():             schema_pkg_apis_apps_v1beta1_ResourceDistributionTargetNamespaces(ref),
+		v1beta1.ResourceDistributionTargets{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref),
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
 		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
 		v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref),
@@ -4134,6 +4150,362 @@ func schema_pkg_apis_apps_v1alpha1_ReferenceObject(ref common.ReferenceCallback)
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_ResourceDistribution(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistribution copies one Secret or ConfigMap into every namespace its targets select and keeps the copies in sync with it (`kubectl get distributor`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.ResourceDistributionSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.ResourceDistributionStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistributionSpec{}.OpenAPIModelName(), v1alpha1.ResourceDistributionStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionCondition is one type of failure and the namespaces it happened in.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type of failure.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True when the failure happened in the last reconcile.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when Status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason says why it failed (\"Succeeded\" when it did not).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"failedNamespace": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedNamespaces are the namespaces where it failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionList is a list of ResourceDistributions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.ResourceDistribution{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistribution{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionNamespace(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionNamespace names a namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the namespace.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionSpec is the resource to copy and where to copy it.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the complete object to distribute: a v1 Secret or ConfigMap with a name. Its namespace, if any, is ignored: copies go to the target namespaces.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets select the namespaces that get a copy.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ResourceDistributionTargets{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"resource", "targets"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistributionTargets{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionStatus counts the target namespaces and the copies in sync, and says, by condition, where and why copies could not be made.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of target namespaces.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of target namespaces holding an up-to-date copy.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is desired - succeeded.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the status was computed for.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions: one per failure type (ConflictOccurred, NamespaceNotExists, GetResourceFailed, CreateResourceFailed, UpdateResourceFailed, DeleteResourceFailed), True with the failed namespaces when it happened.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.ResourceDistributionCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistributionCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargetNamespaces(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionTargetNamespaces lists namespaces by name.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"list": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "name",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.ResourceDistributionNamespace{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistributionNamespace{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionTargets select namespaces: the union of allNamespaces, includedNamespaces and namespaceLabelSelector, minus excludedNamespaces (which wins). kube-system and kube-public are never targets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNamespaces selects every namespace (but kube-system and kube-public).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"excludedNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExcludedNamespaces never get a copy, whatever else selects them.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName()),
+						},
+					},
+					"includedNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IncludedNamespaces get a copy; one that does not exist is reported in status.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName()),
+						},
+					},
+					"namespaceLabelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NamespaceLabelSelector selects namespaces by label; empty selects none.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -7421,6 +7793,357 @@ func schema_pkg_apis_apps_v1beta1_JobCondition(ref common.ReferenceCallback) com
 		},
 		Dependencies: []string{
 			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistribution(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistribution copies one Secret or ConfigMap into every namespace its targets select and keeps the copies in sync with it (`kubectl get distributor`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ResourceDistributionSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ResourceDistributionStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistributionSpec{}.OpenAPIModelName(), v1beta1.ResourceDistributionStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionCondition is one type of failure and the namespaces it happened in.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type of failure.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True when the failure happened in the last reconcile.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when Status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason says why it failed (\"Succeeded\" when it did not).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"failedNamespace": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedNamespaces are the namespaces where it failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionList is a list of ResourceDistributions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ResourceDistribution{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistribution{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionNamespace(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionNamespace names a namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the namespace.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionSpec is the resource to copy and where to copy it.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the complete object to distribute: a v1 Secret or ConfigMap with a name. Its namespace, if any, is ignored: copies go to the target namespaces.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+					"targets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Targets select the namespaces that get a copy.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ResourceDistributionTargets{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"resource", "targets"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistributionTargets{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionStatus counts the target namespaces and the copies in sync, and says, by condition, where and why copies could not be made.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of target namespaces.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of target namespaces holding an up-to-date copy.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is desired - succeeded.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the status was computed for.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions: one per failure type (ConflictOccurred, NamespaceNotExists, GetResourceFailed, CreateResourceFailed, UpdateResourceFailed, DeleteResourceFailed), True with the failed namespaces when it happened.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ResourceDistributionCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistributionCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionTargetNamespaces(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionTargetNamespaces lists namespaces by name.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"list": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ResourceDistributionNamespace{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistributionNamespace{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceDistributionTargets select namespaces: the union of allNamespaces, includedNamespaces and namespaceLabelSelector, minus excludedNamespaces (which wins). kube-system and kube-public are never targets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNamespaces selects every namespace (but kube-system and kube-public).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"excludedNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExcludedNamespaces never get a copy, whatever else selects them.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName()),
+						},
+					},
+					"includedNamespaces": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IncludedNamespaces get a copy; one that does not exist is reported in status.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName()),
+						},
+					},
+					"namespaceLabelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NamespaceLabelSelector selects namespaces by label; empty selects none.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
 	}
 }
 

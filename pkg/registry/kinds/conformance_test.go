@@ -20,6 +20,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
@@ -201,6 +202,28 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				c.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "containerd://abc", RestartCount: 1}
 			},
 			ChangeStatus: func(c *apps.ContainerRecreateRequest) { c.Status.Message = "working on it" },
+		}, none)
+	},
+	resourcedistribution.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, resourcedistribution.Kind, registrytest.Fixture[*apps.ResourceDistribution]{
+			Name: "sample",
+			Valid: func() *apps.ResourceDistribution {
+				return hub(&v1alpha1.ResourceDistribution{ObjectMeta: metav1.ObjectMeta{Name: "sample"},
+					Spec: v1alpha1.ResourceDistributionSpec{
+						Resource: runtime.RawExtension{Raw: []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo"},"data":{"lives":"3"}}`)},
+						Targets:  v1alpha1.ResourceDistributionTargets{NamespaceLabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"group": "test"}}},
+					}}, &apps.ResourceDistribution{})
+			},
+			BreakCreate: func(d *apps.ResourceDistribution) {
+				d.Spec.Resource.Raw = []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"}}`)
+			},
+			BreakUpdate: func(d *apps.ResourceDistribution) {
+				d.Spec.Resource.Raw = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"renamed"}}`)
+			},
+			ChangeSpec: func(d *apps.ResourceDistribution) {
+				d.Spec.Resource.Raw = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo"},"data":{"lives":"4"}}`)
+			},
+			ChangeStatus: func(d *apps.ResourceDistribution) { d.Status.Desired++ },
 		}, none)
 	},
 }

@@ -49,6 +49,8 @@ func FuzzDecodeDefaultValidate(f *testing.F) {
 		`{"metadata":{"name":"r","namespace":"ns"},"spec":{"podName":"p","containers":[{"name":"c"}],"strategy":{"failurePolicy":"Ignore"}}}`,
 		`{"spec":{"updateStrategy":{"rollingUpdate":{"rollingUpdateType":"Surging","maxSurge":"120%"}}}}`,
 		`{"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1e3"}}}]}}}}`,
+		`{"metadata":{"name":"rd"},"spec":{"resource":{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"a":"b"}},` +
+			`"targets":{"allNamespaces":true,"excludedNamespaces":{"list":[{"name":"x"}]},"namespaceLabelSelector":{"matchLabels":{"g":"t"}}}}}`,
 	}
 	for i, s := range seeds {
 		for k := range served {

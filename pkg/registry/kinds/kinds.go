@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
@@ -35,6 +36,7 @@ func All() []resource.Descriptor {
 		imagepulljob.Kind,
 		imagelistpulljob.Kind,
 		containerrecreaterequest.Kind,
+		resourcedistribution.Kind,
 	}
 }
 

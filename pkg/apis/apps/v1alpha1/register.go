@@ -37,6 +37,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ImageListPullJob{}, &ImageListPullJobList{},
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&SidecarSet{}, &SidecarSetList{},
+		&ResourceDistribution{}, &ResourceDistributionList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -592,6 +592,86 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistribution)(nil), (*apps.ResourceDistribution)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistribution_To_apps_ResourceDistribution(a.(*ResourceDistribution), b.(*apps.ResourceDistribution), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistribution)(nil), (*ResourceDistribution)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistribution_To_v1alpha1_ResourceDistribution(a.(*apps.ResourceDistribution), b.(*ResourceDistribution), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionCondition)(nil), (*apps.ResourceDistributionCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionCondition_To_apps_ResourceDistributionCondition(a.(*ResourceDistributionCondition), b.(*apps.ResourceDistributionCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionCondition)(nil), (*ResourceDistributionCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionCondition_To_v1alpha1_ResourceDistributionCondition(a.(*apps.ResourceDistributionCondition), b.(*ResourceDistributionCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionList)(nil), (*apps.ResourceDistributionList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionList_To_apps_ResourceDistributionList(a.(*ResourceDistributionList), b.(*apps.ResourceDistributionList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionList)(nil), (*ResourceDistributionList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionList_To_v1alpha1_ResourceDistributionList(a.(*apps.ResourceDistributionList), b.(*ResourceDistributionList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionNamespace)(nil), (*apps.ResourceDistributionNamespace)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionNamespace_To_apps_ResourceDistributionNamespace(a.(*ResourceDistributionNamespace), b.(*apps.ResourceDistributionNamespace), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionNamespace)(nil), (*ResourceDistributionNamespace)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionNamespace_To_v1alpha1_ResourceDistributionNamespace(a.(*apps.ResourceDistributionNamespace), b.(*ResourceDistributionNamespace), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionSpec)(nil), (*apps.ResourceDistributionSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec(a.(*ResourceDistributionSpec), b.(*apps.ResourceDistributionSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionSpec)(nil), (*ResourceDistributionSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec(a.(*apps.ResourceDistributionSpec), b.(*ResourceDistributionSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionStatus)(nil), (*apps.ResourceDistributionStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus(a.(*ResourceDistributionStatus), b.(*apps.ResourceDistributionStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionStatus)(nil), (*ResourceDistributionStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus(a.(*apps.ResourceDistributionStatus), b.(*ResourceDistributionStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionTargetNamespaces)(nil), (*apps.ResourceDistributionTargetNamespaces)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(a.(*ResourceDistributionTargetNamespaces), b.(*apps.ResourceDistributionTargetNamespaces), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionTargetNamespaces)(nil), (*ResourceDistributionTargetNamespaces)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(a.(*apps.ResourceDistributionTargetNamespaces), b.(*ResourceDistributionTargetNamespaces), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourceDistributionTargets)(nil), (*apps.ResourceDistributionTargets)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets(a.(*ResourceDistributionTargets), b.(*apps.ResourceDistributionTargets), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ResourceDistributionTargets)(nil), (*ResourceDistributionTargets)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets(a.(*apps.ResourceDistributionTargets), b.(*ResourceDistributionTargets), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*RollingUpdateDaemonSet)(nil), (*apps.RollingUpdateDaemonSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(a.(*RollingUpdateDaemonSet), b.(*apps.RollingUpdateDaemonSet), scope)
 	}); err != nil {
@@ -2625,6 +2705,216 @@ func autoConvert_apps_ReferenceObject_To_v1alpha1_ReferenceObject(in *apps.Refer
 // Convert_apps_ReferenceObject_To_v1alpha1_ReferenceObject is an autogenerated conversion function.
 func Convert_apps_ReferenceObject_To_v1alpha1_ReferenceObject(in *apps.ReferenceObject, out *ReferenceObject, s conversion.Scope) error {
 	return autoConvert_apps_ReferenceObject_To_v1alpha1_ReferenceObject(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistribution_To_apps_ResourceDistribution(in *ResourceDistribution, out *apps.ResourceDistribution, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistribution_To_apps_ResourceDistribution is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistribution_To_apps_ResourceDistribution(in *ResourceDistribution, out *apps.ResourceDistribution, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistribution_To_apps_ResourceDistribution(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistribution_To_v1alpha1_ResourceDistribution(in *apps.ResourceDistribution, out *ResourceDistribution, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ResourceDistribution_To_v1alpha1_ResourceDistribution is an autogenerated conversion function.
+func Convert_apps_ResourceDistribution_To_v1alpha1_ResourceDistribution(in *apps.ResourceDistribution, out *ResourceDistribution, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistribution_To_v1alpha1_ResourceDistribution(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionCondition_To_apps_ResourceDistributionCondition(in *ResourceDistributionCondition, out *apps.ResourceDistributionCondition, s conversion.Scope) error {
+	out.Type = apps.ResourceDistributionConditionType(in.Type)
+	out.Status = apps.ResourceDistributionConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.FailedNamespaces = *(*[]string)(unsafe.Pointer(&in.FailedNamespaces))
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionCondition_To_apps_ResourceDistributionCondition is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionCondition_To_apps_ResourceDistributionCondition(in *ResourceDistributionCondition, out *apps.ResourceDistributionCondition, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionCondition_To_apps_ResourceDistributionCondition(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionCondition_To_v1alpha1_ResourceDistributionCondition(in *apps.ResourceDistributionCondition, out *ResourceDistributionCondition, s conversion.Scope) error {
+	out.Type = ResourceDistributionConditionType(in.Type)
+	out.Status = ResourceDistributionConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.FailedNamespaces = *(*[]string)(unsafe.Pointer(&in.FailedNamespaces))
+	return nil
+}
+
+// Convert_apps_ResourceDistributionCondition_To_v1alpha1_ResourceDistributionCondition is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionCondition_To_v1alpha1_ResourceDistributionCondition(in *apps.ResourceDistributionCondition, out *ResourceDistributionCondition, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionCondition_To_v1alpha1_ResourceDistributionCondition(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionList_To_apps_ResourceDistributionList(in *ResourceDistributionList, out *apps.ResourceDistributionList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.ResourceDistribution)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionList_To_apps_ResourceDistributionList is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionList_To_apps_ResourceDistributionList(in *ResourceDistributionList, out *apps.ResourceDistributionList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionList_To_apps_ResourceDistributionList(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionList_To_v1alpha1_ResourceDistributionList(in *apps.ResourceDistributionList, out *ResourceDistributionList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]ResourceDistribution)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_ResourceDistributionList_To_v1alpha1_ResourceDistributionList is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionList_To_v1alpha1_ResourceDistributionList(in *apps.ResourceDistributionList, out *ResourceDistributionList, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionList_To_v1alpha1_ResourceDistributionList(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionNamespace_To_apps_ResourceDistributionNamespace(in *ResourceDistributionNamespace, out *apps.ResourceDistributionNamespace, s conversion.Scope) error {
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionNamespace_To_apps_ResourceDistributionNamespace is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionNamespace_To_apps_ResourceDistributionNamespace(in *ResourceDistributionNamespace, out *apps.ResourceDistributionNamespace, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionNamespace_To_apps_ResourceDistributionNamespace(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionNamespace_To_v1alpha1_ResourceDistributionNamespace(in *apps.ResourceDistributionNamespace, out *ResourceDistributionNamespace, s conversion.Scope) error {
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_apps_ResourceDistributionNamespace_To_v1alpha1_ResourceDistributionNamespace is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionNamespace_To_v1alpha1_ResourceDistributionNamespace(in *apps.ResourceDistributionNamespace, out *ResourceDistributionNamespace, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionNamespace_To_v1alpha1_ResourceDistributionNamespace(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec(in *ResourceDistributionSpec, out *apps.ResourceDistributionSpec, s conversion.Scope) error {
+	out.Resource = in.Resource
+	if err := Convert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets(&in.Targets, &out.Targets, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec(in *ResourceDistributionSpec, out *apps.ResourceDistributionSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionSpec_To_apps_ResourceDistributionSpec(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec(in *apps.ResourceDistributionSpec, out *ResourceDistributionSpec, s conversion.Scope) error {
+	out.Resource = in.Resource
+	if err := Convert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets(&in.Targets, &out.Targets, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec(in *apps.ResourceDistributionSpec, out *ResourceDistributionSpec, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionSpec_To_v1alpha1_ResourceDistributionSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus(in *ResourceDistributionStatus, out *apps.ResourceDistributionStatus, s conversion.Scope) error {
+	out.Desired = in.Desired
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.ObservedGeneration = in.ObservedGeneration
+	out.Conditions = *(*[]apps.ResourceDistributionCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus(in *ResourceDistributionStatus, out *apps.ResourceDistributionStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionStatus_To_apps_ResourceDistributionStatus(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus(in *apps.ResourceDistributionStatus, out *ResourceDistributionStatus, s conversion.Scope) error {
+	out.Desired = in.Desired
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.ObservedGeneration = in.ObservedGeneration
+	out.Conditions = *(*[]ResourceDistributionCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus(in *apps.ResourceDistributionStatus, out *ResourceDistributionStatus, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionStatus_To_v1alpha1_ResourceDistributionStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(in *ResourceDistributionTargetNamespaces, out *apps.ResourceDistributionTargetNamespaces, s conversion.Scope) error {
+	out.List = *(*[]apps.ResourceDistributionNamespace)(unsafe.Pointer(&in.List))
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(in *ResourceDistributionTargetNamespaces, out *apps.ResourceDistributionTargetNamespaces, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(in *apps.ResourceDistributionTargetNamespaces, out *ResourceDistributionTargetNamespaces, s conversion.Scope) error {
+	out.List = *(*[]ResourceDistributionNamespace)(unsafe.Pointer(&in.List))
+	return nil
+}
+
+// Convert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(in *apps.ResourceDistributionTargetNamespaces, out *ResourceDistributionTargetNamespaces, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(in, out, s)
+}
+
+func autoConvert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets(in *ResourceDistributionTargets, out *apps.ResourceDistributionTargets, s conversion.Scope) error {
+	out.AllNamespaces = in.AllNamespaces
+	if err := Convert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(&in.ExcludedNamespaces, &out.ExcludedNamespaces, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_ResourceDistributionTargetNamespaces_To_apps_ResourceDistributionTargetNamespaces(&in.IncludedNamespaces, &out.IncludedNamespaces, s); err != nil {
+		return err
+	}
+	out.NamespaceLabelSelector = in.NamespaceLabelSelector
+	return nil
+}
+
+// Convert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets is an autogenerated conversion function.
+func Convert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets(in *ResourceDistributionTargets, out *apps.ResourceDistributionTargets, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ResourceDistributionTargets_To_apps_ResourceDistributionTargets(in, out, s)
+}
+
+func autoConvert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets(in *apps.ResourceDistributionTargets, out *ResourceDistributionTargets, s conversion.Scope) error {
+	out.AllNamespaces = in.AllNamespaces
+	if err := Convert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(&in.ExcludedNamespaces, &out.ExcludedNamespaces, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ResourceDistributionTargetNamespaces_To_v1alpha1_ResourceDistributionTargetNamespaces(&in.IncludedNamespaces, &out.IncludedNamespaces, s); err != nil {
+		return err
+	}
+	out.NamespaceLabelSelector = in.NamespaceLabelSelector
+	return nil
+}
+
+// Convert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets is an autogenerated conversion function.
+func Convert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets(in *apps.ResourceDistributionTargets, out *ResourceDistributionTargets, s conversion.Scope) error {
+	return autoConvert_apps_ResourceDistributionTargets_To_v1alpha1_ResourceDistributionTargets(in, out, s)
 }
 
 func autoConvert_v1alpha1_RollingUpdateDaemonSet_To_apps_RollingUpdateDaemonSet(in *RollingUpdateDaemonSet, out *apps.RollingUpdateDaemonSet, s conversion.Scope) error {

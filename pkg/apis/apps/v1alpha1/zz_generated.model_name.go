@@ -327,6 +327,46 @@ func (in ReferenceObject) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistribution) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistribution"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionNamespace) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionNamespace"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionTargetNamespaces) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionTargetNamespaces"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionTargets) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceDistributionTargets"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RollingUpdateDaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.RollingUpdateDaemonSet"
 }

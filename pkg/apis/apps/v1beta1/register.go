@@ -33,6 +33,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&BroadcastJob{}, &BroadcastJobList{},
 		&AdvancedCronJob{}, &AdvancedCronJobList{},
 		&SidecarSet{}, &SidecarSetList{},
+		&ResourceDistribution{}, &ResourceDistributionList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

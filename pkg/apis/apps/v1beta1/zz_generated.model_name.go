@@ -167,6 +167,46 @@ func (in JobCondition) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistribution) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistribution"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionNamespace) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionNamespace"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionTargetNamespaces) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionTargetNamespaces"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceDistributionTargets) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceDistributionTargets"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RollingUpdateCloneSetStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.RollingUpdateCloneSetStrategy"
 }

@@ -39,3 +39,14 @@ func EnqueueOwner(owner schema.GroupKind, enqueue func(key string)) cache.Resour
 		DeleteFunc: add,
 	}
 }
+
+// EnqueueClusterScopedOwner is EnqueueOwner for a cluster-scoped owner of namespaced
+// objects (ResourceDistribution owning its copies): it queues the owner's name alone,
+// the key of a cluster-scoped object.
+func EnqueueClusterScopedOwner(owner schema.GroupKind, enqueue func(key string)) cache.ResourceEventHandlerFuncs {
+	return EnqueueOwner(owner, func(key string) {
+		if _, name, err := cache.SplitMetaNamespaceKey(key); err == nil {
+			enqueue(name)
+		}
+	})
+}

@@ -59,3 +59,14 @@ func TestEnqueueOwner(t *testing.T) {
 		})
 	}
 }
+
+func TestEnqueueClusterScopedOwner(t *testing.T) {
+	rd := schema.GroupKind{Group: "apps.kruise.io", Kind: "ResourceDistribution"}
+	var got []string
+	h := EnqueueClusterScopedOwner(rd, func(key string) { got = append(got, key) })
+	h.OnAdd(child("1", ref("apps.kruise.io/v1alpha1", "ResourceDistribution", "sample", true)), false)
+	h.OnAdd(child("1", ref("apps.kruise.io/v1alpha1", "ResourceDistribution", "other", false)), false)
+	if len(got) != 1 || got[0] != "sample" {
+		t.Fatalf("queued %v, want [sample] (the owner's name, no namespace)", got)
+	}
+}

@@ -32,6 +32,7 @@ type AppsV1beta1Interface interface {
 	BroadcastJobsGetter
 	CloneSetsGetter
 	DaemonSetsGetter
+	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
 }
@@ -55,6 +56,10 @@ func (c *AppsV1beta1Client) CloneSets(namespace string) CloneSetInterface {
 
 func (c *AppsV1beta1Client) DaemonSets(namespace string) DaemonSetInterface {
 	return newDaemonSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) ResourceDistributions() ResourceDistributionInterface {
+	return newResourceDistributions(c)
 }
 
 func (c *AppsV1beta1Client) SidecarSets() SidecarSetInterface {

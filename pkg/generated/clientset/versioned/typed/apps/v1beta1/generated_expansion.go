@@ -26,6 +26,8 @@ type CloneSetExpansion interface{}
 
 type DaemonSetExpansion interface{}
 
+type ResourceDistributionExpansion interface{}
+
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}

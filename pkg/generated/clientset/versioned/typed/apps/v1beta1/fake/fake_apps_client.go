@@ -44,6 +44,10 @@ func (c *FakeAppsV1beta1) DaemonSets(namespace string) v1beta1.DaemonSetInterfac
 	return newFakeDaemonSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) ResourceDistributions() v1beta1.ResourceDistributionInterface {
+	return newFakeResourceDistributions(c)
+}
+
 func (c *FakeAppsV1beta1) SidecarSets() v1beta1.SidecarSetInterface {
 	return newFakeSidecarSets(c)
 }

@@ -1,0 +1,170 @@
+package resourcedistribution
+
+import (
+	"fmt"
+	"maps"
+
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+)
+
+// Object is a copy: a *corev1.ConfigMap or a *corev1.Secret.
+type Object interface {
+	metav1.Object
+	runtime.Object
+}
+
+var distributionKind = v1alpha1.SchemeGroupVersion.WithKind("ResourceDistribution")
+
+// Source is what every copy of one distribution is made from.
+type Source struct {
+	Distribution *v1alpha1.ResourceDistribution
+	Resource     *rdcontract.Resource
+	// Hash of spec.resource, written on every copy.
+	Hash string
+}
+
+// Name is the copies' name.
+func (s Source) Name() string { return s.Resource.Meta().Name }
+
+// Desired is the copy that belongs in namespace ns: the source's labels, annotations
+// and content, OpenKruise's annotations (hash, from), the copy label, and a controller
+// reference to the distribution. The reference is what makes the copy ours: the
+// garbage collector deletes it with the distribution (a cluster-scoped owner of a
+// namespaced object is allowed), and the controller touches no object without it.
+func (s Source) Desired(ns string) Object {
+	meta := metav1.ObjectMeta{
+		Name:            s.Name(),
+		Namespace:       ns,
+		Labels:          maps.Clone(s.Resource.Meta().Labels),
+		Annotations:     maps.Clone(s.Resource.Meta().Annotations),
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(s.Distribution, distributionKind)},
+	}
+	if meta.Labels == nil {
+		meta.Labels = map[string]string{}
+	}
+	if meta.Annotations == nil {
+		meta.Annotations = map[string]string{}
+	}
+	meta.Labels[rdcontract.CopyLabel] = "true"
+	meta.Annotations[v1alpha1.ResourceDistributionHashAnnotation] = s.Hash
+	meta.Annotations[v1alpha1.ResourceDistributionFromAnnotation] = s.Distribution.Name
+	if src := s.Resource.Secret; src != nil {
+		data := map[string][]byte{}
+		for k, v := range src.Data {
+			data[k] = v
+		}
+		for k, v := range src.StringData { // kube-apiserver merges stringData the same way
+			data[k] = []byte(v)
+		}
+		typ := src.Type
+		if typ == "" {
+			typ = corev1.SecretTypeOpaque
+		}
+		return &corev1.Secret{ObjectMeta: meta, Type: typ, Data: data, Immutable: src.Immutable}
+	}
+	src := s.Resource.ConfigMap
+	return &corev1.ConfigMap{ObjectMeta: meta, Data: maps.Clone(src.Data), BinaryData: maps.Clone(src.BinaryData), Immutable: src.Immutable}
+}
+
+// Owned reports whether obj was made by the distribution: its controller reference
+// names the distribution's UID. A distribution deleted and created again under the
+// same name does not take over its predecessor's copies: the garbage collector is
+// deleting them.
+func Owned(obj metav1.Object, rd *v1alpha1.ResourceDistribution) bool {
+	ref := metav1.GetControllerOfNoCopy(obj)
+	return ref != nil && ref.UID == rd.UID
+}
+
+// UpToDate reports whether the copy cur already is desired: same content and every
+// label and annotation desired carries (others, added by people or tools, may stay).
+func UpToDate(cur, desired Object) bool {
+	return subset(desired.GetLabels(), cur.GetLabels()) && subset(desired.GetAnnotations(), cur.GetAnnotations()) &&
+		SameContent(cur, desired)
+}
+
+// SameContent reports whether cur holds desired's data, type and immutability.
+func SameContent(cur, desired Object) bool {
+	switch d := desired.(type) {
+	case *corev1.ConfigMap:
+		c, ok := cur.(*corev1.ConfigMap)
+		return ok && apiequality.Semantic.DeepEqual(nilIfEmpty(c.Data), nilIfEmpty(d.Data)) &&
+			apiequality.Semantic.DeepEqual(nilIfEmpty(c.BinaryData), nilIfEmpty(d.BinaryData)) &&
+			apiequality.Semantic.DeepEqual(c.Immutable, d.Immutable)
+	case *corev1.Secret:
+		c, ok := cur.(*corev1.Secret)
+		return ok && apiequality.Semantic.DeepEqual(nilIfEmpty(c.Data), nilIfEmpty(d.Data)) &&
+			c.Type == d.Type && apiequality.Semantic.DeepEqual(c.Immutable, d.Immutable)
+	}
+	return false
+}
+
+// Merge is cur rewritten to desired: desired's content, labels and annotations over
+// cur's own (the others are kept, as OpenKruise keeps them), resourceVersion kept for
+// an optimistic update.
+func Merge(cur, desired Object) Object {
+	out := cur.DeepCopyObject().(Object)
+	labels := maps.Clone(out.GetLabels())
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	maps.Copy(labels, desired.GetLabels())
+	out.SetLabels(labels)
+	annotations := maps.Clone(out.GetAnnotations())
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	maps.Copy(annotations, desired.GetAnnotations())
+	out.SetAnnotations(annotations)
+	switch o := out.(type) {
+	case *corev1.ConfigMap:
+		d := desired.(*corev1.ConfigMap)
+		o.Data, o.BinaryData, o.Immutable = d.Data, d.BinaryData, d.Immutable
+	case *corev1.Secret:
+		d := desired.(*corev1.Secret)
+		o.Data, o.StringData, o.Type, o.Immutable = d.Data, nil, d.Type, d.Immutable
+	}
+	return out
+}
+
+// ConflictMessage says why obj, found where a copy belongs, is left alone.
+func ConflictMessage(kind string, obj metav1.Object) string {
+	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil {
+		return fmt.Sprintf("%s %s/%s already exists, controlled by %s %s: it is not this distribution's and is left alone",
+			kind, obj.GetNamespace(), obj.GetName(), ref.Kind, ref.Name)
+	}
+	return fmt.Sprintf("%s %s/%s already exists and was not created by this distribution: it is left alone",
+		kind, obj.GetNamespace(), obj.GetName())
+}
+
+func subset(want, have map[string]string) bool {
+	for k, v := range want {
+		if hv, ok := have[k]; !ok || hv != v {
+			return false
+		}
+	}
+	return true
+}
+
+func nilIfEmpty[V any](m map[string]V) map[string]V {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// immutable reports whether kube refuses changes to the copy's data.
+func immutable(obj Object) bool {
+	switch o := obj.(type) {
+	case *corev1.ConfigMap:
+		return o.Immutable != nil && *o.Immutable
+	case *corev1.Secret:
+		return o.Immutable != nil && *o.Immutable
+	}
+	return false
+}
