@@ -31,6 +31,22 @@ func kruisePodTemplate(obj runtime.Object) (*corev1.PodTemplateSpec, bool) {
 		return &o.Spec.Template, true
 	case *v1beta1.BroadcastJob:
 		return &o.Spec.Template, true
+	// An AdvancedCronJob's pods are those of the Job or BroadcastJob it creates (an
+	// ImageListPullJob template has no pod template).
+	case *v1alpha1.AdvancedCronJob:
+		if t := o.Spec.Template.JobTemplate; t != nil {
+			return &t.Spec.Template, true
+		}
+		if t := o.Spec.Template.BroadcastJobTemplate; t != nil {
+			return &t.Spec.Template, true
+		}
+	case *v1beta1.AdvancedCronJob:
+		if t := o.Spec.Template.JobTemplate; t != nil {
+			return &t.Spec.Template, true
+		}
+		if t := o.Spec.Template.BroadcastJobTemplate; t != nil {
+			return &t.Spec.Template, true
+		}
 	}
 	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -25,6 +26,8 @@ func TestUpdatePodSpecWith(t *testing.T) {
 		&v1alpha1.StatefulSet{}, &v1beta1.StatefulSet{},
 		&v1alpha1.DaemonSet{}, &v1beta1.DaemonSet{},
 		&v1alpha1.BroadcastJob{}, &v1beta1.BroadcastJob{},
+		&v1alpha1.AdvancedCronJob{Spec: v1alpha1.AdvancedCronJobSpec{Template: v1alpha1.CronJobTemplate{JobTemplate: &batchv1.JobTemplateSpec{}}}},
+		&v1beta1.AdvancedCronJob{Spec: v1beta1.AdvancedCronJobSpec{Template: v1beta1.CronJobTemplate{BroadcastJobTemplate: &v1beta1.BroadcastJobTemplateSpec{}}}},
 	} {
 		ok, err := update(obj, setSA)
 		if !ok || err != nil {
@@ -35,7 +38,9 @@ func TestUpdatePodSpecWith(t *testing.T) {
 			t.Errorf("%T: template not updated", obj)
 		}
 	}
-	for _, obj := range []runtime.Object{&appsv1.Deployment{}, &v1alpha1.SidecarSet{}} {
+	// An AdvancedCronJob of ImageListPullJobs has no pod template: kubectl's helper
+	// answers for it (with its "does not have a pod template" error).
+	for _, obj := range []runtime.Object{&appsv1.Deployment{}, &v1alpha1.SidecarSet{}, &v1alpha1.AdvancedCronJob{}} {
 		if _, err := update(obj, setSA); !errors.Is(err, builtinCalled) {
 			t.Errorf("%T: err=%v, want kubectl's helper to be asked", obj, err)
 		}

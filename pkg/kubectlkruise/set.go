@@ -20,7 +20,8 @@ func NewCmdSet(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Com
 		Use:   "set SUBCOMMAND",
 		Short: "Set specific features on objects",
 		Long: "Configure application resources: the pod template of CloneSets, Advanced\n" +
-			"StatefulSets, Advanced DaemonSets, BroadcastJobs and the built-in workloads.",
+			"StatefulSets, Advanced DaemonSets, BroadcastJobs, AdvancedCronJobs and the built-in\n" +
+			"workloads.",
 		Run: cmdutil.DefaultSubCommandRun(streams.ErrOut),
 	}
 	for _, sub := range []*cobra.Command{
