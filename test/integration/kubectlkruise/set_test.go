@@ -82,6 +82,23 @@ func TestSetOnKruiseWorkloads(t *testing.T) {
 				"set", "selector", w.ref, "app=other", "-n", ns)
 		})
 	}
+	// The built-in kinds go to kubectl's own helper, unchanged.
+	t.Run("Deployment", func(t *testing.T) {
+		ns := c.CreateNamespace(t)
+		if _, err := c.KubectlStdin(t, migrateDeployment, "apply", "-n", ns, "-f", "-"); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := kk(t, "set", "image", "deployment/web", "main=nginx:1.26", "-n", ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustContain(t, "set image deployment", out, "deployment.apps/web image updated")
+		if got := jsonpath(t, ns, "deployment/web", ".spec.template.spec.containers[0].image"); got != "nginx:1.26" {
+			t.Fatalf("deployment image = %q", got)
+		}
+		mustFailUnchanged(t, ns, "deployment/web", `error: unable to find container named "nosuch"`,
+			"set", "image", "deployment/web", "nosuch=busybox", "-n", ns)
+	})
 	t.Run("UnknownKind", func(t *testing.T) {
 		ns := c.CreateNamespace(t)
 		_, stderr, err := kk(t, "set", "image", "nosuchkind/x", "main=nginx", "-n", ns)
