@@ -95,8 +95,16 @@ func TestMigrateDeploymentToCloneSet(t *testing.T) {
 	}
 	mustContain(t, "migrate --dry-run", out, "cloneset.apps.kruise.io/web created (dry run)")
 	mustContain(t, "migrate --dry-run", out, "would scale deployment/web to 0 and cloneset/web to 4")
+	out, _, err = kk(t, "migrate", "deployment/web", "-n", ns, "--dry-run=server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "migrate --dry-run=server", out, "cloneset.apps.kruise.io/web created (server dry run)")
 	if _, _, err := c.Kubectl(t, "get", "clonesets.apps.kruise.io/web", "-n", ns); err == nil {
 		t.Fatal("migrate --dry-run created the CloneSet")
+	}
+	if got := jsonpath(t, ns, "deployment/web", ".spec.replicas"); got != "4" {
+		t.Fatalf("migrate --dry-run scaled the Deployment to %s", got)
 	}
 
 	rw, stop := watchReady(t, ns, "app=web", 4)
@@ -136,4 +144,29 @@ func TestMigrateDeploymentToCloneSet(t *testing.T) {
 		t.Fatal("migrate of a CloneSet succeeded")
 	}
 	mustContain(t, "migrate cloneset stderr", stderr, `error: migrate is not supported for "clonesets.apps.kruise.io": only deployments.apps`)
+}
+
+// With maxUnavailable 0 the CloneSet surges first: every pod of the Deployment stays
+// ready until a CloneSet pod has replaced it.
+func TestMigrateWithSurgeOnly(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	dep := strings.Replace(migrateDeployment, "{maxUnavailable: 1, maxSurge: 0}", "{maxUnavailable: 0, maxSurge: 1}", 1)
+	if _, err := c.KubectlStdin(t, dep, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Kubectl(t, "rollout", "status", "deployment/web", "-n", ns, "--timeout=2m"); err != nil {
+		t.Fatal(err)
+	}
+	rw, stop := watchReady(t, ns, "app=web", 4)
+	out, _, err := kk(t, "migrate", "deployment/web", "-n", ns, "--cloneset-name=web-cs", "--timeout=3m")
+	stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("migrate (fewest ready pods seen: %d):\n%s", rw.fewest, out)
+	mustContain(t, "migrate", out, "deployment/web migrated to cloneset.apps.kruise.io/web-cs: 4 pods available")
+	if rw.fewest < 4 {
+		t.Fatalf("during the migration only %d pods were ready; maxUnavailable 0 allows no fewer than 4", rw.fewest)
+	}
 }
