@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,8 +32,15 @@ func NewCmdDescribe(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobr
 	return cmddescribe.NewCmdDescribe("kubectl kruise", f, streams)
 }
 
-// installDescriber routes describe of the workload kinds to workloadDescriber.
+var describerOnce sync.Once
+
+// installDescriber routes describe of the workload kinds to workloadDescriber (once:
+// kubectl's describer is a package variable).
 func installDescriber(f cmdutil.Factory) {
+	describerOnce.Do(func() { wrapDescriber(f) })
+}
+
+func wrapDescriber(f cmdutil.Factory) {
 	builtin := describe.DescriberFn
 	describe.DescriberFn = func(g genericclioptions.RESTClientGetter, mapping *meta.RESTMapping) (describe.ResourceDescriber, error) {
 		k, ok := workloadKinds[mapping.Resource.GroupResource()]
