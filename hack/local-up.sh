@@ -62,7 +62,7 @@ KRUISE_NS="kruise-system"
 KRUISE_SVC="kruise-apiserver"
 # the user kube-apiserver calls the Pod webhook as (its client certificate's CN)
 WEBHOOK_CLIENT_USER="kube-apiserver-webhook-client"
-APISERVICES=(v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io)
+APISERVICES=(v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io)
 
 # ---------------------------------------------------------------------------------------
 # ports: standard value when PORT_BASE=0, PORT_BASE+offset otherwise (offsets < 20, so

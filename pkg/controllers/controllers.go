@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
@@ -33,4 +34,5 @@ var All = []manager.NewFunc{
 	sidecarset.New,
 	deletionprotection.New,
 	resourcedistribution.New,
+	podunavailablebudget.New,
 }

@@ -22,10 +22,14 @@ import (
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	v1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	v1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	policyv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1alpha1"
+	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	appspub "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/apps/pub"
 	appsv1alpha1 "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/apps/v1alpha1"
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/apps/v1beta1"
 	internal "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/internal"
+	applyconfigurationpolicyv1alpha1 "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/policy/v1alpha1"
+	applyconfigurationpolicyv1beta1 "github.com/kruise-native/kruise-native/pkg/generated/applyconfiguration/policy/v1beta1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -330,6 +334,26 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.VolumeClaimStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("VolumeClaimUpdateStrategy"):
 		return &appsv1beta1.VolumeClaimUpdateStrategyApplyConfiguration{}
+
+		// Group=policy.kruise.io, Version=v1alpha1
+	case policyv1alpha1.SchemeGroupVersion.WithKind("PodUnavailableBudget"):
+		return &applyconfigurationpolicyv1alpha1.PodUnavailableBudgetApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("PodUnavailableBudgetSpec"):
+		return &applyconfigurationpolicyv1alpha1.PodUnavailableBudgetSpecApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("PodUnavailableBudgetStatus"):
+		return &applyconfigurationpolicyv1alpha1.PodUnavailableBudgetStatusApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("TargetReference"):
+		return &applyconfigurationpolicyv1alpha1.TargetReferenceApplyConfiguration{}
+
+		// Group=policy.kruise.io, Version=v1beta1
+	case policyv1beta1.SchemeGroupVersion.WithKind("PodUnavailableBudget"):
+		return &applyconfigurationpolicyv1beta1.PodUnavailableBudgetApplyConfiguration{}
+	case policyv1beta1.SchemeGroupVersion.WithKind("PodUnavailableBudgetSpec"):
+		return &applyconfigurationpolicyv1beta1.PodUnavailableBudgetSpecApplyConfiguration{}
+	case policyv1beta1.SchemeGroupVersion.WithKind("PodUnavailableBudgetStatus"):
+		return &applyconfigurationpolicyv1beta1.PodUnavailableBudgetStatusApplyConfiguration{}
+	case policyv1beta1.SchemeGroupVersion.WithKind("TargetReference"):
+		return &applyconfigurationpolicyv1beta1.TargetReferenceApplyConfiguration{}
 
 	}
 	return nil

@@ -25,6 +25,8 @@ import (
 	pub "github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	v1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	v1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	policyv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1alpha1"
+	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	v1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -210,6 +212,16 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.UnorderedUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_UnorderedUpdateStrategy(ref),
 		v1beta1.VolumeClaimStatus{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_VolumeClaimStatus(ref),
 		v1beta1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_VolumeClaimUpdateStrategy(ref),
+		policyv1alpha1.PodUnavailableBudget{}.OpenAPIModelName():                      schema_pkg_apis_policy_v1alpha1_PodUnavailableBudget(ref),
+		policyv1alpha1.PodUnavailableBudgetList{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetList(ref),
+		policyv1alpha1.PodUnavailableBudgetSpec{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetSpec(ref),
+		policyv1alpha1.PodUnavailableBudgetStatus{}.OpenAPIModelName():                schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetStatus(ref),
+		policyv1alpha1.TargetReference{}.OpenAPIModelName():                           schema_pkg_apis_policy_v1alpha1_TargetReference(ref),
+		policyv1beta1.PodUnavailableBudget{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1beta1_PodUnavailableBudget(ref),
+		policyv1beta1.PodUnavailableBudgetList{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetList(ref),
+		policyv1beta1.PodUnavailableBudgetSpec{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetSpec(ref),
+		policyv1beta1.PodUnavailableBudgetStatus{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetStatus(ref),
+		policyv1beta1.TargetReference{}.OpenAPIModelName():                            schema_pkg_apis_policy_v1beta1_TargetReference(ref),
 		v1.ControllerRevision{}.OpenAPIModelName():                                    schema_k8sio_api_apps_v1_ControllerRevision(ref),
 		v1.ControllerRevisionList{}.OpenAPIModelName():                                schema_k8sio_api_apps_v1_ControllerRevisionList(ref),
 		v1.DaemonSet{}.OpenAPIModelName():                                             schema_k8sio_api_apps_v1_DaemonSet(ref),
@@ -9907,6 +9919,545 @@ func schema_pkg_apis_apps_v1beta1_VolumeClaimUpdateStrategy(ref common.Reference
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"OnDelete", "OnPodRollingUpdate"},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_PodUnavailableBudget(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudget limits how many of a set of pods may be unavailable through voluntary disruptions at a time: deletion, eviction and in-place updates (`kubectl get pub`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(policyv1alpha1.PodUnavailableBudgetSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(policyv1alpha1.PodUnavailableBudgetStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.PodUnavailableBudgetSpec{}.OpenAPIModelName(), policyv1alpha1.PodUnavailableBudgetStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetList is a list of PodUnavailableBudgets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(policyv1alpha1.PodUnavailableBudget{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.PodUnavailableBudget{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetSpec names the pods the budget guards and how many of them may be unavailable at a time.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods the budget guards. Selector and targetRef are mutually exclusive.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference names the workload (CloneSet, Advanced StatefulSet, Deployment, ReplicaSet, StatefulSet) whose pods the budget guards and whose replicas it counts.",
+							Ref:         ref(policyv1alpha1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"maxUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxUnavailable: deleting, evicting or updating a pod in place is allowed if at most this many of the pods (number or percent of the replicas) are unavailable afterwards. Mutually exclusive with minAvailable.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"minAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinAvailable: deleting, evicting or updating a pod in place is allowed if at least this many of the pods (number or percent of the replicas) are still available afterwards. Mutually exclusive with maxUnavailable.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.TargetReference{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetStatus is what the controller observed and what the pod webhook has consumed since.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the most recent generation the controller acted on; unavailableAllowed is valid only when it equals metadata.generation.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"disruptedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DisruptedPods are pods whose deletion or eviction the webhook let through but the controller has not yet seen go, with the time they were let through.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"unavailablePods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnavailablePods are pods whose in-place update the webhook let through, until the controller sees them updated and ready again.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"unavailableAllowed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnavailableAllowed is how many more pods may be disrupted now.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"currentAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentAvailable is the number of available pods.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desiredAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DesiredAvailable is the minimum number of available pods the budget keeps.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"totalReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TotalReplicas is the number of pods the budget counts.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"unavailableAllowed", "currentAvailable", "desiredAvailable", "totalReplicas"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetReference names a workload in the budget's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "API version of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_policy_v1beta1_PodUnavailableBudget(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudget limits how many of a set of pods may be unavailable through voluntary disruptions at a time: deletion, eviction and in-place updates (`kubectl get pub`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(policyv1beta1.PodUnavailableBudgetSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(policyv1beta1.PodUnavailableBudgetStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			policyv1beta1.PodUnavailableBudgetSpec{}.OpenAPIModelName(), policyv1beta1.PodUnavailableBudgetStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetList is a list of PodUnavailableBudgets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(policyv1beta1.PodUnavailableBudget{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			policyv1beta1.PodUnavailableBudget{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetSpec names the pods the budget guards and how many of them may be unavailable at a time.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods the budget guards. Selector and targetRef are mutually exclusive.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference names the workload (CloneSet, Advanced StatefulSet, Deployment, ReplicaSet, StatefulSet) whose pods the budget guards and whose replicas it counts.",
+							Ref:         ref(policyv1beta1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"maxUnavailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxUnavailable: deleting, evicting or updating a pod in place is allowed if at most this many of the pods (number or percent of the replicas) are unavailable afterwards. Mutually exclusive with minAvailable.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"minAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinAvailable: deleting, evicting or updating a pod in place is allowed if at least this many of the pods (number or percent of the replicas) are still available afterwards. Mutually exclusive with maxUnavailable.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"protectOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ProtectOperations are the disruptions the budget guards, of DELETE, EVICT and UPDATE; empty means all three.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"protectTotalReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ProtectTotalReplicas overrides the replicas the budget counts, for pods whose workload has none to read.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"ignoredPodSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IgnoredPodSelector selects pods the budget never guards nor counts.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			policyv1beta1.TargetReference{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1beta1_PodUnavailableBudgetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodUnavailableBudgetStatus is what the controller observed and what the pod webhook has consumed since.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the most recent generation the controller acted on; unavailableAllowed is valid only when it equals metadata.generation.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"disruptedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DisruptedPods are pods whose deletion or eviction the webhook let through but the controller has not yet seen go, with the time they were let through.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"unavailablePods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnavailablePods are pods whose in-place update the webhook let through, until the controller sees them updated and ready again.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"unavailableAllowed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnavailableAllowed is how many more pods may be disrupted now.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"currentAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentAvailable is the number of available pods.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"desiredAvailable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DesiredAvailable is the minimum number of available pods the budget keeps.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"totalReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TotalReplicas is the number of pods the budget counts.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"unavailableAllowed", "currentAvailable", "desiredAvailable", "totalReplicas"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1beta1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetReference names a workload in the budget's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "API version of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the referent.",
+							Type:        []string{"string"},
+							Format:      "",
 						},
 					},
 				},

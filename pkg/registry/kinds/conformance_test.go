@@ -11,6 +11,8 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/policy"
+	policyv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
@@ -24,6 +26,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
+	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
@@ -202,6 +205,25 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				c.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "containerd://abc", RestartCount: 1}
 			},
 			ChangeStatus: func(c *apps.ContainerRecreateRequest) { c.Status.Message = "working on it" },
+		}, none)
+	},
+	podunavailablebudget.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, podunavailablebudget.Kind, registrytest.Fixture[*policy.PodUnavailableBudget]{
+			Name: "pub",
+			Valid: func() *policy.PodUnavailableBudget {
+				one := intstr.FromInt32(1)
+				return hub(&policyv1alpha1.PodUnavailableBudget{ObjectMeta: metav1.ObjectMeta{Name: "pub", Namespace: metav1.NamespaceDefault},
+					Spec: policyv1alpha1.PodUnavailableBudgetSpec{Selector: selector("pub"), MaxUnavailable: &one}}, &policy.PodUnavailableBudget{})
+			},
+			BreakCreate: func(p *policy.PodUnavailableBudget) {
+				p.Spec.TargetReference = &policy.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
+			},
+			BreakUpdate: func(p *policy.PodUnavailableBudget) { p.Spec.MaxUnavailable = nil },
+			ChangeSpec: func(p *policy.PodUnavailableBudget) {
+				two := intstr.FromInt32(2)
+				p.Spec.MaxUnavailable = &two
+			},
+			ChangeStatus: func(p *policy.PodUnavailableBudget) { p.Status.UnavailableAllowed++ },
 		}, none)
 	},
 	resourcedistribution.Kind.GroupResource(): func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
 
@@ -37,6 +38,7 @@ func All() []resource.Descriptor {
 		imagelistpulljob.Kind,
 		containerrecreaterequest.Kind,
 		resourcedistribution.Kind,
+		podunavailablebudget.Kind,
 	}
 }
 

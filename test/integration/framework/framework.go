@@ -48,7 +48,7 @@ import (
 var requiredTools = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kubectl"}
 
 // KruiseAPIServices are the APIServices kruise-apiserver serves.
-var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1alpha1.policy.kruise.io"}
+var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1beta1.policy.kruise.io", "v1alpha1.policy.kruise.io"}
 
 var apiServiceGVR = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
