@@ -64,7 +64,7 @@ Create the Secrets and set the APIServices' caBundle with:
     --from-file=tls.crt=${CERT_DIR}/etcd-member.crt --from-file=tls.key=${CERT_DIR}/etcd-member.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
   kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-etcd-client-cert \\
     --from-file=tls.crt=${CERT_DIR}/etcd-client.crt --from-file=tls.key=${CERT_DIR}/etcd-client.key --from-file=ca.crt=${CERT_DIR}/etcd-ca.crt
-  for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
+  for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io; do
     kubectl patch apiservice \$a --type=merge -p "{\"spec\":{\"caBundle\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}}"
   done
   kubectl patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
@@ -86,7 +86,7 @@ secret kruise-apiserver-cert tls.crt tls.key ca.crt
 secret etcd-member-cert etcd-member.crt etcd-member.key etcd-ca.crt
 secret kruise-apiserver-etcd-client-cert etcd-client.crt etcd-client.key etcd-ca.crt
 ca="$(base64 -w0 < "${CERT_DIR}/ca.crt")"
-for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1alpha1.policy.kruise.io; do
+for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io; do
   if "${KUBECTL}" get apiservice "${a}" >/dev/null 2>&1; then
     "${KUBECTL}" patch apiservice "${a}" --type=merge -p "{\"spec\":{\"caBundle\":\"${ca}\"}}"
   else
@@ -98,4 +98,12 @@ if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2
     -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca}\"}]"
 else
   echo "gen-certs: MutatingWebhookConfiguration kruise-pod-webhook not found; apply artifacts/deploy and run this again" >&2
+fi
+# the validating configuration (PodUnavailableBudget guard, deletion protection): every entry
+if n="$("${KUBECTL}" get validatingwebhookconfiguration kruise-pod-webhook -o jsonpath='{range .webhooks[*]}x{end}' 2>/dev/null)"; then
+  ops=""
+  for ((i = 0; i < ${#n}; i++)); do
+    ops+="${ops:+,}{\"op\":\"add\",\"path\":\"/webhooks/${i}/clientConfig/caBundle\",\"value\":\"${ca}\"}"
+  done
+  [[ -z "${ops}" ]] || "${KUBECTL}" patch validatingwebhookconfiguration kruise-pod-webhook --type=json -p "[${ops}]"
 fi

@@ -12,8 +12,8 @@ export GONOSUMDB=k8s.io GOFLAGS=-mod=mod
 
 MOD=github.com/kruise-native/kruise-native
 HDR=hack/boilerplate.go.txt
-GROUPS_INTERNAL=(pkg/apis/apps)
-VERSIONS=(pkg/apis/apps/v1alpha1 pkg/apis/apps/v1beta1)
+GROUPS_INTERNAL=(pkg/apis/apps pkg/apis/policy)
+VERSIONS=(pkg/apis/apps/v1alpha1 pkg/apis/apps/v1beta1 pkg/apis/policy/v1alpha1 pkg/apis/policy/v1beta1)
 SHARED=(pkg/apis/apps/pub)
 GEN=pkg/generated
 

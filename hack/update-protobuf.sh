@@ -31,4 +31,4 @@ go tool go-to-protobuf \
   --proto-import "${TMP}/src" \
   --proto-import "${TMP}/src/github.com/gogo/protobuf/protobuf" \
   --apimachinery-packages "-k8s.io/apimachinery/pkg/util/intstr,-k8s.io/apimachinery/pkg/api/resource,-k8s.io/apimachinery/pkg/runtime/schema,-k8s.io/apimachinery/pkg/runtime,-k8s.io/apimachinery/pkg/apis/meta/v1" \
-  --packages "-k8s.io/api/core/v1,-k8s.io/api/apps/v1,-k8s.io/api/batch/v1,${MOD}/pkg/apis/apps/pub,${MOD}/pkg/apis/apps/v1alpha1,${MOD}/pkg/apis/apps/v1beta1"
+  --packages "-k8s.io/api/core/v1,-k8s.io/api/apps/v1,-k8s.io/api/batch/v1,${MOD}/pkg/apis/apps/pub,${MOD}/pkg/apis/apps/v1alpha1,${MOD}/pkg/apis/apps/v1beta1,${MOD}/pkg/apis/policy/v1alpha1,${MOD}/pkg/apis/policy/v1beta1"

@@ -6,7 +6,13 @@ const deployHeader = `The Pod webhook kruise-apiserver serves on its TLS port: a
 sidecars of the SidecarSets that select the pod, holds containers back by launch
 priority (apps.kruise.io/container-launch-priority, KRUISE_CONTAINER_PRIORITY), and,
 with --pod-webhook-readiness-gate, gives pods of CloneSets and Advanced StatefulSets
-the KruisePodReady readiness gate. Updates, deletions and status writes never call it.
+the KruisePodReady readiness gate. Status writes never call it.
+
+Its validating entry (pods.validate.kruise-native.io) guards PodUnavailableBudgets: pod
+DELETE, pods/eviction CREATE and pod UPDATEs that change the spec (in-place updates)
+of a ready pod a budget covers are refused with 429 naming the budget when the budget
+has no slot left, and spend a slot (a write of the budget's status) when it has one.
+sideEffects NoneOnDryRun: a dry run spends nothing.
 
 Scope: every namespace but the control plane's and kruise-system (whose kruise-apiserver
 pods must never wait for the webhook they serve); a namespace or a pod labelled
@@ -23,7 +29,14 @@ failurePolicy is the trade-off between availability and guaranteed injection:
   namespaces that need it (e.g. namespaceSelector matchLabels sidecars: required),
   so nothing else depends on kruise-apiserver's availability. Its two replicas and
   PodDisruptionBudget keep it reachable through node drains and rollouts.
-timeoutSeconds bounds what an unresponsive kruise-apiserver adds to each pod create.
+  For the PodUnavailableBudget guard, Ignore means budgets fail open while
+  kruise-apiserver is unreachable: deletions, evictions and in-place updates go through
+  unchecked (kube-apiserver counts each in apiserver_admission_webhook_fail_open_count
+  and logs it), and the budget's controller counts the pods that went once it is back.
+  With Fail, pods covered or not cannot be deleted, evicted or updated in scope while
+  kruise-apiserver is down, node drains included; again narrow the scope if you choose it.
+timeoutSeconds bounds what an unresponsive kruise-apiserver adds to each pod create,
+update, deletion and eviction in scope.
 
 Callers: the webhook's answers carry SidecarSet contents (images, env values), so
 kruise-apiserver answers only users granted ` + "`post`" + ` on its webhook paths

@@ -13,9 +13,11 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
 )
 
 // All are the controllers kruise-controller runs, in start order.
@@ -25,6 +27,7 @@ var All = []manager.NewFunc{
 	daemonset.New,
 	broadcastjob.New,
 	advancedcronjob.New,
+	uniteddeployment.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,
@@ -33,4 +36,5 @@ var All = []manager.NewFunc{
 	sidecarset.New,
 	deletionprotection.New,
 	resourcedistribution.New,
+	podunavailablebudget.New,
 }

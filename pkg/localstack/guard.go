@@ -13,8 +13,9 @@ import (
 // The guard stops a stack whose owner dies without doing it (a test timeout panic,
 // SIGKILL, Ctrl-C): a copy of the owner's own executable, in its own session, waits for
 // EOF on its stdin — which comes only when the owner exits — then copies the logs, stops
-// every component and removes LocalDir. Programs that start a guard call RunGuard first
-// thing in main (or TestMain).
+// every component and removes LocalDir. The copy becomes a guard in this package's init,
+// before the program's main (or TestMain) runs, so every program importing the package
+// can start guards without doing anything else.
 
 const (
 	envGuardDir  = "LOCALSTACK_GUARD_DIR"
@@ -51,8 +52,11 @@ func (g *Guard) Release() {
 	}
 }
 
-// RunGuard returns at once unless this process is a guard; a guard does its job and exits.
-func RunGuard() {
+func init() { runGuard() }
+
+// runGuard returns at once unless this process was started as a guard; a guard does its
+// job and exits.
+func runGuard() {
 	dir := os.Getenv(envGuardDir)
 	if dir == "" {
 		return

@@ -148,7 +148,7 @@ func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionr
 				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
 				NamespaceSelector:       scope.NamespaceSelector,
 				ObjectSelector:          scope.ObjectSelector,
-				SideEffects:             ptr.To(admissionregistrationv1.SideEffectClassNone),
+				SideEffects:             ptr.To(validatingSideEffects(w)),
 				TimeoutSeconds:          ptr.To(scope.TimeoutSeconds),
 				AdmissionReviewVersions: []string{"v1"},
 			})
@@ -234,4 +234,13 @@ func clientConfigFor(base admissionregistrationv1.WebhookClientConfig, path stri
 		out.Service.Path = ptr.To(path)
 	}
 	return out, nil
+}
+
+// validatingSideEffects: the pod webhook's PodUnavailableBudget guard spends a budget
+// (a status write) when it admits a disruption, and nothing on a dry run.
+func validatingSideEffects(w Webhook) admissionregistrationv1.SideEffectClass {
+	if w == PodWebhook {
+		return admissionregistrationv1.SideEffectClassNoneOnDryRun
+	}
+	return admissionregistrationv1.SideEffectClassNone
 }

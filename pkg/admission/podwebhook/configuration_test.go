@@ -134,7 +134,7 @@ func TestWebhookConfigurations(t *testing.T) {
 	if *w.ClientConfig.URL != "https://127.0.0.1:9443"+ValidatePath || string(w.ClientConfig.CABundle) != "ca" {
 		t.Errorf("client config %+v", w.ClientConfig)
 	}
-	if *w.FailurePolicy != admissionregistrationv1.Fail || *w.TimeoutSeconds != 3 || *w.SideEffects != admissionregistrationv1.SideEffectClassNone ||
+	if *w.FailurePolicy != admissionregistrationv1.Fail || *w.TimeoutSeconds != 3 || *w.SideEffects != admissionregistrationv1.SideEffectClassNoneOnDryRun ||
 		*w.MatchPolicy != admissionregistrationv1.Equivalent || !cmp.Equal(w.NamespaceSelector, opts.NamespaceSelector) ||
 		!cmp.Equal(w.ObjectSelector, opts.ObjectSelector) {
 		t.Errorf("webhook %+v", w)
@@ -161,6 +161,26 @@ func TestWebhookConfigurations(t *testing.T) {
 		*d.FailurePolicy != admissionregistrationv1.Ignore || *d.TimeoutSeconds != 5 ||
 		!cmp.Equal(d.ObjectSelector, service.Deletion.ObjectSelector) || !cmp.Equal(d.NamespaceSelector, service.Deletion.NamespaceSelector) {
 		t.Errorf("deletion webhook %+v", d)
+	}
+	// the pod webhook's validating entry: the PodUnavailableBudget guard
+	p := slices.IndexFunc(validating.Webhooks, func(w admissionregistrationv1.ValidatingWebhook) bool {
+		return w.Name == "pods.validate.kruise-native.io"
+	})
+	if p < 0 {
+		t.Fatalf("no pod validating webhook in %+v", validating.Webhooks)
+	}
+	wantBudgetRules := []admissionregistrationv1.RuleWithOperations{
+		{Operations: []admissionregistrationv1.OperationType{opUpdate, opDelete},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}, Scope: ns}},
+		{Operations: []admissionregistrationv1.OperationType{opCreate},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods/eviction"}, Scope: ns}},
+	}
+	if diff := cmp.Diff(wantBudgetRules, validating.Webhooks[p].Rules); diff != "" {
+		t.Errorf("budget guard rules (-want +got):\n%s", diff)
+	}
+	if *validating.Webhooks[p].SideEffects != admissionregistrationv1.SideEffectClassNoneOnDryRun ||
+		*validating.Webhooks[i].SideEffects != admissionregistrationv1.SideEffectClassNone {
+		t.Errorf("sideEffects: pods %s, deletion %s", *validating.Webhooks[p].SideEffects, *validating.Webhooks[i].SideEffects)
 	}
 	m := mutating.Webhooks[0]
 	if *m.ClientConfig.Service.Path != MutatePath || *m.ReinvocationPolicy != admissionregistrationv1.NeverReinvocationPolicy ||

@@ -6,10 +6,13 @@
 // and ValidatingWebhookConfiguration that make kube-apiserver call them are generated
 // from the same list (WebhookConfigurations), so they cannot disagree.
 //
-// kruise-apiserver's chain (Handlers) acts on pod creates only, so it is never in the
-// way of pod updates, deletions or status writes: it injects the sidecars of the
-// SidecarSets that select the new pod, holds containers back by launch priority, and
-// (optionally) gives pods of Kruise workloads the KruisePodReady readiness gate.
+// kruise-apiserver's chain (Handlers) mutates pod creates only: it injects the sidecars
+// of the SidecarSets that select the new pod, holds containers back by launch
+// priority, and (optionally) gives pods of Kruise workloads the KruisePodReady
+// readiness gate. The pod webhook's one validating handler guards
+// PodUnavailableBudgets (budget_guard.go): pod deletions, evictions and spec updates
+// of covered, ready pods spend a slot of the budget or are refused with 429. Status
+// writes never reach it.
 //
 // The same server serves registrations other than the pod webhook's (Webhook): a
 // handler names the one it belongs to, and each has its own path

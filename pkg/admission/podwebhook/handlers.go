@@ -32,7 +32,10 @@ type Config struct {
 	// their controller one pod status write per new pod (the condition must be set
 	// True), so it is off unless asked for.
 	ReadinessGate bool
-	// Now is the clock of the injection timestamps.
+	// Budgets, if set, turns on the PodUnavailableBudget guard of pod deletions,
+	// evictions and in-place updates (BudgetsFromInformers).
+	Budgets BudgetStore
+	// Now is the clock of the injection timestamps and of the budgets' records.
 	Now func() time.Time
 	// DeletionChildren counts the children of a protected object being deleted
 	// (deletionprotection.Lookup.ChildrenOf), for the deletion-protection webhook.
@@ -54,6 +57,9 @@ func Handlers(cfg Config) []Handler {
 	if cfg.ReadinessGate {
 		out = append(out, readinessGate())
 	}
+	if cfg.Budgets != nil {
+		out = append(out, budgetGuard(cfg.Budgets, cfg.Now))
+	}
 	out = append(out, deletionProtectionHandler(cfg.DeletionChildren))
 	return out
 }
@@ -62,5 +68,10 @@ func Handlers(cfg Config) []Handler {
 // configurations are generated from it, so they cover whatever flags the server runs
 // with (a request no running handler matches is let through unchanged).
 func EveryHandler() []Handler {
-	return Handlers(Config{ReadinessGate: true})
+	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}})
 }
+
+// noBudgets stands in for a BudgetStore where only the handlers' rules matter.
+type noBudgets struct{ BudgetStore }
+
+func (noBudgets) Synced() bool { return true }

@@ -166,12 +166,16 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		return nil, fmt.Errorf("applying server run options: %w", err)
 	}
 
-	var kruiseInformers kruiseinformers.SharedInformerFactory
+	var (
+		kruiseInformers kruiseinformers.SharedInformerFactory
+		kruiseLoopback  kruiseclient.Interface
+	)
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
 		client, err := kruiseclient.NewForConfig(c.LoopbackClientConfig)
 		if err != nil {
 			return nil, fmt.Errorf("kruise loopback client: %w", err)
 		}
+		kruiseLoopback = client
 		kruiseInformers = kruiseinformers.NewSharedInformerFactory(client, 0)
 		return []admission.PluginInitializer{admissioninitializer.New(kruiseInformers)}, nil
 	}
@@ -192,8 +196,10 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("metadata client for the deletion-protection webhook: %w", err)
 		}
-		handlers := podwebhook.Handlers(podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
-			kubeClient, metadataClient, o.PodWebhookReadinessGate))
+		webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
+			kubeClient, metadataClient, o.PodWebhookReadinessGate)
+		webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+		handlers := podwebhook.Handlers(webhookConfig)
 		if out.PodWebhook, err = podwebhook.NewServer(handlers); err != nil {
 			return nil, fmt.Errorf("pod webhook: %w", err)
 		}

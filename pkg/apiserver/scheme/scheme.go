@@ -9,15 +9,18 @@ import (
 	autoscalinginstall "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 
 	appsinstall "github.com/kruise-native/kruise-native/pkg/apis/apps/install"
+	policyinstall "github.com/kruise-native/kruise-native/pkg/apis/policy/install"
 )
 
-// NewScheme builds the scheme kruise-apiserver serves: every apps.kruise.io version,
+// NewScheme builds the scheme kruise-apiserver serves: every apps.kruise.io and
+// policy.kruise.io version,
 // autoscaling (for the scale subresource), core/v1 Secrets (served as they are, never
 // converted, by nodeimages/pullsecrets) and the unversioned meta types. It is built
 // explicitly rather than through init() so tests can build as many as they like.
 func NewScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	appsinstall.Install(s)
+	policyinstall.Install(s)
 	autoscalinginstall.Install(s)
 	s.AddKnownTypes(corev1.SchemeGroupVersion, &corev1.Secret{}, &corev1.SecretList{})
 

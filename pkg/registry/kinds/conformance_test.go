@@ -11,6 +11,8 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/policy"
+	policyv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/advancedcronjob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/broadcastjob"
@@ -23,7 +25,9 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
+	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
@@ -125,6 +129,22 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			ChangeStatus: func(j *apps.AdvancedCronJob) { j.Status.Type = apps.BroadcastJobTemplate },
 		}, none)
 	},
+	uniteddeployment.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, uniteddeployment.Kind, registrytest.Fixture[*apps.UnitedDeployment]{
+			Name: "ud",
+			Valid: func() *apps.UnitedDeployment {
+				return hub(&v1alpha1.UnitedDeployment{ObjectMeta: metav1.ObjectMeta{Name: "ud", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.UnitedDeploymentSpec{Selector: selector("ud"),
+						Template: v1alpha1.SubsetTemplate{CloneSetTemplate: &v1alpha1.CloneSetTemplateSpec{
+							Spec: v1alpha1.CloneSetSpec{Selector: selector("ud"), Template: podTemplate("ud")}}},
+						Topology: v1alpha1.Topology{Subsets: []v1alpha1.Subset{{Name: "a"}, {Name: "b"}}}}}, &apps.UnitedDeployment{})
+			},
+			BreakCreate:  func(ud *apps.UnitedDeployment) { ud.Spec.Topology.Subsets[1].Name = "a" },
+			BreakUpdate:  func(ud *apps.UnitedDeployment) { ud.Spec.Selector = selector("changed") },
+			ChangeSpec:   func(ud *apps.UnitedDeployment) { *ud.Spec.Replicas++ },
+			ChangeStatus: func(ud *apps.UnitedDeployment) { ud.Status.Replicas++ },
+		}, none)
+	},
 	sidecarset.Kind.GroupResource(): func(t *testing.T) {
 		registrytest.RunConformance(t, sidecarset.Kind, registrytest.Fixture[*apps.SidecarSet]{
 			Name: "log",
@@ -202,6 +222,25 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				c.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "containerd://abc", RestartCount: 1}
 			},
 			ChangeStatus: func(c *apps.ContainerRecreateRequest) { c.Status.Message = "working on it" },
+		}, none)
+	},
+	podunavailablebudget.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, podunavailablebudget.Kind, registrytest.Fixture[*policy.PodUnavailableBudget]{
+			Name: "pub",
+			Valid: func() *policy.PodUnavailableBudget {
+				one := intstr.FromInt32(1)
+				return hub(&policyv1alpha1.PodUnavailableBudget{ObjectMeta: metav1.ObjectMeta{Name: "pub", Namespace: metav1.NamespaceDefault},
+					Spec: policyv1alpha1.PodUnavailableBudgetSpec{Selector: selector("pub"), MaxUnavailable: &one}}, &policy.PodUnavailableBudget{})
+			},
+			BreakCreate: func(p *policy.PodUnavailableBudget) {
+				p.Spec.TargetReference = &policy.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
+			},
+			BreakUpdate: func(p *policy.PodUnavailableBudget) { p.Spec.MaxUnavailable = nil },
+			ChangeSpec: func(p *policy.PodUnavailableBudget) {
+				two := intstr.FromInt32(2)
+				p.Spec.MaxUnavailable = &two
+			},
+			ChangeStatus: func(p *policy.PodUnavailableBudget) { p.Status.UnavailableAllowed++ },
 		}, none)
 	},
 	resourcedistribution.Kind.GroupResource(): func(t *testing.T) {

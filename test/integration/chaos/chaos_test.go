@@ -105,7 +105,11 @@ func TestChaos(t *testing.T) {
 	}
 	path := os.Getenv("CHAOS_REPORT")
 	if path == "" {
-		path = filepath.Join(c.Root, "test", "integration", "chaos", "results", started.Format("2006-01-02T1504Z")+".md")
+		suffix := ".md"
+		if pods < 200 {
+			suffix = "-small.md"
+		}
+		path = filepath.Join(c.Root, "test", "integration", "chaos", "results", started.Format("2006-01-02T1504Z")+suffix)
 	}
 	if err := writeReport(path, started, pods, outage, results); err != nil {
 		t.Errorf("writing the report: %v", err)

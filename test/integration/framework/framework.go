@@ -48,7 +48,7 @@ import (
 )
 
 // KruiseAPIServices are the APIServices kruise-apiserver serves.
-var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1alpha1.policy.kruise.io"}
+var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1beta1.policy.kruise.io", "v1alpha1.policy.kruise.io"}
 
 var apiServiceGVR = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
 
@@ -99,7 +99,6 @@ func Get(t testing.TB) *Cluster {
 // Main starts a private stack, runs the tests, stops the stack and exits. On failure the
 // stack's logs are copied to _output/test-logs/<package>/.
 func Main(m *testing.M) {
-	localstack.RunGuard()
 	os.Exit(run(m, false))
 }
 
@@ -107,7 +106,6 @@ func Main(m *testing.M) {
 // replicas behind HAProxy (installed from Debian's packages when missing) and two
 // kruise-controller replicas with leader election.
 func MainHA(m *testing.M) {
-	localstack.RunGuard()
 	os.Exit(run(m, true))
 }
 

@@ -85,3 +85,9 @@ func isPositiveIntOrPercent(v intstr.IntOrString) bool {
 	}
 	return false
 }
+
+// ValidateOptionalIntOrPercent checks an optional integer-or-percent field of another
+// Kruise group (policy.kruise.io) with the same rules and messages as this group's.
+func ValidateOptionalIntOrPercent(v *intstr.IntOrString, capPercent bool, fldPath *field.Path) field.ErrorList {
+	return validateOptionalIntOrPercent(v, capPercent, fldPath)
+}

@@ -3,6 +3,7 @@ package podworkload
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,6 +15,11 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
+
+// BudgetRetryAfter is when a workload tries again an in-place update a
+// PodUnavailableBudget refused (429): about when the budget's controller hands the
+// slot of the previous update back (pkg/podbudget.Settle).
+const BudgetRetryAfter = 5 * time.Second
 
 // UpdateInPlace starts updating pod to the update revision in place. It reports false
 // when that cannot be done in place (the caller recreates the pod instead). An
@@ -32,6 +38,16 @@ func (c *Control) UpdateInPlace(ctx context.Context, owner Object, revs *Revisio
 	res, err := c.inPlace.Update(ctx, pod, spec, strategy)
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		return true, nil // gone or changed meanwhile: the next sync sees it
+	}
+	if apierrors.IsTooManyRequests(err) {
+		// A PodUnavailableBudget has no slot left: not a failure of this sync. Try
+		// again after a while (or on the next pod event, when an updated pod is
+		// available again) rather than through the queue's error backoff, which
+		// would grow with every pod of a long rollout the budget holds back.
+		c.event(owner, corev1.EventTypeWarning, ReasonFailedUpdatePodInPlace,
+			fmt.Sprintf("in-place update of pod %s waits for its disruption budget: %v", pod.Name, err))
+		requeue.After(BudgetRetryAfter)
+		return true, nil
 	}
 	if err != nil {
 		c.event(owner, corev1.EventTypeWarning, ReasonFailedUpdatePodInPlace, fmt.Sprintf("failed to update pod %s in-place: %v", pod.Name, err))

@@ -22,8 +22,6 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
-
-	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 type flags struct {
@@ -76,8 +74,6 @@ func parseFlags() *flags {
 }
 
 func main() {
-	// a copy of this binary stops the stack if this one dies first (pkg/localstack)
-	localstack.RunGuard()
 	f := parseFlags()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

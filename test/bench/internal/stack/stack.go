@@ -1,7 +1,6 @@
 // Package stack starts and stops a private local stack for the benchmark through
 // pkg/localstack, in its own LOCAL_DIR and on its own ports, so it never collides with
-// `make up` or the integration tests running on the same machine. A program using it calls
-// localstack.RunGuard first thing in main.
+// `make up` or the integration tests running on the same machine.
 package stack
 
 import (

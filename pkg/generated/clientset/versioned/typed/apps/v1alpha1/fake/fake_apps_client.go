@@ -72,6 +72,10 @@ func (c *FakeAppsV1alpha1) StatefulSets(namespace string) v1alpha1.StatefulSetIn
 	return newFakeStatefulSets(c, namespace)
 }
 
+func (c *FakeAppsV1alpha1) UnitedDeployments(namespace string) v1alpha1.UnitedDeploymentInterface {
+	return newFakeUnitedDeployments(c, namespace)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeAppsV1alpha1) RESTClient() rest.Interface {

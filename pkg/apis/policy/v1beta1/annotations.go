@@ -1,0 +1,13 @@
+package v1beta1
+
+// Annotations that steer PodUnavailableBudget protection (OpenKruise's keys).
+const (
+	// PubProtectOperationAnnotation, on a budget, lists the operations it guards,
+	// comma separated, of DELETE, EVICT and UPDATE; unset means all three.
+	PubProtectOperationAnnotation = "kruise.io/pub-protect-operations"
+	// PubProtectTotalReplicasAnnotation, on a budget, is the number of replicas it
+	// counts when its pods' workload has none to read.
+	PubProtectTotalReplicasAnnotation = "pub.kruise.io/protect-total-replicas"
+	// PodPubNoProtectionAnnotation "true" on a pod lets every disruption of it through.
+	PodPubNoProtectionAnnotation = "pub.kruise.io/no-protect"
+)

@@ -1,0 +1,40 @@
+package v1beta1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// GroupName is the API group of Kruise's availability policies.
+const GroupName = "policy.kruise.io"
+
+// SchemeGroupVersion is policy.kruise.io/v1beta1.
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1beta1"}
+
+// Resource returns a group-qualified GroupResource.
+func Resource(resource string) schema.GroupResource {
+	return SchemeGroupVersion.WithResource(resource).GroupResource()
+}
+
+var (
+	localSchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes, addDefaultingFuncs)
+	// SchemeBuilder collects the functions that add this version to a scheme.
+	SchemeBuilder = &localSchemeBuilder
+	// AddToScheme adds this version (types, defaults, conversions) to a scheme.
+	AddToScheme = localSchemeBuilder.AddToScheme
+)
+
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion,
+		&PodUnavailableBudget{}, &PodUnavailableBudgetList{},
+	)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
+	return nil
+}
+
+// addDefaultingFuncs registers the generated defaulters: a budget has no defaults of
+// its own (OpenKruise defaults nothing), only those of the types it embeds.
+func addDefaultingFuncs(scheme *runtime.Scheme) error {
+	return RegisterDefaults(scheme)
+}

@@ -1,0 +1,302 @@
+// Command pub-bench measures what a PodUnavailableBudget costs pod deletion: on a
+// private local stack it deletes N ready pods covered by a budget (every delete goes
+// through kruise-apiserver's guard, which spends a slot with a status write) and N pods
+// of another namespace that no budget covers (the guard only looks the namespace's
+// budgets up), with the same number of concurrent clients, and reports the delete
+// throughput, the client-side latency percentiles, and the validating webhook's own
+// latency as kube-apiserver measures it (apiserver_admission_webhook_admission_duration_seconds).
+//
+//	go run ./test/bench/cmd/pub-bench                   # 1000 pods each, 16 clients
+//	go run ./test/bench/cmd/pub-bench -pods=200 -clients=8
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
+
+	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
+	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
+	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
+)
+
+const webhookName = "pods.validate.kruise-native.io"
+
+func main() {
+	pods := flag.Int("pods", 1000, "pods deleted in each namespace")
+	clients := flag.Int("clients", 16, "concurrent deleting clients")
+	nodes := flag.Int("nodes", 3, "kwok nodes")
+	out := flag.String("out", "", "also write the Markdown report to this file")
+	klog.InitFlags(nil)
+	flag.Parse()
+	ctx := klog.NewContext(context.Background(), klog.Background().WithName("pub-bench"))
+	report, err := run(ctx, *pods, *clients, *nodes)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Benchmark failed")
+		klog.Flush()
+		os.Exit(1)
+	}
+	fmt.Print(report)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
+			klog.FromContext(ctx).Error(err, "Writing the report")
+			os.Exit(1)
+		}
+	}
+}
+
+// phase is one measured batch of deletes.
+type phase struct {
+	name             string
+	deletes          stats.Summary
+	webhookP50       float64 // seconds, from kube-apiserver's histogram (bucket upper bound)
+	webhookP99       float64
+	webhookCalls     float64
+	failOpen, denied float64
+}
+
+func run(ctx context.Context, n, clients, nodes int) (string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	s, err := stack.Up(ctx, stack.Options{Root: root, Nodes: nodes,
+		Env: []string{"KRUISE_APISERVER_ARGS=--disable-http2-serving"}})
+	if err != nil {
+		return "", err
+	}
+	defer s.Down(ctx)
+	kube, err := kubernetes.NewForConfig(s.Config)
+	if err != nil {
+		return "", err
+	}
+	kruise, err := kruiseclient.NewForConfig(s.Config)
+	if err != nil {
+		return "", err
+	}
+
+	var phases []phase
+	for _, covered := range []bool{false, true} {
+		name := "uncovered"
+		if covered {
+			name = "covered"
+		}
+		ns := "pub-bench-" + name
+		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			return "", err
+		}
+		if err := createReadyPods(ctx, kube, ns, n, nodes, clients); err != nil {
+			return "", err
+		}
+		if covered {
+			if err := createBudget(ctx, kruise, ns, n); err != nil {
+				return "", err
+			}
+		}
+		p, err := deleteAll(ctx, kube, ns, n, clients)
+		if err != nil {
+			return "", err
+		}
+		p.name = name
+		phases = append(phases, p)
+	}
+	return markdown(n, clients, nodes, phases), nil
+}
+
+// createReadyPods creates n pods bound to the kwok nodes and waits until kwok reports
+// them Running and Ready.
+func createReadyPods(ctx context.Context, kube kubernetes.Interface, ns string, n, nodes, clients int) error {
+	var failed atomic.Int64
+	rawclient.Parallel(ctx, clients, n, func(ctx context.Context, _, i int) {
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pod-%05d", i), Labels: map[string]string{"app": "bench"}},
+			Spec: corev1.PodSpec{NodeName: fmt.Sprintf("kwok-node-%d", i%nodes),
+				Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}}},
+		}
+		if _, err := kube.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			failed.Add(1)
+		}
+	})
+	if f := failed.Load(); f > 0 {
+		return fmt.Errorf("%d of %d pod creates failed in %s", f, n, ns)
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
+		list, err := kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		ready := 0
+		for i := range list.Items {
+			for _, c := range list.Items[i].Status.Conditions {
+				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+					ready++
+				}
+			}
+		}
+		return ready == n, nil
+	})
+}
+
+// createBudget covers every pod of ns with a budget that allows all of them to go
+// (maxUnavailable 100%): every delete passes, and every one spends a slot — the
+// guard's full path, status write included — so nothing is refused and the two
+// phases delete the same pods.
+func createBudget(ctx context.Context, kruise kruiseclient.Interface, ns string, n int) error {
+	all := intstr.FromString("100%")
+	pub := &policyv1beta1.PodUnavailableBudget{
+		ObjectMeta: metav1.ObjectMeta{Name: "bench"},
+		Spec: policyv1beta1.PodUnavailableBudgetSpec{
+			Selector:       &metav1.LabelSelector{MatchLabels: map[string]string{"app": "bench"}},
+			MaxUnavailable: &all},
+	}
+	if _, err := kruise.PolicyV1beta1().PodUnavailableBudgets(ns).Create(ctx, pub, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		got, err := kruise.PolicyV1beta1().PodUnavailableBudgets(ns).Get(ctx, "bench", metav1.GetOptions{})
+		return err == nil && got.Status.ObservedGeneration == got.Generation && got.Status.UnavailableAllowed == int32(n), nil
+	})
+}
+
+// deleteAll deletes the n pods of ns with clients workers, timing each delete, and
+// reads kube-apiserver's webhook metrics around the batch.
+func deleteAll(ctx context.Context, kube kubernetes.Interface, ns string, n, clients int) (phase, error) {
+	before, err := webhookMetrics(ctx, kube)
+	if err != nil {
+		return phase{}, err
+	}
+	rec := &stats.Recorder{}
+	start := time.Now()
+	rawclient.Parallel(ctx, clients, n, func(ctx context.Context, _, i int) {
+		t := time.Now()
+		err := kube.CoreV1().Pods(ns).Delete(ctx, fmt.Sprintf("pod-%05d", i), metav1.DeleteOptions{})
+		rec.Add(time.Since(t), 0, 0, err)
+	})
+	wall := time.Since(start)
+	after, err := webhookMetrics(ctx, kube)
+	if err != nil {
+		return phase{}, err
+	}
+	p := phase{deletes: rec.Summarize(wall)}
+	buckets := map[float64]float64{}
+	for k, v := range after.buckets {
+		buckets[k] = v - before.buckets[k]
+	}
+	p.webhookCalls = after.count - before.count
+	p.webhookP50 = quantile(buckets, p.webhookCalls, 0.50)
+	p.webhookP99 = quantile(buckets, p.webhookCalls, 0.99)
+	p.failOpen = after.failOpen - before.failOpen
+	p.denied = after.denied - before.denied
+	return p, nil
+}
+
+type metrics struct {
+	buckets                 map[float64]float64 // le -> cumulative count, DELETE calls of the guard's webhook
+	count, failOpen, denied float64
+}
+
+func webhookMetrics(ctx context.Context, kube kubernetes.Interface) (metrics, error) {
+	body, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return metrics{}, fmt.Errorf("scraping kube-apiserver: %w", err)
+	}
+	m := metrics{buckets: map[float64]float64{}}
+	for _, line := range strings.Split(string(body), "\n") {
+		if !strings.Contains(line, `name="`+webhookName+`"`) {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		labels := line[:i]
+		switch {
+		case strings.HasPrefix(line, "apiserver_admission_webhook_admission_duration_seconds_bucket{") &&
+			stack.LabelValue(labels, "operation") == "DELETE":
+			le, err := strconv.ParseFloat(stack.LabelValue(labels, "le"), 64)
+			if err == nil {
+				m.buckets[le] += v
+			}
+		case strings.HasPrefix(line, "apiserver_admission_webhook_admission_duration_seconds_count{") &&
+			stack.LabelValue(labels, "operation") == "DELETE":
+			m.count += v
+		case strings.HasPrefix(line, "apiserver_admission_webhook_fail_open_count{"):
+			m.failOpen += v
+		case strings.HasPrefix(line, "apiserver_admission_webhook_rejection_count{"):
+			m.denied += v
+		}
+	}
+	return m, nil
+}
+
+// quantile is the upper bound of the histogram bucket holding quantile q.
+func quantile(buckets map[float64]float64, count, q float64) float64 {
+	if count == 0 {
+		return 0
+	}
+	les := make([]float64, 0, len(buckets))
+	for le := range buckets {
+		les = append(les, le)
+	}
+	sort.Float64s(les)
+	for _, le := range les {
+		if buckets[le] >= q*count {
+			return le
+		}
+	}
+	return les[len(les)-1]
+}
+
+func markdown(n, clients, nodes int, phases []phase) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## PodUnavailableBudget: pod-delete cost (%d pods per namespace, %d clients, %d kwok nodes)\n\n", n, clients, nodes)
+	fmt.Fprintf(&b, "| pods | deletes/s | client p50 ms | client p99 ms | errors | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open | refused |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range phases {
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %d | %.0f | %g | %g | %.0f | %.0f |\n", p.name, p.deletes.PerSec,
+			p.deletes.P50ms, p.deletes.P99ms, p.deletes.Errors, p.webhookCalls, p.webhookP50, p.webhookP99, p.failOpen, p.denied)
+	}
+	if len(phases) == 2 {
+		u, c := phases[0].deletes, phases[1].deletes
+		fmt.Fprintf(&b, "\nCovered vs uncovered: throughput %.2fx, client p99 %+.1f ms (the budget's added p99 latency).\n",
+			c.PerSec/max(u.PerSec, 0.001), c.P99ms-u.P99ms)
+		if phases[1].deletes.FirstError != "" {
+			fmt.Fprintf(&b, "First error (covered): %s\n", phases[1].deletes.FirstError)
+		}
+	}
+	return b.String()
+}
+
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no hack/local-up.sh above the working directory")
+		}
+		dir = parent
+	}
+}
