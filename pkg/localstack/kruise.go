@@ -333,6 +333,15 @@ func (s *Stack) waitAPIServices(ctx context.Context, component string) error {
 		if err != nil {
 			return err
 		}
+		// Available is written by kube-apiserver's availability controller; its proxy
+		// learns it through an informer a moment later, and answers 503 until then
+		version, group, _ := strings.Cut(v, ".")
+		err = s.poll(ctx, component, "kube-apiserver to serve "+group+"/"+version, func(ctx context.Context) error {
+			return c.Discovery().RESTClient().Get().AbsPath("/apis", group, version).Do(ctx).Error()
+		})
+		if err != nil {
+			return err
+		}
 	}
 	s.logf("APIServices Available")
 	return nil
