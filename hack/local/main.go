@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -47,10 +46,6 @@ func run(args []string) error {
 	o, err := localstack.FromEnv(root)
 	if err != nil {
 		return err
-	}
-	// a stack started with HA=1 stays HA for later commands
-	if _, set := os.LookupEnv(localstack.EnvHA); !set && stackWasHA(o.LocalDir) {
-		o.HA = true
 	}
 	s := localstack.New(o)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -102,22 +97,6 @@ func run(args []string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown command '%s' (up, start <component>, restart <component>, stop [component...], status, ports)", cmd)
-}
-
-// stackWasHA reads HA=1 from the local.env an HA stack wrote.
-func stackWasHA(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "local.env"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if sc.Text() == "HA=1" {
-			return true
-		}
-	}
-	return false
 }
 
 func repoRoot() (string, error) {

@@ -87,10 +87,40 @@ func Defaults(root string) Options {
 	}
 }
 
-// FromEnv returns Defaults(root) overridden by the process environment.
+// FromEnv returns Defaults(root) overridden by the process environment. PORT_BASE, NODES
+// and HA that the environment does not set come from the stack already in LOCAL_DIR (its
+// local.env), so `start`, `status` and `stop` find the stack `up` made.
 func FromEnv(root string) (Options, error) {
 	o := Defaults(root)
-	return o, o.apply(os.LookupEnv)
+	if err := o.apply(os.LookupEnv); err != nil {
+		return o, err
+	}
+	saved := readEnvFile(filepath.Join(o.LocalDir, "local.env"))
+	return o, o.apply(func(k string) (string, bool) {
+		switch k {
+		case EnvPortBase, EnvNodes, EnvHA:
+			if _, set := os.LookupEnv(k); !set {
+				v, ok := saved[k]
+				return v, ok
+			}
+		}
+		return "", false
+	})
+}
+
+// readEnvFile reads KEY=VALUE lines; a missing file is empty.
+func readEnvFile(path string) map[string]string {
+	out := map[string]string{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(k, "#") {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // WithEnv returns a copy of o with the given KEY=VALUE settings applied, as if they had

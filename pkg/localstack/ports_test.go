@@ -1,6 +1,8 @@
 package localstack
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
@@ -99,5 +101,27 @@ func TestOptionsWithEnv(t *testing.T) {
 		if _, err := o.WithEnv(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+}
+
+// Later commands on a LOCAL_DIR find the stack `up` made there: its PORT_BASE, NODES and
+// HA come from local.env unless the environment says otherwise.
+func TestFromEnvReadsTheStacksLocalEnv(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "local.env"), []byte("# comment\nPORT_BASE=21000\nNODES=2\nHA=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LOCAL_DIR", dir)
+	o, err := FromEnv("/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.PortBase != 21000 || o.Nodes != 2 || !o.HA {
+		t.Errorf("from local.env: PortBase %d Nodes %d HA %v", o.PortBase, o.Nodes, o.HA)
+	}
+	t.Setenv("NODES", "4")
+	t.Setenv("HA", "0")
+	if o, err = FromEnv("/repo"); err != nil || o.Nodes != 4 || o.HA || o.PortBase != 21000 {
+		t.Errorf("environment over local.env: %+v %v", o, err)
 	}
 }
