@@ -45,8 +45,7 @@ type Controller struct {
 	loop         *reconcile.Loop
 	now          func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
-	preDownload        *imagepredownload.Jobs
-	preDownloadEnabled bool
+	preDownload *imagepredownload.Jobs
 }
 
 // New builds the controller on the shared informers.
@@ -75,7 +74,6 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
-		c.preDownloadEnabled = true
 		synced = append(synced, jobInformer.Informer().HasSynced)
 	}
 	c.loop = reconcile.NewLoop("cloneset", c.sync, synced...)
