@@ -18,6 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/workloadspread"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
@@ -38,6 +39,7 @@ func All() []resource.Descriptor {
 		imagelistpulljob.Kind,
 		containerrecreaterequest.Kind,
 		resourcedistribution.Kind,
+		workloadspread.Kind,
 		podunavailablebudget.Kind,
 	}
 }

@@ -52,6 +52,8 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&SidecarSetList{}, func(obj interface{}) { SetObjectDefaults_SidecarSetList(obj.(*SidecarSetList)) })
 	scheme.AddTypeDefaultingFunc(&StatefulSet{}, func(obj interface{}) { SetObjectDefaults_StatefulSet(obj.(*StatefulSet)) })
 	scheme.AddTypeDefaultingFunc(&StatefulSetList{}, func(obj interface{}) { SetObjectDefaults_StatefulSetList(obj.(*StatefulSetList)) })
+	scheme.AddTypeDefaultingFunc(&WorkloadSpread{}, func(obj interface{}) { SetObjectDefaults_WorkloadSpread(obj.(*WorkloadSpread)) })
+	scheme.AddTypeDefaultingFunc(&WorkloadSpreadList{}, func(obj interface{}) { SetObjectDefaults_WorkloadSpreadList(obj.(*WorkloadSpreadList)) })
 	return nil
 }
 
@@ -1370,5 +1372,16 @@ func SetObjectDefaults_StatefulSetList(in *StatefulSetList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_StatefulSet(a)
+	}
+}
+
+func SetObjectDefaults_WorkloadSpread(in *WorkloadSpread) {
+	SetDefaults_WorkloadSpread(in)
+}
+
+func SetObjectDefaults_WorkloadSpreadList(in *WorkloadSpreadList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_WorkloadSpread(a)
 	}
 }

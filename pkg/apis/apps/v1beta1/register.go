@@ -34,6 +34,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&AdvancedCronJob{}, &AdvancedCronJobList{},
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
+		&WorkloadSpread{}, &WorkloadSpreadList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -65,3 +65,11 @@ type StatefulSetListerExpansion interface{}
 // StatefulSetNamespaceListerExpansion allows custom methods to be added to
 // StatefulSetNamespaceLister.
 type StatefulSetNamespaceListerExpansion interface{}
+
+// WorkloadSpreadListerExpansion allows custom methods to be added to
+// WorkloadSpreadLister.
+type WorkloadSpreadListerExpansion interface{}
+
+// WorkloadSpreadNamespaceListerExpansion allows custom methods to be added to
+// WorkloadSpreadNamespaceLister.
+type WorkloadSpreadNamespaceListerExpansion interface{}

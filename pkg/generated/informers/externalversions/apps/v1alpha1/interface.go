@@ -46,6 +46,8 @@ type Interface interface {
 	SidecarSets() SidecarSetInformer
 	// StatefulSets returns a StatefulSetInformer.
 	StatefulSets() StatefulSetInformer
+	// WorkloadSpreads returns a WorkloadSpreadInformer.
+	WorkloadSpreads() WorkloadSpreadInformer
 }
 
 type version struct {
@@ -112,4 +114,9 @@ func (v *version) SidecarSets() SidecarSetInformer {
 // StatefulSets returns a StatefulSetInformer.
 func (v *version) StatefulSets() StatefulSetInformer {
 	return &statefulSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// WorkloadSpreads returns a WorkloadSpreadInformer.
+func (v *version) WorkloadSpreads() WorkloadSpreadInformer {
+	return &workloadSpreadInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -39,6 +39,7 @@ type AppsV1alpha1Interface interface {
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
+	WorkloadSpreadsGetter
 }
 
 // AppsV1alpha1Client is used to interact with features provided by the apps.kruise.io group.
@@ -88,6 +89,10 @@ func (c *AppsV1alpha1Client) SidecarSets() SidecarSetInterface {
 
 func (c *AppsV1alpha1Client) StatefulSets(namespace string) StatefulSetInterface {
 	return newStatefulSets(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) WorkloadSpreads(namespace string) WorkloadSpreadInterface {
+	return newWorkloadSpreads(c, namespace)
 }
 
 // NewForConfig creates a new AppsV1alpha1Client for the given config.

@@ -39,3 +39,5 @@ type ResourceDistributionExpansion interface{}
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}
+
+type WorkloadSpreadExpansion interface{}

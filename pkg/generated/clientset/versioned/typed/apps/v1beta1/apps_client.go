@@ -35,6 +35,7 @@ type AppsV1beta1Interface interface {
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
+	WorkloadSpreadsGetter
 }
 
 // AppsV1beta1Client is used to interact with features provided by the apps.kruise.io group.
@@ -68,6 +69,10 @@ func (c *AppsV1beta1Client) SidecarSets() SidecarSetInterface {
 
 func (c *AppsV1beta1Client) StatefulSets(namespace string) StatefulSetInterface {
 	return newStatefulSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) WorkloadSpreads(namespace string) WorkloadSpreadInterface {
+	return newWorkloadSpreads(c, namespace)
 }
 
 // NewForConfig creates a new AppsV1beta1Client for the given config.

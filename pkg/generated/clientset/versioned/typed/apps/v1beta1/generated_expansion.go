@@ -31,3 +31,5 @@ type ResourceDistributionExpansion interface{}
 type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}
+
+type WorkloadSpreadExpansion interface{}

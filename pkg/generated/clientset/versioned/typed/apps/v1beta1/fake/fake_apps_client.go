@@ -56,6 +56,10 @@ func (c *FakeAppsV1beta1) StatefulSets(namespace string) v1beta1.StatefulSetInte
 	return newFakeStatefulSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) WorkloadSpreads(namespace string) v1beta1.WorkloadSpreadInterface {
+	return newFakeWorkloadSpreads(c, namespace)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeAppsV1beta1) RESTClient() rest.Interface {
