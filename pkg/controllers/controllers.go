@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/workloadspread"
 )
 
 // All are the controllers kruise-controller runs, in start order.
@@ -35,4 +36,5 @@ var All = []manager.NewFunc{
 	deletionprotection.New,
 	resourcedistribution.New,
 	podunavailablebudget.New,
+	workloadspread.New,
 }
