@@ -201,4 +201,3 @@ func (c *Controller) rescheduleStuck(ctx context.Context, ws *appsv1beta1.Worklo
 	}
 	return nil
 }
-
