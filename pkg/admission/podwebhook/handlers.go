@@ -62,7 +62,7 @@ func Handlers(cfg Config) []Handler {
 	}
 	var spreads []Handler
 	if cfg.Spreads != nil {
-		spreads = workloadSpreadHandlers(cfg.Spreads, cfg.Now)
+		spreads = workloadSpreadHandlers(cfg.Spreads, cfg.Now, spreadReadyWait)
 		// Placement last among the mutations: the subset's patch and node terms apply
 		// to the pod as the other handlers completed it.
 		out = append(out, spreads[0])

@@ -61,12 +61,12 @@ func decideSpread(ws *appsv1beta1.WorkloadSpread, batch []spreadRequest, now met
 // WorkloadSpread handlers: a new pod of a spread's target is placed in the first
 // subset with room, its slot reserved in the spread's status before the answer; a
 // placed pod being deleted frees its slot at once (deletingPods).
-func workloadSpreadHandlers(store SpreadStore, now func() time.Time) []Handler {
+func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait time.Duration) []Handler {
 	b := &spreadBatcher{kind: "workloadspread", get: store.Get, update: store.UpdateStatus, now: now, decide: decideSpread}
 	return []Handler{
 		{Name: "workloadspread", Rules: podCreates, Synced: store.Synced,
 			Mutate: func(ctx context.Context, req *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
-				return placeInSpread(ctx, store, b, req, pod)
+				return placeInSpread(ctx, store, b, req, pod, readyWait)
 			}},
 		{Name: "workloadspread-release", Synced: store.Synced,
 			Rules: []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}, Resource: Pods}},
@@ -76,13 +76,22 @@ func workloadSpreadHandlers(store SpreadStore, now func() time.Time) []Handler {
 	}
 }
 
-func placeInSpread(ctx context.Context, store SpreadStore, b *spreadBatcher, req *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
+// spreadReadyWait is how long a pod waits for a spread created or changed a moment ago
+// to be counted by its controller (a spread applied with its workload in one kubectl
+// apply): well inside the webhook's timeout, and paid only in that window.
+const spreadReadyWait = time.Second
+
+func placeInSpread(ctx context.Context, store SpreadStore, b *spreadBatcher, req *admissionv1.AdmissionRequest,
+	pod *corev1.Pod, readyWait time.Duration) error {
 	if _, placed := workloadspread.PlacementOf(pod); placed {
 		return nil
 	}
 	ws, err := spreadOf(ctx, store, pod)
 	if err != nil || ws == nil {
 		return err
+	}
+	if !workloadspread.Ready(ws) && readyWait > 0 {
+		ws = awaitCounted(ctx, store, ws, readyWait)
 	}
 	// The reservation is by pod name; a ReplicaSet's pods have only a generateName, so
 	// the name is chosen here, the way kube-apiserver would.
@@ -114,6 +123,34 @@ func placeInSpread(ctx context.Context, store SpreadStore, b *spreadBatcher, req
 		}
 	}
 	return fmt.Errorf("WorkloadSpread %s/%s reserved subset %q that its spec does not have", ws.Namespace, ws.Name, res.subset)
+}
+
+// awaitCounted polls the cache for up to wait until ws's status describes its spec;
+// it returns the newest copy seen (still not counted on timeout: the pod goes
+// unplaced, as OpenKruise's does).
+func awaitCounted(ctx context.Context, store SpreadStore, ws *appsv1beta1.WorkloadSpread, wait time.Duration) *appsv1beta1.WorkloadSpread {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ws
+		case <-deadline.C:
+			return ws
+		case <-tick.C:
+			spreads, err := store.List(ws.Namespace)
+			if err != nil {
+				return ws
+			}
+			for _, cur := range spreads {
+				if cur.UID == ws.UID && workloadspread.Ready(cur) {
+					return cur
+				}
+			}
+		}
+	}
 }
 
 func releaseFromSpread(ctx context.Context, store SpreadStore, b *spreadBatcher, req *admissionv1.AdmissionRequest) error {

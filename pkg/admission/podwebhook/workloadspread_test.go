@@ -41,6 +41,7 @@ func (f *fakeSpreads) Get(context.Context, string, string) (*appsv1beta1.Workloa
 	return f.stored.DeepCopy(), nil
 }
 func (f *fakeSpreads) UpdateStatus(_ context.Context, ws *appsv1beta1.WorkloadSpread) (*appsv1beta1.WorkloadSpread, error) {
+	time.Sleep(5 * time.Millisecond) // a write takes time: requests queue behind it
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if ws.ResourceVersion != f.stored.ResourceVersion {
@@ -86,7 +87,7 @@ func ownedPod(name, apiVersion, kind, owner string) *corev1.Pod {
 func TestWorkloadSpreadPlacesConcurrentCreatesWithinCap(t *testing.T) {
 	ws := zoneSpread(appsv1beta1.TargetReference{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet", Name: "web"})
 	store := &fakeSpreads{cached: ws, stored: ws.DeepCopy()}
-	h := workloadSpreadHandlers(store, time.Now)[0]
+	h := workloadSpreadHandlers(store, time.Now, 0)[0]
 	pods := make([]*corev1.Pod, 20)
 	var wg sync.WaitGroup
 	errs := make([]error, len(pods))
@@ -138,7 +139,7 @@ func TestWorkloadSpreadDeploymentPodsAndDryRun(t *testing.T) {
 	ws := zoneSpread(appsv1beta1.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"})
 	store := &fakeSpreads{cached: ws, stored: ws.DeepCopy(),
 		rsOwner: &metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Controller: ptr.To(true)}}
-	h := workloadSpreadHandlers(store, time.Now)[0]
+	h := workloadSpreadHandlers(store, time.Now, 0)[0]
 	pod := ownedPod("", "apps/v1", "ReplicaSet", "web-5d8")
 	pod.GenerateName = "web-5d8-"
 	if err := h.Mutate(context.Background(), &admissionv1.AdmissionRequest{DryRun: ptr.To(true)}, pod); err != nil {
@@ -162,7 +163,7 @@ func TestWorkloadSpreadReleaseOnDelete(t *testing.T) {
 	ws := zoneSpread(appsv1beta1.TargetReference{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet", Name: "web"})
 	ws.Status.SubsetStatuses[0].MissingReplicas = 0
 	store := &fakeSpreads{cached: ws, stored: ws.DeepCopy()}
-	h := workloadSpreadHandlers(store, time.Now)[1]
+	h := workloadSpreadHandlers(store, time.Now, 0)[1]
 	pod := ownedPod("web-1", "apps.kruise.io/v1alpha1", "CloneSet", "web")
 	pod.Annotations = map[string]string{workloadspread.Annotation: `{"name":"ws","subset":"subset-a"}`}
 	raw, _ := json.Marshal(pod)

@@ -18,6 +18,7 @@ import (
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/workloadtarget"
 	"github.com/kruise-native/kruise-native/pkg/workloadspread"
 )
 
@@ -46,16 +47,19 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	logger := klog.FromContext(ctx).WithValues("workloadspread", klog.KObj(ws))
 	ref := ws.Spec.TargetReference
 	t, err := c.targets.Get(ctx, ns, ref.APIVersion, ref.Kind, ref.Name)
-	if apierrors.IsNotFound(err) {
+	var pods []*corev1.Pod
+	switch {
+	case apierrors.IsNotFound(err):
+		// Counted as a target without pods: the status is ready for the first pods of
+		// a workload applied together with its spread.
 		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonTargetNotFound, "%s %s not found", ref.Kind, ref.Name)
-		return 0, nil
-	}
-	if err != nil {
+		t = &workloadtarget.Target{}
+	case err != nil:
 		return 0, fmt.Errorf("reading the target of WorkloadSpread %s: %w", key, err)
-	}
-	pods, err := c.podsOf(ws, t.Selector, t.UID, t.OwnsPodsDirectly)
-	if err != nil {
-		return 0, err
+	default:
+		if pods, err = c.podsOf(ws, t.Selector, t.UID, t.OwnsPodsDirectly); err != nil {
+			return 0, err
+		}
 	}
 	now := c.now()
 	views := make([]workloadspread.Pod, len(pods))
