@@ -79,20 +79,21 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			}
 		}
 	}
+	if !apiequality.Semantic.DeepEqual(res.Status, ws.Status) {
+		out := ws.DeepCopy()
+		out.Status = res.Status
+		// The cached resourceVersion: if the webhook reserved a slot since, this write
+		// conflicts and the retry counts with its reservation.
+		if _, err := c.kruise.AppsV1beta1().WorkloadSpreads(ns).UpdateStatus(ctx, out, metav1.UpdateOptions{}); err != nil {
+			return 0, fmt.Errorf("writing the status of WorkloadSpread %s: %w", key, err)
+		}
+		logger.V(4).Info("Wrote status", "subsets", len(res.Status.SubsetStatuses))
+	}
+	// After the status: the subset must be marked unschedulable before the workload
+	// recreates the deleted pods, or the webhook would place them there again.
 	if err := c.rescheduleStuck(ctx, ws, pods, views, now); err != nil {
 		return 0, err
 	}
-	if apiequality.Semantic.DeepEqual(res.Status, ws.Status) {
-		return res.RequeueAfter, nil
-	}
-	out := ws.DeepCopy()
-	out.Status = res.Status
-	// The cached resourceVersion: if the webhook reserved a slot since, this write
-	// conflicts and the retry counts with its reservation.
-	if _, err := c.kruise.AppsV1beta1().WorkloadSpreads(ns).UpdateStatus(ctx, out, metav1.UpdateOptions{}); err != nil {
-		return 0, fmt.Errorf("writing the status of WorkloadSpread %s: %w", key, err)
-	}
-	logger.V(4).Info("Wrote status", "subsets", len(res.Status.SubsetStatuses))
 	return res.RequeueAfter, nil
 }
 
