@@ -124,4 +124,3 @@ func waitCounted(t *testing.T, ns, name string, timeout time.Duration, cond func
 			cond(ws.Status.SubsetStatuses), nil
 	})
 }
-
