@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
+.PHONY: all build install-plugin chart tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
 
 all: build
 
@@ -17,10 +17,23 @@ build:
 	@mkdir -p $(BIN)
 	@for d in cmd/*/; do n=$$(basename $$d); case $$n in kubectl-*) b=$$n;; *) b=kruise-$$n;; esac; \
 	  echo "go build $$b"; go build -o $(BIN)/$$b ./$$d || exit 1; done
+	@install -m 0755 hack/kubectl_complete-kruise $(BIN)/kubectl_complete-kruise
 
-## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
+## install-plugin: kubectl-kruise (and kubectl_complete-kruise, which completes
+## `kubectl kruise <TAB>`) into PLUGIN_DIR, by default the go install directory; the same
+## as `go install ./cmd/kubectl-kruise`. kubectl finds the plugin on PATH.
+PLUGIN_DIR ?= $(or $(shell go env GOBIN),$(shell go env GOPATH)/bin)
+install-plugin:
+	@mkdir -p $(PLUGIN_DIR)
+	go build -o $(PLUGIN_DIR)/kubectl-kruise ./cmd/kubectl-kruise
+	install -m 0755 hack/kubectl_complete-kruise $(PLUGIN_DIR)/kubectl_complete-kruise
+	@echo "installed $(PLUGIN_DIR)/kubectl-kruise; with $(PLUGIN_DIR) on PATH, run: kubectl kruise version"
+
+## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached), and helm
+## for the chart's tests (hack/tools/build-helm.sh, its own module and stamp)
 tools:
 	hack/tools/build.sh
+	hack/tools/build-helm.sh
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
 up: tools build
@@ -62,11 +75,17 @@ test-containerd:
 ## verify: generated code up to date, gofmt and go vet clean
 verify:
 	hack/verify-codegen.sh
+	hack/verify-chart.sh
 	hack/verify-gofmt.sh
 	go vet ./...
 
 codegen:
 	hack/update-codegen.sh
+
+## chart: regenerate the Helm chart artifacts/charts/kruise-native from artifacts/deploy
+## (hack/gen-helm-chart; hack/verify-chart.sh, part of `make verify`, checks it is current)
+chart:
+	go run ./hack/gen-helm-chart
 
 ## bench: opt-in, never part of `make test`: test/bench's benchmark on a private stack of 10
 ## kwok nodes (about 40 minutes; one at a time) -> test/bench/results/<date>.{json,md} + PNG

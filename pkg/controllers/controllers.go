@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/controllers/workloadspread"
 )
 
@@ -27,6 +28,7 @@ var All = []manager.NewFunc{
 	daemonset.New,
 	broadcastjob.New,
 	advancedcronjob.New,
+	uniteddeployment.New,
 	nodeimage.New,
 	imagepulljob.New,
 	imagelistpulljob.New,

@@ -3,6 +3,9 @@ package kubectlkruise
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
@@ -15,6 +18,9 @@ type Clients struct {
 	Dynamic dynamic.Interface
 	Kube    kubernetes.Interface
 	Kruise  kruiseclient.Interface
+	// REST is an untyped client of one group version, for subresources the dynamic
+	// client cannot post to (rollback takes a body that is not the workload).
+	REST func(gv schema.GroupVersion) (resource.RESTClient, error)
 }
 
 // clientsFrom builds the clients from kubectl's factory (so --kubeconfig, --context,
@@ -36,5 +42,8 @@ func clientsFrom(f cmdutil.Factory) (*Clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kruise client: %w", err)
 	}
-	return &Clients{Dynamic: dyn, Kube: kube, Kruise: kc}, nil
+	rest := func(gv schema.GroupVersion) (resource.RESTClient, error) {
+		return f.UnstructuredClientForMapping(&meta.RESTMapping{GroupVersionKind: gv.WithKind(""), Resource: gv.WithResource("")})
+	}
+	return &Clients{Dynamic: dyn, Kube: kube, Kruise: kc, REST: rest}, nil
 }

@@ -107,3 +107,11 @@ func newYAMLFlags() *genericclioptions.PrintFlags {
 }
 
 func metav1GetOptions() metav1.GetOptions { return metav1.GetOptions{} }
+
+func nestedString(obj *unstructured.Unstructured, path ...string) (string, bool, error) {
+	return unstructured.NestedString(obj.Object, path...)
+}
+
+func namePrintFlags(operation string) *genericclioptions.PrintFlags {
+	return genericclioptions.NewPrintFlags(operation).WithTypeSetter(scheme.Scheme)
+}

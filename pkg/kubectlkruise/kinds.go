@@ -100,18 +100,11 @@ func (k *workloadKind) partition(obj *unstructured.Unstructured, desired int64) 
 	return int64(n), nil
 }
 
-// nestedPatch builds the merge patch that sets value at path.
+// nestedPatch builds the merge patch that sets value (a JSON value: bool, string,
+// number) at path.
 func nestedPatch(path []string, value interface{}) map[string]interface{} {
 	patch := map[string]interface{}{}
-	cur := patch
-	for i, p := range path {
-		if i == len(path)-1 {
-			cur[p] = value
-			break
-		}
-		next := map[string]interface{}{}
-		cur[p] = next
-		cur = next
-	}
+	// Only fails when an intermediate field is not a map, which an empty patch has not.
+	_ = unstructured.SetNestedField(patch, value, path...)
 	return patch
 }

@@ -3,12 +3,13 @@ package kubectlkruise
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/kruise-native/kruise-native/pkg/revisiondata"
 )
 
 // ownedRevisions lists the ControllerRevisions the workload controls, oldest first.
@@ -23,14 +24,7 @@ func ownedRevisions(ctx context.Context, kube kubernetes.Interface, t *target) (
 	if err != nil {
 		return nil, fmt.Errorf("listing revisions of %s: %w", t.ref(), err)
 	}
-	var owned []appsv1.ControllerRevision
-	for _, rev := range list.Items {
-		if ref := metav1.GetControllerOf(&rev); ref != nil && ref.UID == t.Object.GetUID() {
-			owned = append(owned, rev)
-		}
-	}
-	sort.Slice(owned, func(i, j int) bool { return owned[i].Revision < owned[j].Revision })
-	return owned, nil
+	return revisiondata.Owned(list.Items, t.Object.GetUID()), nil
 }
 
 // selectorOf returns spec.selector as a label selector string.

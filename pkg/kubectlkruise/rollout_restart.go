@@ -2,10 +2,12 @@ package kubectlkruise
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
@@ -76,10 +78,17 @@ func (o *RestartOptions) Run(ctx context.Context, f cmdutil.Factory, args []stri
 // restart stamps the template with the restart time; the controller sees a new
 // revision and rolls it out like any other.
 func restart(ctx context.Context, dyn dynamic.Interface, t *target, now time.Time, dryRun cmdutil.DryRunStrategy, printer printers.ResourcePrinter, out io.Writer) error {
-	patch := nestedPatch([]string{"spec", "template", "metadata", "annotations", restartedAtAnnotation}, now.Format(time.RFC3339))
+	path := []string{"spec", "template", "metadata", "annotations", restartedAtAnnotation}
+	stamp := now.Format(time.RFC3339)
 	if dryRun == cmdutil.DryRunClient {
-		return printer.PrintObj(t.Object, out)
+		// Show the object as the patch would leave it.
+		obj := t.Object.DeepCopy()
+		if err := unstructured.SetNestedField(obj.Object, stamp, path...); err != nil {
+			return fmt.Errorf("%s: %w", t.ref(), err)
+		}
+		return printer.PrintObj(obj, out)
 	}
+	patch := nestedPatch(path, stamp)
 	obj, err := mergePatch(ctx, dyn, t, patch, dryRun == cmdutil.DryRunServer)
 	if err != nil {
 		return err

@@ -90,34 +90,26 @@ func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun c
 	if dryRun == cmdutil.DryRunServer {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	obj, err := postRollback(ctx, c.Kruise, t, toRevision, opts)
+	obj, err := postRollback(ctx, c, t, toRevision, opts)
 	if err != nil {
 		return err
 	}
-	u, err := toUnstructured(obj, t)
-	if err != nil {
-		return err
-	}
-	return printer.PrintObj(u, out)
+	return printer.PrintObj(obj, out)
 }
 
 // undoLocally returns the workload with the template of the revision the server would
-// pick: toRevision, or for 0 the one before the newest.
+// pick (revisiondata.Pick): toRevision, or for 0 the one before the newest.
 func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (*unstructured.Unstructured, error) {
 	revs, err := ownedRevisions(ctx, c.Kube, t)
 	if err != nil {
 		return nil, err
 	}
-	if toRevision == 0 {
-		if len(revs) < 2 {
-			return nil, fmt.Errorf("%s has no previous revision to roll back to", t.ref())
-		}
-		toRevision = revs[len(revs)-2].Revision
-	}
-	rev, err := findRevision(revs, toRevision, t)
+	// The server's own pick, so a client dry run shows what the server would restore.
+	rev, err := revisiondata.Pick(revs, toRevision)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s %q %w", t.GVR.GroupResource(), t.name(), err)
 	}
+	toRevision = rev.Revision
 	tmpl, err := revisiondata.Decode(rev)
 	if err != nil {
 		return nil, err
@@ -131,16 +123,4 @@ func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (
 		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
 	}
 	return obj, nil
-}
-
-// toUnstructured turns a typed answer into an object printers can name: typed
-// clients leave TypeMeta empty, so the kind comes from the resolved target.
-func toUnstructured(obj runtime.Object, t *target) (*unstructured.Unstructured, error) {
-	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, fmt.Errorf("converting %s: %w", t.ref(), err)
-	}
-	u := &unstructured.Unstructured{Object: raw}
-	u.SetGroupVersionKind(t.Object.GroupVersionKind())
-	return u, nil
 }

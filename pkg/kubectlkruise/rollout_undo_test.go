@@ -3,107 +3,128 @@ package kubectlkruise
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/resource"
 	kubefake "k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/rest/fake"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
-
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
+	"k8s.io/kubectl/pkg/scheme"
 )
 
-// rollbackServer answers rollback POSTs as kruise-apiserver would: revision 1 exists.
-func rollbackServer(kc *kruisefake.Clientset, got *[]int64) {
-	kc.PrependReactor("create", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		ca, ok := a.(clienttesting.CreateAction)
-		if !ok || a.GetSubresource() != "rollback" {
-			return false, nil, nil
-		}
-		var to int64
-		var answer runtime.Object
-		switch body := ca.GetObject().(type) {
-		case *v1beta1.CloneSetRollback:
-			to, answer = body.ToRevision, &v1beta1.CloneSet{ObjectMeta: metav1.ObjectMeta{Name: a.(clienttesting.CreateActionImpl).Name}}
-		case *v1alpha1.DaemonSetRollback:
-			to, answer = body.ToRevision, &v1alpha1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: a.(clienttesting.CreateActionImpl).Name}}
-		}
-		*got = append(*got, to)
-		if to > 1 {
-			return true, nil, apierrors.NewBadRequest(`clonesets.apps.kruise.io "w" has no revision 42; available revisions: 1, 2`)
-		}
-		return true, answer, nil
-	})
+// rollbackRequest is one POST the fake server received.
+type rollbackRequest struct {
+	path, dryRun string
+	body         map[string]interface{}
+}
+
+// rollbackServer answers rollback POSTs as kruise-apiserver would: revision 1 exists,
+// any other is a 400 with the server's message; the answer is the workload.
+func rollbackServer(t *testing.T, got *[]rollbackRequest) func(schema.GroupVersion) (resource.RESTClient, error) {
+	return func(gv schema.GroupVersion) (resource.RESTClient, error) {
+		return &fake.RESTClient{
+			GroupVersion:         gv,
+			NegotiatedSerializer: scheme.Codecs.WithoutConversion(),
+			Client: fake.CreateHTTPClient(func(req *http.Request) (*http.Response, error) {
+				data, _ := io.ReadAll(req.Body)
+				var body map[string]interface{}
+				if err := json.Unmarshal(data, &body); err != nil {
+					t.Errorf("rollback body %q: %v", data, err)
+				}
+				*got = append(*got, rollbackRequest{path: gv.String() + " " + req.Method + " " + req.URL.Path, dryRun: req.URL.Query().Get("dryRun"), body: body})
+				header := http.Header{"Content-Type": []string{"application/json"}}
+				if to, _ := body["toRevision"].(float64); to > 1 {
+					status := runtime.EncodeOrDie(scheme.Codecs.LegacyCodec(metav1.SchemeGroupVersion), &metav1.Status{
+						Status: metav1.StatusFailure, Reason: metav1.StatusReasonBadRequest, Code: http.StatusBadRequest,
+						Message: `clonesets.apps.kruise.io "w" has no revision 42; available revisions: 1, 2`,
+					})
+					return &http.Response{StatusCode: http.StatusBadRequest, Header: header, Body: io.NopCloser(strings.NewReader(status))}, nil
+				}
+				kind := strings.TrimSuffix(body["kind"].(string), "Rollback")
+				answer := fmt.Sprintf(`{"apiVersion":%q,"kind":%q,"metadata":{"name":"w","namespace":"ns"}}`, gv.String(), kind)
+				return &http.Response{StatusCode: http.StatusOK, Header: header, Body: io.NopCloser(strings.NewReader(answer))}, nil
+			}),
+		}, nil
+	}
 }
 
 func TestUndoPostsRollbackSubresource(t *testing.T) {
-	kc := kruisefake.NewClientset()
-	var got []int64
-	rollbackServer(kc, &got)
+	var got []rollbackRequest
+	c := &Clients{REST: rollbackServer(t, &got)}
 	tg := targetOf(t, workload("v1beta1", "CloneSet", map[string]interface{}{}, nil), "clonesets")
 	var out bytes.Buffer
-	if err := undo(context.Background(), &Clients{Kruise: kc}, tg, 0, cmdutil.DryRunNone, namePrinter(t, "rolled back"), &out); err != nil {
+	if err := undo(context.Background(), c, tg, 0, cmdutil.DryRunNone, namePrinter(t, "rolled back"), &out); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "cloneset.apps.kruise.io/w rolled back\n" {
 		t.Errorf("output %q", out.String())
 	}
-	err := undo(context.Background(), &Clients{Kruise: kc}, tg, 42, cmdutil.DryRunNone, namePrinter(t, "rolled back"), &out)
+	err := undo(context.Background(), c, tg, 42, cmdutil.DryRunNone, namePrinter(t, "rolled back"), &out)
 	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), "no revision 42") {
 		t.Errorf("undo to a missing revision: %v, want the server's 400", err)
 	}
-	if len(got) != 2 || got[0] != 0 || got[1] != 42 {
-		t.Errorf("rollback requests = %v, want [0 42]", got)
+	if len(got) != 2 {
+		t.Fatalf("requests = %+v, want 2", got)
 	}
-	for _, a := range kc.Actions() {
-		if a.GetSubresource() == "rollback" && a.(clienttesting.CreateAction).GetObject() == nil {
-			t.Errorf("empty rollback body")
+	for i, want := range []float64{0, 42} {
+		r := got[i]
+		if r.path != "apps.kruise.io/v1beta1 POST /namespaces/ns/clonesets/w/rollback" || r.body["kind"] != "CloneSetRollback" ||
+			r.body["apiVersion"] != "apps.kruise.io/v1beta1" || r.body["name"] != "w" || r.body["toRevision"] != want {
+			t.Errorf("request %d = %+v", i, r)
 		}
 	}
 }
 
 func TestUndoDaemonSetV1alpha1AndServerDryRun(t *testing.T) {
-	kc := kruisefake.NewClientset()
-	var got []int64
-	rollbackServer(kc, &got)
+	var got []rollbackRequest
 	tg := targetOf(t, workload("v1alpha1", "DaemonSet", map[string]interface{}{}, nil), "daemonsets")
 	var out bytes.Buffer
-	if err := undo(context.Background(), &Clients{Kruise: kc}, tg, 1, cmdutil.DryRunServer, namePrinter(t, "rolled back"), &out); err != nil {
+	p, err := cmdutil.PrintFlagsWithDryRunStrategy(namePrintFlags("rolled back"), cmdutil.DryRunServer).ToPrinter()
+	if err != nil {
 		t.Fatal(err)
 	}
-	acts := kc.Actions()
-	if len(acts) != 1 || acts[0].GetResource().Version != "v1alpha1" || acts[0].GetResource().Resource != "daemonsets" {
-		t.Fatalf("actions = %v, want one v1alpha1 daemonsets rollback", acts)
+	if err := undo(context.Background(), &Clients{REST: rollbackServer(t, &got)}, tg, 1, cmdutil.DryRunServer, p, &out); err != nil {
+		t.Fatal(err)
 	}
-	if dr := acts[0].(clienttesting.CreateActionImpl).CreateOptions.DryRun; len(dr) != 1 {
-		t.Errorf("server dry run not requested: %v", dr)
+	if len(got) != 1 || got[0].path != "apps.kruise.io/v1alpha1 POST /namespaces/ns/daemonsets/w/rollback" || got[0].body["kind"] != "DaemonSetRollback" {
+		t.Fatalf("requests = %+v, want one v1alpha1 DaemonSetRollback", got)
+	}
+	if got[0].dryRun != "All" {
+		t.Errorf("server dry run not requested: %q", got[0].dryRun)
+	}
+	if out.String() != "daemonset.apps.kruise.io/w rolled back (server dry run)\n" {
+		t.Errorf("output %q", out.String())
 	}
 }
 
 func TestUndoClientDryRunWritesNothing(t *testing.T) {
 	kube := kubefake.NewClientset(revision(t, 1, "nginx:1.25", "uid-w"), revision(t, 2, "nginx:1.26", "uid-w"))
-	kc := kruisefake.NewClientset()
+	var posted []rollbackRequest
 	tg := targetOf(t, workload("v1beta1", "CloneSet", map[string]interface{}{}, nil), "clonesets")
 	var out bytes.Buffer
 	p, err := cmdutil.PrintFlagsWithDryRunStrategy(newYAMLFlags(), cmdutil.DryRunClient).ToPrinter()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := undo(context.Background(), &Clients{Kube: kube, Kruise: kc}, tg, 0, cmdutil.DryRunClient, p, &out); err != nil {
+	if err := undo(context.Background(), &Clients{Kube: kube, REST: rollbackServer(t, &posted)}, tg, 0, cmdutil.DryRunClient, p, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "image: nginx:1.25") {
 		t.Errorf("client dry run should show the previous template:\n%s", out.String())
 	}
-	if len(kc.Actions()) != 0 {
-		t.Errorf("client dry run wrote: %v", kc.Actions())
+	if len(posted) != 0 {
+		t.Errorf("client dry run posted: %+v", posted)
 	}
-	if err := undo(context.Background(), &Clients{Kube: kube, Kruise: kc}, tg, 7, cmdutil.DryRunClient, p, &out); err == nil {
+	if err := undo(context.Background(), &Clients{Kube: kube, REST: rollbackServer(t, &posted)}, tg, 7, cmdutil.DryRunClient, p, &out); err == nil {
 		t.Error("client dry run to a missing revision succeeded")
 	}
 }

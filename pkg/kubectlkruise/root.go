@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/kubectl/pkg/cmd/completion"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
@@ -13,8 +14,8 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "kubectl-kruise",
 		Short: "kubectl commands for Kruise workloads",
-		Long: "kubectl kruise: rollout and scaledown for CloneSet, Advanced StatefulSet and\n" +
-			"Advanced DaemonSet, served by Kruise Native.",
+		Long: "kubectl kruise: rollout, set, describe, scaledown and migrate for CloneSet,\n" +
+			"Advanced StatefulSet and Advanced DaemonSet, served by Kruise Native.",
 		Annotations: map[string]string{
 			// Shown as "kubectl kruise" in usage when run as a kubectl plugin.
 			cobra.CommandDisplayNameAnnotation: "kubectl kruise",
@@ -25,7 +26,15 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	flags := genericclioptions.NewConfigFlags(true).WithDeprecatedPasswordFlag().WithDiscoveryBurst(300).WithDiscoveryQPS(50.0)
 	flags.AddFlags(cmd.PersistentFlags())
 	f := cmdutil.NewFactory(cmdutil.NewMatchVersionFlags(flags))
-	cmd.AddCommand(NewCmdRollout(f, streams), NewCmdScaleDown(f, streams))
+	cmd.AddCommand(
+		NewCmdRollout(f, streams),
+		NewCmdScaleDown(f, streams),
+		NewCmdSet(f, streams),
+		NewCmdDescribe(f, streams),
+		NewCmdMigrate(f, streams),
+		NewCmdVersion(f, streams),
+		completion.NewCmdCompletion(streams.Out, ""),
+	)
 	return cmd
 }
 

@@ -33,6 +33,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&BroadcastJob{}, &BroadcastJobList{},
 		&AdvancedCronJob{}, &AdvancedCronJobList{},
+		&UnitedDeployment{}, &UnitedDeploymentList{},
 		&NodeImage{}, &NodeImageList{},
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},

@@ -56,6 +56,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appspub.UpdateScatterTermApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("AdaptiveUnitedDeploymentStrategy"):
+		return &appsv1alpha1.AdaptiveUnitedDeploymentStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdaptiveWorkloadSpreadStrategy"):
 		return &appsv1alpha1.AdaptiveWorkloadSpreadStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
@@ -64,6 +66,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.AdvancedCronJobSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJobStatus"):
 		return &appsv1alpha1.AdvancedCronJobStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedStatefulSetTemplateSpec"):
+		return &appsv1alpha1.AdvancedStatefulSetTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJob"):
 		return &appsv1alpha1.BroadcastJobApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
@@ -82,6 +86,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.CloneSetSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSetStatus"):
 		return &appsv1alpha1.CloneSetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("CloneSetTemplateSpec"):
+		return &appsv1alpha1.CloneSetTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CloneSetUpdateStrategy"):
 		return &appsv1alpha1.CloneSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CompletionPolicy"):
@@ -110,6 +116,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.DaemonSetStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
 		return &appsv1alpha1.DaemonSetUpdateStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DeploymentTemplateSpec"):
+		return &appsv1alpha1.DeploymentTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1alpha1.FailedImageStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailurePolicy"):
@@ -146,6 +154,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ImageTagStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("JobCondition"):
 		return &appsv1alpha1.JobConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManualUpdate"):
+		return &appsv1alpha1.ManualUpdateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImage"):
 		return &appsv1alpha1.NodeImageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImageSpec"):
@@ -212,16 +222,42 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.StatefulSetSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StatefulSetStatus"):
 		return &appsv1alpha1.StatefulSetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("StatefulSetTemplateSpec"):
+		return &appsv1alpha1.StatefulSetTemplateSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StatefulSetUpdateStrategy"):
 		return &appsv1alpha1.StatefulSetUpdateStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("Subset"):
+		return &appsv1alpha1.SubsetApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SubsetTemplate"):
+		return &appsv1alpha1.SubsetTemplateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SyncStatus"):
 		return &appsv1alpha1.SyncStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("TargetReference"):
 		return &appsv1alpha1.TargetReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("Topology"):
+		return &appsv1alpha1.TopologyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("TransferEnvVar"):
 		return &appsv1alpha1.TransferEnvVarApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeployment"):
+		return &appsv1alpha1.UnitedDeploymentApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentCondition"):
+		return &appsv1alpha1.UnitedDeploymentConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentScheduleStrategy"):
+		return &appsv1alpha1.UnitedDeploymentScheduleStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentSpec"):
+		return &appsv1alpha1.UnitedDeploymentSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentStatus"):
+		return &appsv1alpha1.UnitedDeploymentStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentSubsetCondition"):
+		return &appsv1alpha1.UnitedDeploymentSubsetConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentSubsetStatus"):
+		return &appsv1alpha1.UnitedDeploymentSubsetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UnitedDeploymentUpdateStrategy"):
+		return &appsv1alpha1.UnitedDeploymentUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("UnorderedUpdateStrategy"):
 		return &appsv1alpha1.UnorderedUpdateStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("UpdateStatus"):
+		return &appsv1alpha1.UpdateStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("VolumeClaimStatus"):
 		return &appsv1alpha1.VolumeClaimStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("VolumeClaimUpdateStrategy"):
@@ -242,6 +278,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.WorkloadSpreadSubsetStatusApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1beta1
+	case v1beta1.SchemeGroupVersion.WithKind("AdaptiveUnitedDeploymentStrategy"):
+		return &appsv1beta1.AdaptiveUnitedDeploymentStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("AdaptiveWorkloadSpreadStrategy"):
 		return &appsv1beta1.AdaptiveWorkloadSpreadStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
@@ -250,6 +288,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.AdvancedCronJobSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJobStatus"):
 		return &appsv1beta1.AdvancedCronJobStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("AdvancedStatefulSetTemplateSpec"):
+		return &appsv1beta1.AdvancedStatefulSetTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJob"):
 		return &appsv1beta1.BroadcastJobApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("BroadcastJobSpec"):
@@ -268,6 +308,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetStatus"):
 		return &appsv1beta1.CloneSetStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("CloneSetTemplateSpec"):
+		return &appsv1beta1.CloneSetTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CloneSetUpdateStrategy"):
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CompletionPolicy"):
@@ -284,12 +326,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.DaemonSetStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSetUpdateStrategy"):
 		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DeploymentTemplateSpec"):
+		return &appsv1beta1.DeploymentTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("FailurePolicy"):
 		return &appsv1beta1.FailurePolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJobTemplateSpec"):
 		return &appsv1beta1.ImageListPullJobTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("JobCondition"):
 		return &appsv1beta1.JobConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ManualUpdate"):
+		return &appsv1beta1.ManualUpdateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistribution"):
 		return &appsv1beta1.ResourceDistributionApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionCondition"):
@@ -344,14 +390,40 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.StatefulSetSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("StatefulSetStatus"):
 		return &appsv1beta1.StatefulSetStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("StatefulSetTemplateSpec"):
+		return &appsv1beta1.StatefulSetTemplateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("StatefulSetUpdateStrategy"):
 		return &appsv1beta1.StatefulSetUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("Subset"):
+		return &appsv1beta1.SubsetApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SubsetTemplate"):
+		return &appsv1beta1.SubsetTemplateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("TargetReference"):
 		return &appsv1beta1.TargetReferenceApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("Topology"):
+		return &appsv1beta1.TopologyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("TransferEnvVar"):
 		return &appsv1beta1.TransferEnvVarApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeployment"):
+		return &appsv1beta1.UnitedDeploymentApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentCondition"):
+		return &appsv1beta1.UnitedDeploymentConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentScheduleStrategy"):
+		return &appsv1beta1.UnitedDeploymentScheduleStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentSpec"):
+		return &appsv1beta1.UnitedDeploymentSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentStatus"):
+		return &appsv1beta1.UnitedDeploymentStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentSubsetCondition"):
+		return &appsv1beta1.UnitedDeploymentSubsetConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentSubsetStatus"):
+		return &appsv1beta1.UnitedDeploymentSubsetStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UnitedDeploymentUpdateStrategy"):
+		return &appsv1beta1.UnitedDeploymentUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("UnorderedUpdateStrategy"):
 		return &appsv1beta1.UnorderedUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("UpdateStatus"):
+		return &appsv1beta1.UpdateStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("VolumeClaimStatus"):
 		return &appsv1beta1.VolumeClaimStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("VolumeClaimUpdateStrategy"):

@@ -49,11 +49,13 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		pub.UpdatePriorityStrategy{}.OpenAPIModelName():                               schema_pkg_apis_apps_pub_UpdatePriorityStrategy(ref),
 		pub.UpdatePriorityWeightTerm{}.OpenAPIModelName():                             schema_pkg_apis_apps_pub_UpdatePriorityWeightTerm(ref),
 		pub.UpdateScatterTerm{}.OpenAPIModelName():                                    schema_pkg_apis_apps_pub_UpdateScatterTerm(ref),
+		v1alpha1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_AdaptiveUnitedDeploymentStrategy(ref),
 		v1alpha1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1alpha1_AdaptiveWorkloadSpreadStrategy(ref),
 		v1alpha1.AdvancedCronJob{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_AdvancedCronJob(ref),
 		v1alpha1.AdvancedCronJobList{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_AdvancedCronJobList(ref),
 		v1alpha1.AdvancedCronJobSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref),
 		v1alpha1.AdvancedCronJobStatus{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1alpha1_AdvancedCronJobStatus(ref),
+		v1alpha1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1alpha1_AdvancedStatefulSetTemplateSpec(ref),
 		v1alpha1.BroadcastJob{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_BroadcastJob(ref),
 		v1alpha1.BroadcastJobList{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_BroadcastJobList(ref),
 		v1alpha1.BroadcastJobSpec{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_BroadcastJobSpec(ref),
@@ -66,6 +68,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.CloneSetScaleStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1alpha1_CloneSetScaleStrategy(ref),
 		v1alpha1.CloneSetSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_CloneSetSpec(ref),
 		v1alpha1.CloneSetStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_CloneSetStatus(ref),
+		v1alpha1.CloneSetTemplateSpec{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_CloneSetTemplateSpec(ref),
 		v1alpha1.CloneSetUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_CloneSetUpdateStrategy(ref),
 		v1alpha1.CompletionPolicy{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_CompletionPolicy(ref),
 		v1alpha1.ContainerRecreateRequest{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequest(ref),
@@ -84,6 +87,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.DaemonSetSpec{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_DaemonSetSpec(ref),
 		v1alpha1.DaemonSetStatus{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_DaemonSetStatus(ref),
 		v1alpha1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_DaemonSetUpdateStrategy(ref),
+		v1alpha1.DeploymentTemplateSpec{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_DeploymentTemplateSpec(ref),
 		v1alpha1.FailedImageStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_FailedImageStatus(ref),
 		v1alpha1.FailurePolicy{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_FailurePolicy(ref),
 		v1alpha1.ImageListPullJob{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_ImageListPullJob(ref),
@@ -104,6 +108,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ImageTagSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ImageTagSpec(ref),
 		v1alpha1.ImageTagStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_ImageTagStatus(ref),
 		v1alpha1.JobCondition{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_JobCondition(ref),
+		v1alpha1.ManualUpdate{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ManualUpdate(ref),
 		v1alpha1.NodeImage{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1alpha1_NodeImage(ref),
 		v1alpha1.NodeImageList{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_NodeImageList(ref),
 		v1alpha1.NodeImageSpec{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_NodeImageSpec(ref),
@@ -142,11 +147,25 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.StatefulSetScaleStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_StatefulSetScaleStrategy(ref),
 		v1alpha1.StatefulSetSpec{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_StatefulSetSpec(ref),
 		v1alpha1.StatefulSetStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_StatefulSetStatus(ref),
+		v1alpha1.StatefulSetTemplateSpec{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_StatefulSetTemplateSpec(ref),
 		v1alpha1.StatefulSetUpdateStrategy{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_StatefulSetUpdateStrategy(ref),
+		v1alpha1.Subset{}.OpenAPIModelName():                                          schema_pkg_apis_apps_v1alpha1_Subset(ref),
+		v1alpha1.SubsetTemplate{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_SubsetTemplate(ref),
 		v1alpha1.SyncStatus{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_SyncStatus(ref),
 		v1alpha1.TargetReference{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_TargetReference(ref),
+		v1alpha1.Topology{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_Topology(ref),
 		v1alpha1.TransferEnvVar{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_TransferEnvVar(ref),
+		v1alpha1.UnitedDeployment{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_UnitedDeployment(ref),
+		v1alpha1.UnitedDeploymentCondition{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_UnitedDeploymentCondition(ref),
+		v1alpha1.UnitedDeploymentList{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_UnitedDeploymentList(ref),
+		v1alpha1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_UnitedDeploymentScheduleStrategy(ref),
+		v1alpha1.UnitedDeploymentSpec{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSpec(ref),
+		v1alpha1.UnitedDeploymentStatus{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_UnitedDeploymentStatus(ref),
+		v1alpha1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSubsetCondition(ref),
+		v1alpha1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSubsetStatus(ref),
+		v1alpha1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1alpha1_UnitedDeploymentUpdateStrategy(ref),
 		v1alpha1.UnorderedUpdateStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_UnorderedUpdateStrategy(ref),
+		v1alpha1.UpdateStatus{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_UpdateStatus(ref),
 		v1alpha1.VolumeClaimStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_VolumeClaimStatus(ref),
 		v1alpha1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_VolumeClaimUpdateStrategy(ref),
 		v1alpha1.WorkloadSpread{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_WorkloadSpread(ref),
@@ -157,11 +176,13 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubset(ref),
 		v1alpha1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetCondition(ref),
 		v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref),
+		v1beta1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref),
 		v1beta1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1beta1_AdaptiveWorkloadSpreadStrategy(ref),
 		v1beta1.AdvancedCronJob{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_AdvancedCronJob(ref),
 		v1beta1.AdvancedCronJobList{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1beta1_AdvancedCronJobList(ref),
 		v1beta1.AdvancedCronJobSpec{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref),
 		v1beta1.AdvancedCronJobStatus{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1beta1_AdvancedCronJobStatus(ref),
+		v1beta1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1beta1_AdvancedStatefulSetTemplateSpec(ref),
 		v1beta1.BroadcastJob{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_BroadcastJob(ref),
 		v1beta1.BroadcastJobList{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_BroadcastJobList(ref),
 		v1beta1.BroadcastJobSpec{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_BroadcastJobSpec(ref),
@@ -174,6 +195,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.CloneSetScaleStrategy{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1beta1_CloneSetScaleStrategy(ref),
 		v1beta1.CloneSetSpec{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_CloneSetSpec(ref),
 		v1beta1.CloneSetStatus{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_CloneSetStatus(ref),
+		v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_CloneSetTemplateSpec(ref),
 		v1beta1.CloneSetUpdateStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref),
 		v1beta1.CompletionPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref),
 		v1beta1.CronJobTemplate{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_CronJobTemplate(ref),
@@ -184,9 +206,11 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.DaemonSetSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetSpec(ref),
 		v1beta1.DaemonSetStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_DaemonSetStatus(ref),
 		v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref),
+		v1beta1.DeploymentTemplateSpec{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_DeploymentTemplateSpec(ref),
 		v1beta1.FailurePolicy{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_FailurePolicy(ref),
 		v1beta1.ImageListPullJobTemplateSpec{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_ImageListPullJobTemplateSpec(ref),
 		v1beta1.JobCondition{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_JobCondition(ref),
+		v1beta1.ManualUpdate{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ManualUpdate(ref),
 		v1beta1.ResourceDistribution{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ResourceDistribution(ref),
 		v1beta1.ResourceDistributionCondition{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_ResourceDistributionCondition(ref),
 		v1beta1.ResourceDistributionList{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ResourceDistributionList(ref),
@@ -218,10 +242,24 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.StatefulSetScaleStrategy{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_StatefulSetScaleStrategy(ref),
 		v1beta1.StatefulSetSpec{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_StatefulSetSpec(ref),
 		v1beta1.StatefulSetStatus{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_StatefulSetStatus(ref),
+		v1beta1.StatefulSetTemplateSpec{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_StatefulSetTemplateSpec(ref),
 		v1beta1.StatefulSetUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_StatefulSetUpdateStrategy(ref),
+		v1beta1.Subset{}.OpenAPIModelName():                                           schema_pkg_apis_apps_v1beta1_Subset(ref),
+		v1beta1.SubsetTemplate{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref),
 		v1beta1.TargetReference{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_TargetReference(ref),
+		v1beta1.Topology{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_Topology(ref),
 		v1beta1.TransferEnvVar{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_TransferEnvVar(ref),
+		v1beta1.UnitedDeployment{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_UnitedDeployment(ref),
+		v1beta1.UnitedDeploymentCondition{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_UnitedDeploymentCondition(ref),
+		v1beta1.UnitedDeploymentList{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_UnitedDeploymentList(ref),
+		v1beta1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_UnitedDeploymentScheduleStrategy(ref),
+		v1beta1.UnitedDeploymentSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_UnitedDeploymentSpec(ref),
+		v1beta1.UnitedDeploymentStatus{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_UnitedDeploymentStatus(ref),
+		v1beta1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1beta1_UnitedDeploymentSubsetCondition(ref),
+		v1beta1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_UnitedDeploymentSubsetStatus(ref),
+		v1beta1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1beta1_UnitedDeploymentUpdateStrategy(ref),
 		v1beta1.UnorderedUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_UnorderedUpdateStrategy(ref),
+		v1beta1.UpdateStatus{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_UpdateStatus(ref),
 		v1beta1.VolumeClaimStatus{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_VolumeClaimStatus(ref),
 		v1beta1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_VolumeClaimUpdateStrategy(ref),
 		v1beta1.WorkloadSpread{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_WorkloadSpread(ref),
@@ -872,6 +910,33 @@ func schema_pkg_apis_apps_pub_UpdateScatterTerm(ref common.ReferenceCallback) co
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_AdaptiveUnitedDeploymentStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdaptiveUnitedDeploymentStrategy tunes the Adaptive strategy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"rescheduleCriticalSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RescheduleCriticalSeconds is how long a pod may stay unschedulable before its subset counts as full and its replicas move on. Defaults to 30.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"unschedulableLastSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_AdaptiveWorkloadSpreadStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1114,6 +1179,34 @@ func schema_pkg_apis_apps_v1alpha1_AdvancedCronJobStatus(ref common.ReferenceCal
 		},
 		Dependencies: []string{
 			corev1.ObjectReference{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_AdvancedStatefulSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdvancedStatefulSetTemplateSpec is the metadata and spec of the subsets' Advanced StatefulSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.StatefulSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.StatefulSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -1834,6 +1927,34 @@ func schema_pkg_apis_apps_v1alpha1_CloneSetStatus(ref common.ReferenceCallback) 
 		},
 		Dependencies: []string{
 			v1alpha1.CloneSetCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_CloneSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CloneSetTemplateSpec is the metadata and spec of the subsets' CloneSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.CloneSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.CloneSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -2759,6 +2880,34 @@ func schema_pkg_apis_apps_v1alpha1_DaemonSetUpdateStrategy(ref common.ReferenceC
 		},
 		Dependencies: []string{
 			v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_DeploymentTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeploymentTemplateSpec is the metadata and spec of the subsets' Deployments.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.DeploymentSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1.DeploymentSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -3929,6 +4078,35 @@ func schema_pkg_apis_apps_v1alpha1_JobCondition(ref common.ReferenceCallback) co
 		},
 		Dependencies: []string{
 			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ManualUpdate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ManualUpdate holds back pods per subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"partitions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partitions maps a subset name to how many of its pods keep the old revision (the subset workload's partition).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
 	}
 }
 
@@ -6137,6 +6315,34 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetStatus(ref common.ReferenceCallbac
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_StatefulSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatefulSetTemplateSpec is the metadata and spec of the subsets' StatefulSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.StatefulSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1.StatefulSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_StatefulSetUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -6163,6 +6369,119 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetUpdateStrategy(ref common.Referenc
 		},
 		Dependencies: []string{
 			v1alpha1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_Subset(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Subset is one group of nodes and the share of replicas it runs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is a DNS label, unique in the UnitedDeployment; the subset's workload is named <unitedDeployment>-<name>-<random>.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelectorTerm": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelectorTerm is added to the required node affinity of the subset's pods.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.NodeSelectorTerm{}.OpenAPIModelName()),
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are added to the subset's pods.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.Toleration{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is a number or a percent of spec.replicas. Unset: the subsets without replicas share what the others leave.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"minReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinReplicas is the least the subset runs; subsets reach their minimum in order.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"maxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxReplicas is the most the subset runs; unset means no limit.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"patch": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Patch is a strategic merge patch over the subset workload's pod template, e.g. {\"metadata\":{\"labels\":{...}}} or container resources. Omitted when unset.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			corev1.NodeSelectorTerm{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_SubsetTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SubsetTemplate holds exactly one workload template; every subset is a workload of that kind.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"statefulSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatefulSetTemplate: each subset is a kube apps/v1 StatefulSet.",
+							Ref:         ref(v1alpha1.StatefulSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"advancedStatefulSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdvancedStatefulSetTemplate: each subset is an Advanced StatefulSet.",
+							Ref:         ref(v1alpha1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"cloneSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CloneSetTemplate: each subset is a CloneSet.",
+							Ref:         ref(v1alpha1.CloneSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"deploymentTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeploymentTemplate: each subset is a kube apps/v1 Deployment.",
+							Ref:         ref(v1alpha1.DeploymentTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName(), v1alpha1.CloneSetTemplateSpec{}.OpenAPIModelName(), v1alpha1.DeploymentTemplateSpec{}.OpenAPIModelName(), v1alpha1.StatefulSetTemplateSpec{}.OpenAPIModelName()},
 	}
 }
 
@@ -6236,6 +6555,52 @@ func schema_pkg_apis_apps_v1alpha1_TargetReference(ref common.ReferenceCallback)
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_Topology(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Topology lists the subsets and how pods move between them.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"subsets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "name",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Subsets, in order: the order in which minReplicas and maxReplicas fill them.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.Subset{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"scheduleStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleStrategy is Fixed (the default) or Adaptive.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.Subset{}.OpenAPIModelName(), v1alpha1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_TransferEnvVar(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -6291,6 +6656,495 @@ func schema_pkg_apis_apps_v1alpha1_TransferEnvVar(ref common.ReferenceCallback) 
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_UnitedDeployment(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeployment runs one application as several workloads, one per subset of nodes (a zone, a node pool), with an exact number of replicas in each.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.UnitedDeploymentSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.UnitedDeploymentStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.UnitedDeploymentSpec{}.OpenAPIModelName(), v1alpha1.UnitedDeploymentStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentCondition is one condition of a UnitedDeployment.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentList is a list of UnitedDeployments.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.UnitedDeployment{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.UnitedDeployment{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentScheduleStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentScheduleStrategy is Fixed or Adaptive.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Fixed (the default, also when empty) or Adaptive.\n\nPossible enum values:\n - `\"Adaptive\"` moves pods that stay unschedulable to the next subset, and back when room returns.\n - `\"Fixed\"` keeps pods in their subset.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Adaptive", "Fixed"},
+						},
+					},
+					"adaptive": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Adaptive tunes the Adaptive strategy.",
+							Ref:         ref(v1alpha1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSpec is the desired state of a UnitedDeployment.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the total number of pods over every subset. Defaults to 1.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods; it must match the workload template's pod labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template is the workload every subset runs: exactly one of its templates is set.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.SubsetTemplate{}.OpenAPIModelName()),
+						},
+					},
+					"topology": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Topology lists the subsets and how replicas are divided between them.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.Topology{}.OpenAPIModelName()),
+						},
+					},
+					"updateStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStrategy says how a template change rolls out. Defaults to Manual.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"revisionHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RevisionHistoryLimit is how many old revisions are kept. Defaults to 10.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"selector"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.SubsetTemplate{}.OpenAPIModelName(), v1alpha1.Topology{}.OpenAPIModelName(), v1alpha1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentStatus is what the controller observed.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int64",
+						},
+					},
+					"readyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReadyReplicas is the number of ready pods over every subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the number of pods over every subset.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"updatedReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedReplicas is the number of pods of the current template.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"updatedReadyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedReadyReplicas is the number of ready pods of the current template.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"collisionCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CollisionCount avoids revision name collisions.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"currentRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentRevision is the revision of the current template.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"subsetReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetReplicas is the number of replicas each subset is given.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+					"subsetStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetStatuses hold each subset's conditions (Schedulable for Adaptive).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.UnitedDeploymentCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"updateStatus": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStatus is the rollout's progress.",
+							Ref:         ref(v1alpha1.UpdateStatus{}.OpenAPIModelName()),
+						},
+					},
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector is spec.selector in string form, for the scale subresource (HPA).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"replicas", "updatedReplicas", "currentRevision"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.UnitedDeploymentCondition{}.OpenAPIModelName(), v1alpha1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName(), v1alpha1.UpdateStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSubsetCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSubsetCondition is one condition of a subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSubsetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSubsetStatus is one subset's observed state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the number of pods of the subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"partition": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partition is the subset workload's partition.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentUpdateStrategy says how a template change rolls out.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Manual (the default).\n\nPossible enum values:\n - `\"Manual\"` rolls every subset out down to its partition.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Manual"},
+						},
+					},
+					"manualUpdate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ManualUpdate holds the partitions of the Manual strategy.",
+							Ref:         ref(v1alpha1.ManualUpdate{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ManualUpdate{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_UnorderedUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -6308,6 +7162,42 @@ func schema_pkg_apis_apps_v1alpha1_UnorderedUpdateStrategy(ref common.ReferenceC
 		},
 		Dependencies: []string{
 			pub.UpdatePriorityStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_UpdateStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UpdateStatus is the rollout's progress.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"updatedRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedRevision is the revision the subsets roll out to.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"currentPartitions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentPartitions is each subset's partition as written to its workload.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
 	}
 }
 
@@ -6799,6 +7689,33 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdaptiveUnitedDeploymentStrategy tunes the Adaptive strategy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"rescheduleCriticalSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RescheduleCriticalSeconds is how long a pod may stay unschedulable before its subset counts as full and its replicas move on. Defaults to 30.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"unschedulableLastSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_AdaptiveWorkloadSpreadStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -7041,6 +7958,34 @@ func schema_pkg_apis_apps_v1beta1_AdvancedCronJobStatus(ref common.ReferenceCall
 		},
 		Dependencies: []string{
 			corev1.ObjectReference{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_AdvancedStatefulSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdvancedStatefulSetTemplateSpec is the metadata and spec of the subsets' Advanced StatefulSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.StatefulSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.StatefulSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -7771,6 +8716,34 @@ func schema_pkg_apis_apps_v1beta1_CloneSetStatus(ref common.ReferenceCallback) c
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_CloneSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CloneSetTemplateSpec is the metadata and spec of the subsets' CloneSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.CloneSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.CloneSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -8237,6 +9210,34 @@ func schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref common.ReferenceCa
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_DeploymentTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeploymentTemplateSpec is the metadata and spec of the subsets' Deployments.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.DeploymentSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1.DeploymentSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_FailurePolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -8349,6 +9350,35 @@ func schema_pkg_apis_apps_v1beta1_JobCondition(ref common.ReferenceCallback) com
 		},
 		Dependencies: []string{
 			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ManualUpdate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ManualUpdate holds back pods per subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"partitions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partitions maps a subset name to how many of its pods keep the old revision (the subset workload's partition).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
 	}
 }
 
@@ -10311,6 +11341,34 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetStatus(ref common.ReferenceCallback
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_StatefulSetTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatefulSetTemplateSpec is the metadata and spec of the subsets' StatefulSets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1.StatefulSetSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1.StatefulSetSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_StatefulSetUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -10337,6 +11395,119 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetUpdateStrategy(ref common.Reference
 		},
 		Dependencies: []string{
 			v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_Subset(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Subset is one group of nodes and the share of replicas it runs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is a DNS label, unique in the UnitedDeployment; the subset's workload is named <unitedDeployment>-<name>-<random>.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelectorTerm": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelectorTerm is added to the required node affinity of the subset's pods.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(corev1.NodeSelectorTerm{}.OpenAPIModelName()),
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are added to the subset's pods.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.Toleration{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is a number or a percent of spec.replicas. Unset: the subsets without replicas share what the others leave.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"minReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinReplicas is the least the subset runs; subsets reach their minimum in order.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"maxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxReplicas is the most the subset runs; unset means no limit.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"patch": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Patch is a strategic merge patch over the subset workload's pod template, e.g. {\"metadata\":{\"labels\":{...}}} or container resources. Omitted when unset.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			corev1.NodeSelectorTerm{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SubsetTemplate holds exactly one workload template; every subset is a workload of that kind.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"statefulSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatefulSetTemplate: each subset is a kube apps/v1 StatefulSet.",
+							Ref:         ref(v1beta1.StatefulSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"advancedStatefulSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdvancedStatefulSetTemplate: each subset is an Advanced StatefulSet.",
+							Ref:         ref(v1beta1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"cloneSetTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CloneSetTemplate: each subset is a CloneSet.",
+							Ref:         ref(v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"deploymentTemplate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeploymentTemplate: each subset is a kube apps/v1 Deployment.",
+							Ref:         ref(v1beta1.DeploymentTemplateSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName(), v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName(), v1beta1.DeploymentTemplateSpec{}.OpenAPIModelName(), v1beta1.StatefulSetTemplateSpec{}.OpenAPIModelName()},
 	}
 }
 
@@ -10375,6 +11546,52 @@ func schema_pkg_apis_apps_v1beta1_TargetReference(ref common.ReferenceCallback) 
 				Required: []string{"apiVersion", "kind", "name"},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_Topology(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Topology lists the subsets and how pods move between them.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"subsets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "name",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Subsets, in order: the order in which minReplicas and maxReplicas fill them.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.Subset{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"scheduleStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleStrategy is Fixed (the default) or Adaptive.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.Subset{}.OpenAPIModelName(), v1beta1.UnitedDeploymentScheduleStrategy{}.OpenAPIModelName()},
 	}
 }
 
@@ -10433,6 +11650,495 @@ func schema_pkg_apis_apps_v1beta1_TransferEnvVar(ref common.ReferenceCallback) c
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_UnitedDeployment(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeployment runs one application as several workloads, one per subset of nodes (a zone, a node pool), with an exact number of replicas in each. This version also carries v1alpha1's minReplicas/maxReplicas, scheduleStrategy and subsetStatuses, so that an object reads the same in both versions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.UnitedDeploymentSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.UnitedDeploymentStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.UnitedDeploymentSpec{}.OpenAPIModelName(), v1beta1.UnitedDeploymentStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentCondition is one condition of a UnitedDeployment.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentList is a list of UnitedDeployments.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.UnitedDeployment{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.UnitedDeployment{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentScheduleStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentScheduleStrategy is Fixed or Adaptive.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Fixed (the default, also when empty) or Adaptive.\n\nPossible enum values:\n - `\"Adaptive\"` moves pods that stay unschedulable to the next subset, and back when room returns.\n - `\"Fixed\"` keeps pods in their subset.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Adaptive", "Fixed"},
+						},
+					},
+					"adaptive": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Adaptive tunes the Adaptive strategy.",
+							Ref:         ref(v1beta1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSpec is the desired state of a UnitedDeployment.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the total number of pods over every subset. Defaults to 1.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector is a label query over the pods; it must match the workload template's pod labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"template": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Template is the workload every subset runs: exactly one of its templates is set.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.SubsetTemplate{}.OpenAPIModelName()),
+						},
+					},
+					"topology": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Topology lists the subsets and how replicas are divided between them.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.Topology{}.OpenAPIModelName()),
+						},
+					},
+					"updateStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStrategy says how a template change rolls out. Defaults to Manual.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"revisionHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RevisionHistoryLimit is how many old revisions are kept. Defaults to 10.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"selector"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.SubsetTemplate{}.OpenAPIModelName(), v1beta1.Topology{}.OpenAPIModelName(), v1beta1.UnitedDeploymentUpdateStrategy{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentStatus is what the controller observed.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int64",
+						},
+					},
+					"readyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReadyReplicas is the number of ready pods over every subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the number of pods over every subset.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"updatedReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedReplicas is the number of pods of the current template.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"updatedReadyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedReadyReplicas is the number of ready pods of the current template.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"collisionCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CollisionCount avoids revision name collisions.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"currentRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentRevision is the revision of the current template.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"subsetReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetReplicas is the number of replicas each subset is given.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+					"subsetStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetStatuses hold each subset's conditions (Schedulable for Adaptive).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.UnitedDeploymentCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"updateStatus": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdateStatus is the rollout's progress.",
+							Ref:         ref(v1beta1.UpdateStatus{}.OpenAPIModelName()),
+						},
+					},
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector is spec.selector in string form, for the scale subresource (HPA).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"replicas", "updatedReplicas", "currentRevision"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.UnitedDeploymentCondition{}.OpenAPIModelName(), v1beta1.UnitedDeploymentSubsetStatus{}.OpenAPIModelName(), v1beta1.UpdateStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSubsetCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSubsetCondition is one condition of a subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSubsetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentSubsetStatus is one subset's observed state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is the number of pods of the subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"partition": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Partition is the subset workload's partition.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.UnitedDeploymentSubsetCondition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UnitedDeploymentUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UnitedDeploymentUpdateStrategy says how a template change rolls out.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Manual (the default).\n\nPossible enum values:\n - `\"Manual\"` rolls every subset out down to its partition.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Manual"},
+						},
+					},
+					"manualUpdate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ManualUpdate holds the partitions of the Manual strategy.",
+							Ref:         ref(v1beta1.ManualUpdate{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ManualUpdate{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_UnorderedUpdateStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -10450,6 +12156,42 @@ func schema_pkg_apis_apps_v1beta1_UnorderedUpdateStrategy(ref common.ReferenceCa
 		},
 		Dependencies: []string{
 			pub.UpdatePriorityStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_UpdateStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "UpdateStatus is the rollout's progress.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"updatedRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UpdatedRevision is the revision the subsets roll out to.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"currentPartitions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentPartitions is each subset's partition as written to its workload.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: 0,
+										Type:    []string{"integer"},
+										Format:  "int32",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
 	}
 }
 

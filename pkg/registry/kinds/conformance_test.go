@@ -25,6 +25,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/workloadspread"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
@@ -127,6 +128,22 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			BreakUpdate:  func(j *apps.AdvancedCronJob) { j.Spec.TimeZone = new("Mars/Olympus_Mons") },
 			ChangeSpec:   func(j *apps.AdvancedCronJob) { j.Spec.Schedule = "*/5 * * * *" },
 			ChangeStatus: func(j *apps.AdvancedCronJob) { j.Status.Type = apps.BroadcastJobTemplate },
+		}, none)
+	},
+	uniteddeployment.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, uniteddeployment.Kind, registrytest.Fixture[*apps.UnitedDeployment]{
+			Name: "ud",
+			Valid: func() *apps.UnitedDeployment {
+				return hub(&v1alpha1.UnitedDeployment{ObjectMeta: metav1.ObjectMeta{Name: "ud", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.UnitedDeploymentSpec{Selector: selector("ud"),
+						Template: v1alpha1.SubsetTemplate{CloneSetTemplate: &v1alpha1.CloneSetTemplateSpec{
+							Spec: v1alpha1.CloneSetSpec{Selector: selector("ud"), Template: podTemplate("ud")}}},
+						Topology: v1alpha1.Topology{Subsets: []v1alpha1.Subset{{Name: "a"}, {Name: "b"}}}}}, &apps.UnitedDeployment{})
+			},
+			BreakCreate:  func(ud *apps.UnitedDeployment) { ud.Spec.Topology.Subsets[1].Name = "a" },
+			BreakUpdate:  func(ud *apps.UnitedDeployment) { ud.Spec.Selector = selector("changed") },
+			ChangeSpec:   func(ud *apps.UnitedDeployment) { *ud.Spec.Replicas++ },
+			ChangeStatus: func(ud *apps.UnitedDeployment) { ud.Status.Replicas++ },
 		}, none)
 	},
 	sidecarset.Kind.GroupResource(): func(t *testing.T) {

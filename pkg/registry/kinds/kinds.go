@@ -20,6 +20,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/workloadspread"
 	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
@@ -33,6 +34,7 @@ func All() []resource.Descriptor {
 		daemonset.Kind,
 		broadcastjob.Kind,
 		advancedcronjob.Kind,
+		uniteddeployment.Kind,
 		sidecarset.Kind,
 		nodeimage.Kind,
 		imagepulljob.Kind,

@@ -7,8 +7,6 @@ package rollback
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -108,36 +106,15 @@ func (r *REST) ownedRevisions(ctx context.Context, owner metav1.Object) ([]appsv
 	if err != nil {
 		return nil, apierrors.NewServiceUnavailable(fmt.Sprintf("listing revisions: %v", err))
 	}
-	var owned []appsv1.ControllerRevision
-	for _, rev := range all {
-		if ref := metav1.GetControllerOf(&rev); ref != nil && ref.UID == owner.GetUID() {
-			owned = append(owned, rev)
-		}
-	}
-	sort.Slice(owned, func(i, j int) bool { return owned[i].Revision < owned[j].Revision })
-	return owned, nil
+	return revisiondata.Owned(all, owner.GetUID()), nil
 }
 
-// pick finds the requested revision: its number, or for 0 the one before the newest.
+// pick finds the requested revision (revisiondata.Pick); not finding it is the
+// client's mistake.
 func pick(revs []appsv1.ControllerRevision, toRevision int64, resource schema.GroupResource, name string) (*appsv1.ControllerRevision, error) {
-	numbers := make([]string, 0, len(revs))
-	for _, r := range revs {
-		numbers = append(numbers, fmt.Sprint(r.Revision))
+	rev, err := revisiondata.Pick(revs, toRevision)
+	if err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("%s %q %v", resource, name, err))
 	}
-	available := strings.Join(numbers, ", ")
-	if available == "" {
-		available = "none"
-	}
-	if toRevision == 0 {
-		if len(revs) < 2 {
-			return nil, apierrors.NewBadRequest(fmt.Sprintf("%s %q has no previous revision to roll back to (revisions: %s)", resource, name, available))
-		}
-		return &revs[len(revs)-2], nil
-	}
-	for i := range revs {
-		if revs[i].Revision == toRevision {
-			return &revs[i], nil
-		}
-	}
-	return nil, apierrors.NewBadRequest(fmt.Sprintf("%s %q has no revision %d; available revisions: %s", resource, name, toRevision, available))
+	return rev, nil
 }

@@ -66,6 +66,26 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(j)
 			defaulter.apply(j, &v1beta1.AdvancedCronJob{})
 		},
+		func(ud *apps.UnitedDeployment, c randfill.Continue) {
+			c.FillNoCustom(ud)
+			// A subset's patch is JSON the server keeps as sent: random bytes are not.
+			for i := range ud.Spec.Topology.Subsets {
+				ud.Spec.Topology.Subsets[i].Patch = runtime.RawExtension{}
+				if c.Bool() {
+					ud.Spec.Topology.Subsets[i].Patch.Raw = []byte(`{"metadata":{"labels":{"pool":"spot"}}}`)
+				}
+			}
+			// The CloneSet template follows the CloneSet's own rules: no v1beta1-only
+			// rollout type in the hub, and excludePreparingDelete (a label of the
+			// CloneSet in v1alpha1, which a template does not carry) left unset.
+			if t := ud.Spec.Template.CloneSetTemplate; t != nil {
+				if t.Spec.UpdateStrategy.Type == "RollingUpdate" {
+					t.Spec.UpdateStrategy.Type = apps.RecreateCloneSetUpdateStrategyType
+				}
+				t.Spec.ScaleStrategy.ExcludePreparingDelete = false
+			}
+			defaulter.apply(ud, &v1beta1.UnitedDeployment{})
+		},
 		func(ss *apps.SidecarSet, c randfill.Continue) {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.SidecarSet{})

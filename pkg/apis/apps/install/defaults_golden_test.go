@@ -30,14 +30,15 @@ const examplesDir = "../../../../../shared/examples"
 // upgradeType ColdUpgrade, shareVolumePolicy disabled and kube's container defaults;
 // for BroadcastJobs completionPolicy Always, parallelism MaxInt32, failurePolicy FailFast;
 // for AdvancedCronJobs concurrencyPolicy Allow, paused false, history limits 3 and 1, and
-// kube's pod defaults in the run template).
+// kube's pod defaults in the run template; for UnitedDeployments revisionHistoryLimit 10,
+// the Manual update strategy and kube's pod defaults in the workload template).
 func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 	scheme := runtime.NewScheme()
 	Install(scheme)
 	codecs := serializer.NewCodecFactory(scheme)
 
 	var files []string
-	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml", "broadcastjob.yaml", "advancedcronjob.yaml"} {
+	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml", "broadcastjob.yaml", "advancedcronjob.yaml", "uniteddeployment.yaml"} {
 		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
 		if err != nil {
 			t.Fatal(err)

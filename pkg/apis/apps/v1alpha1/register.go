@@ -32,6 +32,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&DaemonSet{}, &DaemonSetList{}, &DaemonSetRollback{},
 		&BroadcastJob{}, &BroadcastJobList{},
 		&AdvancedCronJob{}, &AdvancedCronJobList{},
+		&UnitedDeployment{}, &UnitedDeploymentList{},
 		&NodeImage{}, &NodeImageList{},
 		&ImagePullJob{}, &ImagePullJobList{},
 		&ImageListPullJob{}, &ImageListPullJobList{},

@@ -42,6 +42,16 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
+	if err := s.AddGeneratedConversionFunc((*AdaptiveUnitedDeploymentStrategy)(nil), (*apps.AdaptiveUnitedDeploymentStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(a.(*AdaptiveUnitedDeploymentStrategy), b.(*apps.AdaptiveUnitedDeploymentStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdaptiveUnitedDeploymentStrategy)(nil), (*AdaptiveUnitedDeploymentStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(a.(*apps.AdaptiveUnitedDeploymentStrategy), b.(*AdaptiveUnitedDeploymentStrategy), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*AdaptiveWorkloadSpreadStrategy)(nil), (*apps.AdaptiveWorkloadSpreadStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(a.(*AdaptiveWorkloadSpreadStrategy), b.(*apps.AdaptiveWorkloadSpreadStrategy), scope)
 	}); err != nil {
@@ -89,6 +99,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.AdvancedCronJobStatus)(nil), (*AdvancedCronJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(a.(*apps.AdvancedCronJobStatus), b.(*AdvancedCronJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*AdvancedStatefulSetTemplateSpec)(nil), (*apps.AdvancedStatefulSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdvancedStatefulSetTemplateSpec_To_apps_AdvancedStatefulSetTemplateSpec(a.(*AdvancedStatefulSetTemplateSpec), b.(*apps.AdvancedStatefulSetTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdvancedStatefulSetTemplateSpec)(nil), (*AdvancedStatefulSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdvancedStatefulSetTemplateSpec_To_v1alpha1_AdvancedStatefulSetTemplateSpec(a.(*apps.AdvancedStatefulSetTemplateSpec), b.(*AdvancedStatefulSetTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -194,6 +214,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.CloneSetStatus)(nil), (*CloneSetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_CloneSetStatus_To_v1alpha1_CloneSetStatus(a.(*apps.CloneSetStatus), b.(*CloneSetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*CloneSetTemplateSpec)(nil), (*apps.CloneSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec(a.(*CloneSetTemplateSpec), b.(*apps.CloneSetTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.CloneSetTemplateSpec)(nil), (*CloneSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec(a.(*apps.CloneSetTemplateSpec), b.(*CloneSetTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -339,6 +369,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.DaemonSetUpdateStrategy)(nil), (*DaemonSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy(a.(*apps.DaemonSetUpdateStrategy), b.(*DaemonSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeploymentTemplateSpec)(nil), (*apps.DeploymentTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_DeploymentTemplateSpec_To_apps_DeploymentTemplateSpec(a.(*DeploymentTemplateSpec), b.(*apps.DeploymentTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.DeploymentTemplateSpec)(nil), (*DeploymentTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_DeploymentTemplateSpec_To_v1alpha1_DeploymentTemplateSpec(a.(*apps.DeploymentTemplateSpec), b.(*DeploymentTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -529,6 +569,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.JobCondition)(nil), (*JobCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_JobCondition_To_v1alpha1_JobCondition(a.(*apps.JobCondition), b.(*JobCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ManualUpdate)(nil), (*apps.ManualUpdate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_ManualUpdate_To_apps_ManualUpdate(a.(*ManualUpdate), b.(*apps.ManualUpdate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ManualUpdate)(nil), (*ManualUpdate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ManualUpdate_To_v1alpha1_ManualUpdate(a.(*apps.ManualUpdate), b.(*ManualUpdate), scope)
 	}); err != nil {
 		return err
 	}
@@ -912,6 +962,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*StatefulSetTemplateSpec)(nil), (*apps.StatefulSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_StatefulSetTemplateSpec_To_apps_StatefulSetTemplateSpec(a.(*StatefulSetTemplateSpec), b.(*apps.StatefulSetTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.StatefulSetTemplateSpec)(nil), (*StatefulSetTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_StatefulSetTemplateSpec_To_v1alpha1_StatefulSetTemplateSpec(a.(*apps.StatefulSetTemplateSpec), b.(*StatefulSetTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*StatefulSetUpdateStrategy)(nil), (*apps.StatefulSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_StatefulSetUpdateStrategy_To_apps_StatefulSetUpdateStrategy(a.(*StatefulSetUpdateStrategy), b.(*apps.StatefulSetUpdateStrategy), scope)
 	}); err != nil {
@@ -919,6 +979,26 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.StatefulSetUpdateStrategy)(nil), (*StatefulSetUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_StatefulSetUpdateStrategy_To_v1alpha1_StatefulSetUpdateStrategy(a.(*apps.StatefulSetUpdateStrategy), b.(*StatefulSetUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*Subset)(nil), (*apps.Subset)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_Subset_To_apps_Subset(a.(*Subset), b.(*apps.Subset), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.Subset)(nil), (*Subset)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_Subset_To_v1alpha1_Subset(a.(*apps.Subset), b.(*Subset), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SubsetTemplate)(nil), (*apps.SubsetTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate(a.(*SubsetTemplate), b.(*apps.SubsetTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SubsetTemplate)(nil), (*SubsetTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate(a.(*apps.SubsetTemplate), b.(*SubsetTemplate), scope)
 	}); err != nil {
 		return err
 	}
@@ -942,6 +1022,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*Topology)(nil), (*apps.Topology)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_Topology_To_apps_Topology(a.(*Topology), b.(*apps.Topology), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.Topology)(nil), (*Topology)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_Topology_To_v1alpha1_Topology(a.(*apps.Topology), b.(*Topology), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*TransferEnvVar)(nil), (*apps.TransferEnvVar)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(a.(*TransferEnvVar), b.(*apps.TransferEnvVar), scope)
 	}); err != nil {
@@ -952,6 +1042,96 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeployment)(nil), (*apps.UnitedDeployment)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment(a.(*UnitedDeployment), b.(*apps.UnitedDeployment), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeployment)(nil), (*UnitedDeployment)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment(a.(*apps.UnitedDeployment), b.(*UnitedDeployment), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentCondition)(nil), (*apps.UnitedDeploymentCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentCondition_To_apps_UnitedDeploymentCondition(a.(*UnitedDeploymentCondition), b.(*apps.UnitedDeploymentCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentCondition)(nil), (*UnitedDeploymentCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentCondition_To_v1alpha1_UnitedDeploymentCondition(a.(*apps.UnitedDeploymentCondition), b.(*UnitedDeploymentCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentList)(nil), (*apps.UnitedDeploymentList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentList_To_apps_UnitedDeploymentList(a.(*UnitedDeploymentList), b.(*apps.UnitedDeploymentList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentList)(nil), (*UnitedDeploymentList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentList_To_v1alpha1_UnitedDeploymentList(a.(*apps.UnitedDeploymentList), b.(*UnitedDeploymentList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentScheduleStrategy)(nil), (*apps.UnitedDeploymentScheduleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(a.(*UnitedDeploymentScheduleStrategy), b.(*apps.UnitedDeploymentScheduleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentScheduleStrategy)(nil), (*UnitedDeploymentScheduleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy(a.(*apps.UnitedDeploymentScheduleStrategy), b.(*UnitedDeploymentScheduleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentSpec)(nil), (*apps.UnitedDeploymentSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec(a.(*UnitedDeploymentSpec), b.(*apps.UnitedDeploymentSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentSpec)(nil), (*UnitedDeploymentSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec(a.(*apps.UnitedDeploymentSpec), b.(*UnitedDeploymentSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentStatus)(nil), (*apps.UnitedDeploymentStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(a.(*UnitedDeploymentStatus), b.(*apps.UnitedDeploymentStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentStatus)(nil), (*UnitedDeploymentStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(a.(*apps.UnitedDeploymentStatus), b.(*UnitedDeploymentStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentSubsetCondition)(nil), (*apps.UnitedDeploymentSubsetCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentSubsetCondition_To_apps_UnitedDeploymentSubsetCondition(a.(*UnitedDeploymentSubsetCondition), b.(*apps.UnitedDeploymentSubsetCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentSubsetCondition)(nil), (*UnitedDeploymentSubsetCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSubsetCondition(a.(*apps.UnitedDeploymentSubsetCondition), b.(*UnitedDeploymentSubsetCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentSubsetStatus)(nil), (*apps.UnitedDeploymentSubsetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(a.(*UnitedDeploymentSubsetStatus), b.(*apps.UnitedDeploymentSubsetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentSubsetStatus)(nil), (*UnitedDeploymentSubsetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus(a.(*apps.UnitedDeploymentSubsetStatus), b.(*UnitedDeploymentSubsetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UnitedDeploymentUpdateStrategy)(nil), (*apps.UnitedDeploymentUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy(a.(*UnitedDeploymentUpdateStrategy), b.(*apps.UnitedDeploymentUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UnitedDeploymentUpdateStrategy)(nil), (*UnitedDeploymentUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy(a.(*apps.UnitedDeploymentUpdateStrategy), b.(*UnitedDeploymentUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*UnorderedUpdateStrategy)(nil), (*apps.UnorderedUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_UnorderedUpdateStrategy_To_apps_UnorderedUpdateStrategy(a.(*UnorderedUpdateStrategy), b.(*apps.UnorderedUpdateStrategy), scope)
 	}); err != nil {
@@ -959,6 +1139,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.UnorderedUpdateStrategy)(nil), (*UnorderedUpdateStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_UnorderedUpdateStrategy_To_v1alpha1_UnorderedUpdateStrategy(a.(*apps.UnorderedUpdateStrategy), b.(*UnorderedUpdateStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*UpdateStatus)(nil), (*apps.UpdateStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_UpdateStatus_To_apps_UpdateStatus(a.(*UpdateStatus), b.(*apps.UpdateStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.UpdateStatus)(nil), (*UpdateStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_UpdateStatus_To_v1alpha1_UpdateStatus(a.(*apps.UpdateStatus), b.(*UpdateStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -1113,6 +1303,28 @@ func RegisterConversions(s *runtime.Scheme) error {
 		return err
 	}
 	return nil
+}
+
+func autoConvert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(in *AdaptiveUnitedDeploymentStrategy, out *apps.AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
+	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	return nil
+}
+
+// Convert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(in *AdaptiveUnitedDeploymentStrategy, out *apps.AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(in, out, s)
+}
+
+func autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in *apps.AdaptiveUnitedDeploymentStrategy, out *AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
+	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	return nil
+}
+
+// Convert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy is an autogenerated conversion function.
+func Convert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in *apps.AdaptiveUnitedDeploymentStrategy, out *AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
+	return autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in, out, s)
 }
 
 func autoConvert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(in *AdaptiveWorkloadSpreadStrategy, out *apps.AdaptiveWorkloadSpreadStrategy, s conversion.Scope) error {
@@ -1271,6 +1483,32 @@ func autoConvert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in
 // Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus is an autogenerated conversion function.
 func Convert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in *apps.AdvancedCronJobStatus, out *AdvancedCronJobStatus, s conversion.Scope) error {
 	return autoConvert_apps_AdvancedCronJobStatus_To_v1alpha1_AdvancedCronJobStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_AdvancedStatefulSetTemplateSpec_To_apps_AdvancedStatefulSetTemplateSpec(in *AdvancedStatefulSetTemplateSpec, out *apps.AdvancedStatefulSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_StatefulSetSpec_To_apps_StatefulSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_AdvancedStatefulSetTemplateSpec_To_apps_AdvancedStatefulSetTemplateSpec is an autogenerated conversion function.
+func Convert_v1alpha1_AdvancedStatefulSetTemplateSpec_To_apps_AdvancedStatefulSetTemplateSpec(in *AdvancedStatefulSetTemplateSpec, out *apps.AdvancedStatefulSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdvancedStatefulSetTemplateSpec_To_apps_AdvancedStatefulSetTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_AdvancedStatefulSetTemplateSpec_To_v1alpha1_AdvancedStatefulSetTemplateSpec(in *apps.AdvancedStatefulSetTemplateSpec, out *AdvancedStatefulSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_StatefulSetSpec_To_v1alpha1_StatefulSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_AdvancedStatefulSetTemplateSpec_To_v1alpha1_AdvancedStatefulSetTemplateSpec is an autogenerated conversion function.
+func Convert_apps_AdvancedStatefulSetTemplateSpec_To_v1alpha1_AdvancedStatefulSetTemplateSpec(in *apps.AdvancedStatefulSetTemplateSpec, out *AdvancedStatefulSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_AdvancedStatefulSetTemplateSpec_To_v1alpha1_AdvancedStatefulSetTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1alpha1_BroadcastJob_To_apps_BroadcastJob(in *BroadcastJob, out *apps.BroadcastJob, s conversion.Scope) error {
@@ -1647,6 +1885,32 @@ func autoConvert_apps_CloneSetStatus_To_v1alpha1_CloneSetStatus(in *apps.CloneSe
 // Convert_apps_CloneSetStatus_To_v1alpha1_CloneSetStatus is an autogenerated conversion function.
 func Convert_apps_CloneSetStatus_To_v1alpha1_CloneSetStatus(in *apps.CloneSetStatus, out *CloneSetStatus, s conversion.Scope) error {
 	return autoConvert_apps_CloneSetStatus_To_v1alpha1_CloneSetStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec(in *CloneSetTemplateSpec, out *apps.CloneSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_CloneSetSpec_To_apps_CloneSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec is an autogenerated conversion function.
+func Convert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec(in *CloneSetTemplateSpec, out *apps.CloneSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec(in *apps.CloneSetTemplateSpec, out *CloneSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_CloneSetSpec_To_v1alpha1_CloneSetSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec is an autogenerated conversion function.
+func Convert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec(in *apps.CloneSetTemplateSpec, out *CloneSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1alpha1_CloneSetUpdateStrategy_To_apps_CloneSetUpdateStrategy(in *CloneSetUpdateStrategy, out *apps.CloneSetUpdateStrategy, s conversion.Scope) error {
@@ -2125,6 +2389,28 @@ func autoConvert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrateg
 // Convert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy is an autogenerated conversion function.
 func Convert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy(in *apps.DaemonSetUpdateStrategy, out *DaemonSetUpdateStrategy, s conversion.Scope) error {
 	return autoConvert_apps_DaemonSetUpdateStrategy_To_v1alpha1_DaemonSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_DeploymentTemplateSpec_To_apps_DeploymentTemplateSpec(in *DeploymentTemplateSpec, out *apps.DeploymentTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = in.Spec
+	return nil
+}
+
+// Convert_v1alpha1_DeploymentTemplateSpec_To_apps_DeploymentTemplateSpec is an autogenerated conversion function.
+func Convert_v1alpha1_DeploymentTemplateSpec_To_apps_DeploymentTemplateSpec(in *DeploymentTemplateSpec, out *apps.DeploymentTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_DeploymentTemplateSpec_To_apps_DeploymentTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_DeploymentTemplateSpec_To_v1alpha1_DeploymentTemplateSpec(in *apps.DeploymentTemplateSpec, out *DeploymentTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = in.Spec
+	return nil
+}
+
+// Convert_apps_DeploymentTemplateSpec_To_v1alpha1_DeploymentTemplateSpec is an autogenerated conversion function.
+func Convert_apps_DeploymentTemplateSpec_To_v1alpha1_DeploymentTemplateSpec(in *apps.DeploymentTemplateSpec, out *DeploymentTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_DeploymentTemplateSpec_To_v1alpha1_DeploymentTemplateSpec(in, out, s)
 }
 
 func autoConvert_v1alpha1_FailedImageStatus_To_apps_FailedImageStatus(in *FailedImageStatus, out *apps.FailedImageStatus, s conversion.Scope) error {
@@ -2655,6 +2941,26 @@ func autoConvert_apps_JobCondition_To_v1alpha1_JobCondition(in *apps.JobConditio
 // Convert_apps_JobCondition_To_v1alpha1_JobCondition is an autogenerated conversion function.
 func Convert_apps_JobCondition_To_v1alpha1_JobCondition(in *apps.JobCondition, out *JobCondition, s conversion.Scope) error {
 	return autoConvert_apps_JobCondition_To_v1alpha1_JobCondition(in, out, s)
+}
+
+func autoConvert_v1alpha1_ManualUpdate_To_apps_ManualUpdate(in *ManualUpdate, out *apps.ManualUpdate, s conversion.Scope) error {
+	out.Partitions = *(*map[string]int32)(unsafe.Pointer(&in.Partitions))
+	return nil
+}
+
+// Convert_v1alpha1_ManualUpdate_To_apps_ManualUpdate is an autogenerated conversion function.
+func Convert_v1alpha1_ManualUpdate_To_apps_ManualUpdate(in *ManualUpdate, out *apps.ManualUpdate, s conversion.Scope) error {
+	return autoConvert_v1alpha1_ManualUpdate_To_apps_ManualUpdate(in, out, s)
+}
+
+func autoConvert_apps_ManualUpdate_To_v1alpha1_ManualUpdate(in *apps.ManualUpdate, out *ManualUpdate, s conversion.Scope) error {
+	out.Partitions = *(*map[string]int32)(unsafe.Pointer(&in.Partitions))
+	return nil
+}
+
+// Convert_apps_ManualUpdate_To_v1alpha1_ManualUpdate is an autogenerated conversion function.
+func Convert_apps_ManualUpdate_To_v1alpha1_ManualUpdate(in *apps.ManualUpdate, out *ManualUpdate, s conversion.Scope) error {
+	return autoConvert_apps_ManualUpdate_To_v1alpha1_ManualUpdate(in, out, s)
 }
 
 func autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
@@ -3693,6 +3999,28 @@ func Convert_apps_StatefulSetStatus_To_v1alpha1_StatefulSetStatus(in *apps.State
 	return autoConvert_apps_StatefulSetStatus_To_v1alpha1_StatefulSetStatus(in, out, s)
 }
 
+func autoConvert_v1alpha1_StatefulSetTemplateSpec_To_apps_StatefulSetTemplateSpec(in *StatefulSetTemplateSpec, out *apps.StatefulSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = in.Spec
+	return nil
+}
+
+// Convert_v1alpha1_StatefulSetTemplateSpec_To_apps_StatefulSetTemplateSpec is an autogenerated conversion function.
+func Convert_v1alpha1_StatefulSetTemplateSpec_To_apps_StatefulSetTemplateSpec(in *StatefulSetTemplateSpec, out *apps.StatefulSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_StatefulSetTemplateSpec_To_apps_StatefulSetTemplateSpec(in, out, s)
+}
+
+func autoConvert_apps_StatefulSetTemplateSpec_To_v1alpha1_StatefulSetTemplateSpec(in *apps.StatefulSetTemplateSpec, out *StatefulSetTemplateSpec, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = in.Spec
+	return nil
+}
+
+// Convert_apps_StatefulSetTemplateSpec_To_v1alpha1_StatefulSetTemplateSpec is an autogenerated conversion function.
+func Convert_apps_StatefulSetTemplateSpec_To_v1alpha1_StatefulSetTemplateSpec(in *apps.StatefulSetTemplateSpec, out *StatefulSetTemplateSpec, s conversion.Scope) error {
+	return autoConvert_apps_StatefulSetTemplateSpec_To_v1alpha1_StatefulSetTemplateSpec(in, out, s)
+}
+
 func autoConvert_v1alpha1_StatefulSetUpdateStrategy_To_apps_StatefulSetUpdateStrategy(in *StatefulSetUpdateStrategy, out *apps.StatefulSetUpdateStrategy, s conversion.Scope) error {
 	out.Type = appsv1.StatefulSetUpdateStrategyType(in.Type)
 	out.RollingUpdate = (*apps.RollingUpdateStatefulSetStrategy)(unsafe.Pointer(in.RollingUpdate))
@@ -3713,6 +4041,80 @@ func autoConvert_apps_StatefulSetUpdateStrategy_To_v1alpha1_StatefulSetUpdateStr
 // Convert_apps_StatefulSetUpdateStrategy_To_v1alpha1_StatefulSetUpdateStrategy is an autogenerated conversion function.
 func Convert_apps_StatefulSetUpdateStrategy_To_v1alpha1_StatefulSetUpdateStrategy(in *apps.StatefulSetUpdateStrategy, out *StatefulSetUpdateStrategy, s conversion.Scope) error {
 	return autoConvert_apps_StatefulSetUpdateStrategy_To_v1alpha1_StatefulSetUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_Subset_To_apps_Subset(in *Subset, out *apps.Subset, s conversion.Scope) error {
+	out.Name = in.Name
+	out.NodeSelectorTerm = in.NodeSelectorTerm
+	out.Tolerations = *(*[]v1.Toleration)(unsafe.Pointer(&in.Tolerations))
+	out.Replicas = (*intstr.IntOrString)(unsafe.Pointer(in.Replicas))
+	out.MinReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MinReplicas))
+	out.MaxReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MaxReplicas))
+	out.Patch = in.Patch
+	return nil
+}
+
+// Convert_v1alpha1_Subset_To_apps_Subset is an autogenerated conversion function.
+func Convert_v1alpha1_Subset_To_apps_Subset(in *Subset, out *apps.Subset, s conversion.Scope) error {
+	return autoConvert_v1alpha1_Subset_To_apps_Subset(in, out, s)
+}
+
+func autoConvert_apps_Subset_To_v1alpha1_Subset(in *apps.Subset, out *Subset, s conversion.Scope) error {
+	out.Name = in.Name
+	out.NodeSelectorTerm = in.NodeSelectorTerm
+	out.Tolerations = *(*[]v1.Toleration)(unsafe.Pointer(&in.Tolerations))
+	out.Replicas = (*intstr.IntOrString)(unsafe.Pointer(in.Replicas))
+	out.MinReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MinReplicas))
+	out.MaxReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MaxReplicas))
+	out.Patch = in.Patch
+	return nil
+}
+
+// Convert_apps_Subset_To_v1alpha1_Subset is an autogenerated conversion function.
+func Convert_apps_Subset_To_v1alpha1_Subset(in *apps.Subset, out *Subset, s conversion.Scope) error {
+	return autoConvert_apps_Subset_To_v1alpha1_Subset(in, out, s)
+}
+
+func autoConvert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate(in *SubsetTemplate, out *apps.SubsetTemplate, s conversion.Scope) error {
+	out.StatefulSetTemplate = (*apps.StatefulSetTemplateSpec)(unsafe.Pointer(in.StatefulSetTemplate))
+	out.AdvancedStatefulSetTemplate = (*apps.AdvancedStatefulSetTemplateSpec)(unsafe.Pointer(in.AdvancedStatefulSetTemplate))
+	if in.CloneSetTemplate != nil {
+		in, out := &in.CloneSetTemplate, &out.CloneSetTemplate
+		*out = new(apps.CloneSetTemplateSpec)
+		if err := Convert_v1alpha1_CloneSetTemplateSpec_To_apps_CloneSetTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.CloneSetTemplate = nil
+	}
+	out.DeploymentTemplate = (*apps.DeploymentTemplateSpec)(unsafe.Pointer(in.DeploymentTemplate))
+	return nil
+}
+
+// Convert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate is an autogenerated conversion function.
+func Convert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate(in *SubsetTemplate, out *apps.SubsetTemplate, s conversion.Scope) error {
+	return autoConvert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate(in, out, s)
+}
+
+func autoConvert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate(in *apps.SubsetTemplate, out *SubsetTemplate, s conversion.Scope) error {
+	out.StatefulSetTemplate = (*StatefulSetTemplateSpec)(unsafe.Pointer(in.StatefulSetTemplate))
+	out.AdvancedStatefulSetTemplate = (*AdvancedStatefulSetTemplateSpec)(unsafe.Pointer(in.AdvancedStatefulSetTemplate))
+	if in.CloneSetTemplate != nil {
+		in, out := &in.CloneSetTemplate, &out.CloneSetTemplate
+		*out = new(CloneSetTemplateSpec)
+		if err := Convert_apps_CloneSetTemplateSpec_To_v1alpha1_CloneSetTemplateSpec(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.CloneSetTemplate = nil
+	}
+	out.DeploymentTemplate = (*DeploymentTemplateSpec)(unsafe.Pointer(in.DeploymentTemplate))
+	return nil
+}
+
+// Convert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate is an autogenerated conversion function.
+func Convert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate(in *apps.SubsetTemplate, out *SubsetTemplate, s conversion.Scope) error {
+	return autoConvert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate(in, out, s)
 }
 
 func autoConvert_v1alpha1_SyncStatus_To_apps_SyncStatus(in *SyncStatus, out *apps.SyncStatus, s conversion.Scope) error {
@@ -3763,6 +4165,32 @@ func Convert_apps_TargetReference_To_v1alpha1_TargetReference(in *apps.TargetRef
 	return autoConvert_apps_TargetReference_To_v1alpha1_TargetReference(in, out, s)
 }
 
+func autoConvert_v1alpha1_Topology_To_apps_Topology(in *Topology, out *apps.Topology, s conversion.Scope) error {
+	out.Subsets = *(*[]apps.Subset)(unsafe.Pointer(&in.Subsets))
+	if err := Convert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(&in.ScheduleStrategy, &out.ScheduleStrategy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_Topology_To_apps_Topology is an autogenerated conversion function.
+func Convert_v1alpha1_Topology_To_apps_Topology(in *Topology, out *apps.Topology, s conversion.Scope) error {
+	return autoConvert_v1alpha1_Topology_To_apps_Topology(in, out, s)
+}
+
+func autoConvert_apps_Topology_To_v1alpha1_Topology(in *apps.Topology, out *Topology, s conversion.Scope) error {
+	out.Subsets = *(*[]Subset)(unsafe.Pointer(&in.Subsets))
+	if err := Convert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy(&in.ScheduleStrategy, &out.ScheduleStrategy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_Topology_To_v1alpha1_Topology is an autogenerated conversion function.
+func Convert_apps_Topology_To_v1alpha1_Topology(in *apps.Topology, out *Topology, s conversion.Scope) error {
+	return autoConvert_apps_Topology_To_v1alpha1_Topology(in, out, s)
+}
+
 func autoConvert_v1alpha1_TransferEnvVar_To_apps_TransferEnvVar(in *TransferEnvVar, out *apps.TransferEnvVar, s conversion.Scope) error {
 	out.SourceContainerName = in.SourceContainerName
 	out.SourceContainerNameFrom = (*apps.SourceContainerNameSource)(unsafe.Pointer(in.SourceContainerNameFrom))
@@ -3789,6 +4217,290 @@ func Convert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(in *apps.TransferEnv
 	return autoConvert_apps_TransferEnvVar_To_v1alpha1_TransferEnvVar(in, out, s)
 }
 
+func autoConvert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment(in *UnitedDeployment, out *apps.UnitedDeployment, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment(in *UnitedDeployment, out *apps.UnitedDeployment, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment(in *apps.UnitedDeployment, out *UnitedDeployment, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment is an autogenerated conversion function.
+func Convert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment(in *apps.UnitedDeployment, out *UnitedDeployment, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentCondition_To_apps_UnitedDeploymentCondition(in *UnitedDeploymentCondition, out *apps.UnitedDeploymentCondition, s conversion.Scope) error {
+	out.Type = apps.UnitedDeploymentConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentCondition_To_apps_UnitedDeploymentCondition is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentCondition_To_apps_UnitedDeploymentCondition(in *UnitedDeploymentCondition, out *apps.UnitedDeploymentCondition, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentCondition_To_apps_UnitedDeploymentCondition(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentCondition_To_v1alpha1_UnitedDeploymentCondition(in *apps.UnitedDeploymentCondition, out *UnitedDeploymentCondition, s conversion.Scope) error {
+	out.Type = UnitedDeploymentConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentCondition_To_v1alpha1_UnitedDeploymentCondition is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentCondition_To_v1alpha1_UnitedDeploymentCondition(in *apps.UnitedDeploymentCondition, out *UnitedDeploymentCondition, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentCondition_To_v1alpha1_UnitedDeploymentCondition(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentList_To_apps_UnitedDeploymentList(in *UnitedDeploymentList, out *apps.UnitedDeploymentList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.UnitedDeployment, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha1_UnitedDeployment_To_apps_UnitedDeployment(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentList_To_apps_UnitedDeploymentList is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentList_To_apps_UnitedDeploymentList(in *UnitedDeploymentList, out *apps.UnitedDeploymentList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentList_To_apps_UnitedDeploymentList(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentList_To_v1alpha1_UnitedDeploymentList(in *apps.UnitedDeploymentList, out *UnitedDeploymentList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]UnitedDeployment, len(*in))
+		for i := range *in {
+			if err := Convert_apps_UnitedDeployment_To_v1alpha1_UnitedDeployment(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentList_To_v1alpha1_UnitedDeploymentList is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentList_To_v1alpha1_UnitedDeploymentList(in *apps.UnitedDeploymentList, out *UnitedDeploymentList, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentList_To_v1alpha1_UnitedDeploymentList(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(in *UnitedDeploymentScheduleStrategy, out *apps.UnitedDeploymentScheduleStrategy, s conversion.Scope) error {
+	out.Type = apps.UnitedDeploymentScheduleStrategyType(in.Type)
+	out.Adaptive = (*apps.AdaptiveUnitedDeploymentStrategy)(unsafe.Pointer(in.Adaptive))
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(in *UnitedDeploymentScheduleStrategy, out *apps.UnitedDeploymentScheduleStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy(in *apps.UnitedDeploymentScheduleStrategy, out *UnitedDeploymentScheduleStrategy, s conversion.Scope) error {
+	out.Type = UnitedDeploymentScheduleStrategyType(in.Type)
+	out.Adaptive = (*AdaptiveUnitedDeploymentStrategy)(unsafe.Pointer(in.Adaptive))
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy(in *apps.UnitedDeploymentScheduleStrategy, out *UnitedDeploymentScheduleStrategy, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentScheduleStrategy_To_v1alpha1_UnitedDeploymentScheduleStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec(in *UnitedDeploymentSpec, out *apps.UnitedDeploymentSpec, s conversion.Scope) error {
+	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	if err := Convert_v1alpha1_SubsetTemplate_To_apps_SubsetTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_Topology_To_apps_Topology(&in.Topology, &out.Topology, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec(in *UnitedDeploymentSpec, out *apps.UnitedDeploymentSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentSpec_To_apps_UnitedDeploymentSpec(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec(in *apps.UnitedDeploymentSpec, out *UnitedDeploymentSpec, s conversion.Scope) error {
+	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	if err := Convert_apps_SubsetTemplate_To_v1alpha1_SubsetTemplate(&in.Template, &out.Template, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_Topology_To_v1alpha1_Topology(&in.Topology, &out.Topology, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy(&in.UpdateStrategy, &out.UpdateStrategy, s); err != nil {
+		return err
+	}
+	out.RevisionHistoryLimit = (*int32)(unsafe.Pointer(in.RevisionHistoryLimit))
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec(in *apps.UnitedDeploymentSpec, out *UnitedDeploymentSpec, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentSpec_To_v1alpha1_UnitedDeploymentSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(in *UnitedDeploymentStatus, out *apps.UnitedDeploymentStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.ReadyReplicas = in.ReadyReplicas
+	out.Replicas = in.Replicas
+	out.UpdatedReplicas = in.UpdatedReplicas
+	out.UpdatedReadyReplicas = in.UpdatedReadyReplicas
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	out.CurrentRevision = in.CurrentRevision
+	out.SubsetReplicas = *(*map[string]int32)(unsafe.Pointer(&in.SubsetReplicas))
+	out.SubsetStatuses = *(*[]apps.UnitedDeploymentSubsetStatus)(unsafe.Pointer(&in.SubsetStatuses))
+	out.Conditions = *(*[]apps.UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
+	out.UpdateStatus = (*apps.UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(in *UnitedDeploymentStatus, out *apps.UnitedDeploymentStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(in *apps.UnitedDeploymentStatus, out *UnitedDeploymentStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.ReadyReplicas = in.ReadyReplicas
+	out.Replicas = in.Replicas
+	out.UpdatedReplicas = in.UpdatedReplicas
+	out.UpdatedReadyReplicas = in.UpdatedReadyReplicas
+	out.CollisionCount = (*int32)(unsafe.Pointer(in.CollisionCount))
+	out.CurrentRevision = in.CurrentRevision
+	out.SubsetReplicas = *(*map[string]int32)(unsafe.Pointer(&in.SubsetReplicas))
+	out.SubsetStatuses = *(*[]UnitedDeploymentSubsetStatus)(unsafe.Pointer(&in.SubsetStatuses))
+	out.Conditions = *(*[]UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
+	out.UpdateStatus = (*UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(in *apps.UnitedDeploymentStatus, out *UnitedDeploymentStatus, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentSubsetCondition_To_apps_UnitedDeploymentSubsetCondition(in *UnitedDeploymentSubsetCondition, out *apps.UnitedDeploymentSubsetCondition, s conversion.Scope) error {
+	out.Type = apps.UnitedDeploymentSubsetConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentSubsetCondition_To_apps_UnitedDeploymentSubsetCondition is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentSubsetCondition_To_apps_UnitedDeploymentSubsetCondition(in *UnitedDeploymentSubsetCondition, out *apps.UnitedDeploymentSubsetCondition, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentSubsetCondition_To_apps_UnitedDeploymentSubsetCondition(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSubsetCondition(in *apps.UnitedDeploymentSubsetCondition, out *UnitedDeploymentSubsetCondition, s conversion.Scope) error {
+	out.Type = UnitedDeploymentSubsetConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSubsetCondition is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSubsetCondition(in *apps.UnitedDeploymentSubsetCondition, out *UnitedDeploymentSubsetCondition, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSubsetCondition(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(in *UnitedDeploymentSubsetStatus, out *apps.UnitedDeploymentSubsetStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Replicas = in.Replicas
+	out.Partition = in.Partition
+	out.Conditions = *(*[]apps.UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(in *UnitedDeploymentSubsetStatus, out *apps.UnitedDeploymentSubsetStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus(in *apps.UnitedDeploymentSubsetStatus, out *UnitedDeploymentSubsetStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Replicas = in.Replicas
+	out.Partition = in.Partition
+	out.Conditions = *(*[]UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus(in *apps.UnitedDeploymentSubsetStatus, out *UnitedDeploymentSubsetStatus, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy(in *UnitedDeploymentUpdateStrategy, out *apps.UnitedDeploymentUpdateStrategy, s conversion.Scope) error {
+	out.Type = apps.UpdateStrategyType(in.Type)
+	out.ManualUpdate = (*apps.ManualUpdate)(unsafe.Pointer(in.ManualUpdate))
+	return nil
+}
+
+// Convert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy(in *UnitedDeploymentUpdateStrategy, out *apps.UnitedDeploymentUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UnitedDeploymentUpdateStrategy_To_apps_UnitedDeploymentUpdateStrategy(in, out, s)
+}
+
+func autoConvert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy(in *apps.UnitedDeploymentUpdateStrategy, out *UnitedDeploymentUpdateStrategy, s conversion.Scope) error {
+	out.Type = UpdateStrategyType(in.Type)
+	out.ManualUpdate = (*ManualUpdate)(unsafe.Pointer(in.ManualUpdate))
+	return nil
+}
+
+// Convert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy is an autogenerated conversion function.
+func Convert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy(in *apps.UnitedDeploymentUpdateStrategy, out *UnitedDeploymentUpdateStrategy, s conversion.Scope) error {
+	return autoConvert_apps_UnitedDeploymentUpdateStrategy_To_v1alpha1_UnitedDeploymentUpdateStrategy(in, out, s)
+}
+
 func autoConvert_v1alpha1_UnorderedUpdateStrategy_To_apps_UnorderedUpdateStrategy(in *UnorderedUpdateStrategy, out *apps.UnorderedUpdateStrategy, s conversion.Scope) error {
 	out.PriorityStrategy = (*pub.UpdatePriorityStrategy)(unsafe.Pointer(in.PriorityStrategy))
 	return nil
@@ -3807,6 +4519,28 @@ func autoConvert_apps_UnorderedUpdateStrategy_To_v1alpha1_UnorderedUpdateStrateg
 // Convert_apps_UnorderedUpdateStrategy_To_v1alpha1_UnorderedUpdateStrategy is an autogenerated conversion function.
 func Convert_apps_UnorderedUpdateStrategy_To_v1alpha1_UnorderedUpdateStrategy(in *apps.UnorderedUpdateStrategy, out *UnorderedUpdateStrategy, s conversion.Scope) error {
 	return autoConvert_apps_UnorderedUpdateStrategy_To_v1alpha1_UnorderedUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_UpdateStatus_To_apps_UpdateStatus(in *UpdateStatus, out *apps.UpdateStatus, s conversion.Scope) error {
+	out.UpdatedRevision = in.UpdatedRevision
+	out.CurrentPartitions = *(*map[string]int32)(unsafe.Pointer(&in.CurrentPartitions))
+	return nil
+}
+
+// Convert_v1alpha1_UpdateStatus_To_apps_UpdateStatus is an autogenerated conversion function.
+func Convert_v1alpha1_UpdateStatus_To_apps_UpdateStatus(in *UpdateStatus, out *apps.UpdateStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_UpdateStatus_To_apps_UpdateStatus(in, out, s)
+}
+
+func autoConvert_apps_UpdateStatus_To_v1alpha1_UpdateStatus(in *apps.UpdateStatus, out *UpdateStatus, s conversion.Scope) error {
+	out.UpdatedRevision = in.UpdatedRevision
+	out.CurrentPartitions = *(*map[string]int32)(unsafe.Pointer(&in.CurrentPartitions))
+	return nil
+}
+
+// Convert_apps_UpdateStatus_To_v1alpha1_UpdateStatus is an autogenerated conversion function.
+func Convert_apps_UpdateStatus_To_v1alpha1_UpdateStatus(in *apps.UpdateStatus, out *UpdateStatus, s conversion.Scope) error {
+	return autoConvert_apps_UpdateStatus_To_v1alpha1_UpdateStatus(in, out, s)
 }
 
 func autoConvert_v1alpha1_VolumeClaimStatus_To_apps_VolumeClaimStatus(in *VolumeClaimStatus, out *apps.VolumeClaimStatus, s conversion.Scope) error {

@@ -22,6 +22,11 @@ limitations under the License.
 package v1alpha1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdaptiveUnitedDeploymentStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdaptiveUnitedDeploymentStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdaptiveWorkloadSpreadStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.AdaptiveWorkloadSpreadStrategy"
 }
@@ -44,6 +49,11 @@ func (in AdvancedCronJobSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdvancedCronJobStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.AdvancedCronJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedStatefulSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdvancedStatefulSetTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -104,6 +114,11 @@ func (in CloneSetSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSetStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.CloneSetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CloneSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.CloneSetTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -194,6 +209,11 @@ func (in DaemonSetStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.DaemonSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DeploymentTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.DeploymentTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -294,6 +314,11 @@ func (in ImageTagStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in JobCondition) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.JobCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ManualUpdate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ManualUpdate"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -487,8 +512,23 @@ func (in StatefulSetStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StatefulSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.StatefulSetTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatefulSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.StatefulSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Subset) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.Subset"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SubsetTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.SubsetTemplate"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -502,13 +542,68 @@ func (in TargetReference) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Topology) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.Topology"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in TransferEnvVar) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.TransferEnvVar"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeployment) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeployment"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentScheduleStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentScheduleStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSubsetCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentSubsetCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSubsetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentSubsetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentUpdateStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UnitedDeploymentUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in UnorderedUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.UnorderedUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UpdateStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.UpdateStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -22,6 +22,11 @@ limitations under the License.
 package v1beta1
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdaptiveUnitedDeploymentStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdaptiveUnitedDeploymentStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdaptiveWorkloadSpreadStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.AdaptiveWorkloadSpreadStrategy"
 }
@@ -44,6 +49,11 @@ func (in AdvancedCronJobSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdvancedCronJobStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.AdvancedCronJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdvancedStatefulSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdvancedStatefulSetTemplateSpec"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -107,6 +117,11 @@ func (in CloneSetStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in CloneSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.CloneSetTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CloneSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.CloneSetUpdateStrategy"
 }
@@ -157,6 +172,11 @@ func (in DaemonSetUpdateStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DeploymentTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.DeploymentTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailurePolicy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.FailurePolicy"
 }
@@ -169,6 +189,11 @@ func (in ImageListPullJobTemplateSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in JobCondition) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.JobCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ManualUpdate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ManualUpdate"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -327,8 +352,23 @@ func (in StatefulSetStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StatefulSetTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.StatefulSetTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatefulSetUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.StatefulSetUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Subset) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.Subset"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SubsetTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SubsetTemplate"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -337,13 +377,68 @@ func (in TargetReference) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Topology) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.Topology"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in TransferEnvVar) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.TransferEnvVar"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeployment) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeployment"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentScheduleStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentScheduleStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSubsetCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentSubsetCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentSubsetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentSubsetStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UnitedDeploymentUpdateStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UnitedDeploymentUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in UnorderedUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.UnorderedUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in UpdateStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.UpdateStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

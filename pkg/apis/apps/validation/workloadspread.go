@@ -92,11 +92,11 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 			}
 			names.Insert(s.Name)
 		}
-		allErrs = append(allErrs, validateSubsetPlacement(s, p)...)
+		allErrs = append(allErrs, validateSpreadSubsetPlacement(s, p)...)
 		allErrs = append(allErrs, validateOptionalIntOrPercent(s.MaxReplicas, true, p.Child("maxReplicas"))...)
 		allErrs = append(allErrs, validateSubsetPatch(s.Patch.Raw, p.Child("patch"))...)
 	}
-	return append(allErrs, validateScheduleStrategy(&spec.ScheduleStrategy, fld.Child("scheduleStrategy"))...)
+	return append(allErrs, validateSpreadScheduleStrategy(&spec.ScheduleStrategy, fld.Child("scheduleStrategy"))...)
 }
 
 func validateWorkloadSpreadTarget(ref *apps.TargetReference, fld *field.Path) field.ErrorList {
@@ -132,9 +132,9 @@ func validateWorkloadSpreadTarget(ref *apps.TargetReference, fld *field.Path) fi
 	return allErrs
 }
 
-// validateSubsetPlacement checks the node terms and tolerations with kube's pod rules,
+// validateSpreadSubsetPlacement checks the node terms and tolerations with kube's pod rules,
 // on kube's internal types.
-func validateSubsetPlacement(s *apps.WorkloadSpreadSubset, p *field.Path) field.ErrorList {
+func validateSpreadSubsetPlacement(s *apps.WorkloadSpreadSubset, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.RequiredNodeSelectorTerm != nil {
 		var term core.NodeSelectorTerm
@@ -186,7 +186,7 @@ func validateSubsetPatch(raw []byte, fld *field.Path) field.ErrorList {
 	return nil
 }
 
-func validateScheduleStrategy(s *apps.WorkloadSpreadScheduleStrategy, fld *field.Path) field.ErrorList {
+func validateSpreadScheduleStrategy(s *apps.WorkloadSpreadScheduleStrategy, fld *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch s.Type {
 	case apps.FixedWorkloadSpreadScheduleStrategyType:

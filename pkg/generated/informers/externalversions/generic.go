@@ -78,6 +78,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().SidecarSets().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().StatefulSets().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("uniteddeployments"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().UnitedDeployments().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("workloadspreads"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().WorkloadSpreads().Informer()}, nil
 
@@ -96,6 +98,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().SidecarSets().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("statefulsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().StatefulSets().Informer()}, nil
+	case v1beta1.SchemeGroupVersion.WithResource("uniteddeployments"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().UnitedDeployments().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("workloadspreads"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().WorkloadSpreads().Informer()}, nil
 

@@ -66,6 +66,14 @@ type StatefulSetListerExpansion interface{}
 // StatefulSetNamespaceLister.
 type StatefulSetNamespaceListerExpansion interface{}
 
+// UnitedDeploymentListerExpansion allows custom methods to be added to
+// UnitedDeploymentLister.
+type UnitedDeploymentListerExpansion interface{}
+
+// UnitedDeploymentNamespaceListerExpansion allows custom methods to be added to
+// UnitedDeploymentNamespaceLister.
+type UnitedDeploymentNamespaceListerExpansion interface{}
+
 // WorkloadSpreadListerExpansion allows custom methods to be added to
 // WorkloadSpreadLister.
 type WorkloadSpreadListerExpansion interface{}

@@ -46,6 +46,8 @@ type Interface interface {
 	SidecarSets() SidecarSetInformer
 	// StatefulSets returns a StatefulSetInformer.
 	StatefulSets() StatefulSetInformer
+	// UnitedDeployments returns a UnitedDeploymentInformer.
+	UnitedDeployments() UnitedDeploymentInformer
 	// WorkloadSpreads returns a WorkloadSpreadInformer.
 	WorkloadSpreads() WorkloadSpreadInformer
 }
@@ -114,6 +116,11 @@ func (v *version) SidecarSets() SidecarSetInformer {
 // StatefulSets returns a StatefulSetInformer.
 func (v *version) StatefulSets() StatefulSetInformer {
 	return &statefulSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// UnitedDeployments returns a UnitedDeploymentInformer.
+func (v *version) UnitedDeployments() UnitedDeploymentInformer {
+	return &unitedDeploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // WorkloadSpreads returns a WorkloadSpreadInformer.

@@ -39,6 +39,7 @@ type AppsV1alpha1Interface interface {
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
+	UnitedDeploymentsGetter
 	WorkloadSpreadsGetter
 }
 
@@ -89,6 +90,10 @@ func (c *AppsV1alpha1Client) SidecarSets() SidecarSetInterface {
 
 func (c *AppsV1alpha1Client) StatefulSets(namespace string) StatefulSetInterface {
 	return newStatefulSets(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) UnitedDeployments(namespace string) UnitedDeploymentInterface {
+	return newUnitedDeployments(c, namespace)
 }
 
 func (c *AppsV1alpha1Client) WorkloadSpreads(namespace string) WorkloadSpreadInterface {

@@ -40,4 +40,6 @@ type SidecarSetExpansion interface{}
 
 type StatefulSetExpansion interface{}
 
+type UnitedDeploymentExpansion interface{}
+
 type WorkloadSpreadExpansion interface{}

@@ -35,6 +35,7 @@ type AppsV1beta1Interface interface {
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
+	UnitedDeploymentsGetter
 	WorkloadSpreadsGetter
 }
 
@@ -69,6 +70,10 @@ func (c *AppsV1beta1Client) SidecarSets() SidecarSetInterface {
 
 func (c *AppsV1beta1Client) StatefulSets(namespace string) StatefulSetInterface {
 	return newStatefulSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) UnitedDeployments(namespace string) UnitedDeploymentInterface {
+	return newUnitedDeployments(c, namespace)
 }
 
 func (c *AppsV1beta1Client) WorkloadSpreads(namespace string) WorkloadSpreadInterface {

@@ -72,6 +72,10 @@ func (c *FakeAppsV1alpha1) StatefulSets(namespace string) v1alpha1.StatefulSetIn
 	return newFakeStatefulSets(c, namespace)
 }
 
+func (c *FakeAppsV1alpha1) UnitedDeployments(namespace string) v1alpha1.UnitedDeploymentInterface {
+	return newFakeUnitedDeployments(c, namespace)
+}
+
 func (c *FakeAppsV1alpha1) WorkloadSpreads(namespace string) v1alpha1.WorkloadSpreadInterface {
 	return newFakeWorkloadSpreads(c, namespace)
 }

@@ -56,6 +56,10 @@ func (c *FakeAppsV1beta1) StatefulSets(namespace string) v1beta1.StatefulSetInte
 	return newFakeStatefulSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) UnitedDeployments(namespace string) v1beta1.UnitedDeploymentInterface {
+	return newFakeUnitedDeployments(c, namespace)
+}
+
 func (c *FakeAppsV1beta1) WorkloadSpreads(namespace string) v1beta1.WorkloadSpreadInterface {
 	return newFakeWorkloadSpreads(c, namespace)
 }

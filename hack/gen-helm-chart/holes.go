@@ -1,0 +1,51 @@
+package main
+
+// A hole is a field of the kustomize output that the chart takes from its values. The
+// generator puts the field's value from the kustomize output into values.yaml (so the
+// defaults render the kustomize output exactly) and the reference into the template.
+type hole struct {
+	kind, name string
+	// path to the field; a segment "name=x" picks the list item whose name is x.
+	path []string
+	// value is the key in values.yaml ("apiserver.image").
+	value string
+	// block values (maps, lists) render with toYaml | nindent; scalars inline.
+	block bool
+	// only limits the hole to one etcd mode ("cluster" or "single").
+	only string
+}
+
+// holes are the chart's values: images, replicas, resources, the webhooks'
+// failurePolicy and scope, and the single mode's volume size. Feature gates are an
+// argument appended to the apiserver's and the controller's (featureGateArgs).
+var holes = []hole{
+	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "image"), value: "apiserver.image"},
+	{kind: "Deployment", name: "kruise-apiserver", path: []string{"spec", "replicas"}, value: "apiserver.replicas", only: "cluster"},
+	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "resources"), value: "apiserver.resources", block: true},
+	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "image"), value: "controller.image"},
+	{kind: "Deployment", name: "kruise-controller", path: []string{"spec", "replicas"}, value: "controller.replicas"},
+	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "resources"), value: "controller.resources", block: true},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: containerField("kruise-node-daemon", "image"), value: "nodeDaemon.image"},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: containerField("kruise-node-daemon", "resources"), value: "nodeDaemon.resources", block: true},
+	{kind: "StatefulSet", name: "etcd", path: containerField("etcd", "image"), value: "etcd.image", only: "cluster"},
+	{kind: "StatefulSet", name: "etcd", path: containerField("etcd", "resources"), value: "etcd.resources", block: true, only: "cluster"},
+	{kind: "PersistentVolumeClaim", name: "kruise-apiserver-etcd", path: []string{"spec", "resources", "requests", "storage"}, value: "etcd.single.storage", only: "single"},
+	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "failurePolicy"), value: "podWebhook.failurePolicy"},
+	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
+	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},
+	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("deletion.validate.kruise-native.io", "failurePolicy"), value: "deletionWebhook.failurePolicy"},
+}
+
+// featureGateArgs are the containers that take --feature-gates from the values.
+var featureGateArgs = []hole{
+	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "args")},
+	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "args")},
+}
+
+func containerField(container, field string) []string {
+	return []string{"spec", "template", "spec", "containers", "name=" + container, field}
+}
+
+func webhookField(webhook, field string) []string {
+	return []string{"webhooks", "name=" + webhook, field}
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Fails when artifacts/charts/kruise-native is not what hack/gen-helm-chart generates from
+# the kustomize base artifacts/deploy (fix: make chart).
+set -o errexit -o nounset -o pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+go run ./hack/gen-helm-chart -verify
