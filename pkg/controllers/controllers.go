@@ -18,6 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
+	"github.com/kruise-native/kruise-native/pkg/controllers/workloadspread"
 )
 
 // All are the controllers kruise-controller runs, in start order.
@@ -37,4 +38,5 @@ var All = []manager.NewFunc{
 	deletionprotection.New,
 	resourcedistribution.New,
 	podunavailablebudget.New,
+	workloadspread.New,
 }

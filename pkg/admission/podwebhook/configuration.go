@@ -128,7 +128,7 @@ func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionr
 				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
 				NamespaceSelector:       scope.NamespaceSelector,
 				ObjectSelector:          scope.ObjectSelector,
-				SideEffects:             ptr.To(admissionregistrationv1.SideEffectClassNone),
+				SideEffects:             ptr.To(podWebhookSideEffects(w)),
 				TimeoutSeconds:          ptr.To(scope.TimeoutSeconds),
 				AdmissionReviewVersions: []string{"v1"},
 				// The handlers complete a pod once; what later webhooks add is not theirs.
@@ -148,7 +148,7 @@ func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionr
 				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
 				NamespaceSelector:       scope.NamespaceSelector,
 				ObjectSelector:          scope.ObjectSelector,
-				SideEffects:             ptr.To(validatingSideEffects(w)),
+				SideEffects:             ptr.To(podWebhookSideEffects(w)),
 				TimeoutSeconds:          ptr.To(scope.TimeoutSeconds),
 				AdmissionReviewVersions: []string{"v1"},
 			})
@@ -236,9 +236,11 @@ func clientConfigFor(base admissionregistrationv1.WebhookClientConfig, path stri
 	return out, nil
 }
 
-// validatingSideEffects: the pod webhook's PodUnavailableBudget guard spends a budget
-// (a status write) when it admits a disruption, and nothing on a dry run.
-func validatingSideEffects(w Webhook) admissionregistrationv1.SideEffectClass {
+// podWebhookSideEffects: the pod webhook writes status when it admits a request, and
+// nothing on a dry run: the PodUnavailableBudget guard spends a budget on a disruption
+// (validating), WorkloadSpread reserves a subset slot for a new pod (mutating) and
+// frees it for a deleted one (validating).
+func podWebhookSideEffects(w Webhook) admissionregistrationv1.SideEffectClass {
 	if w == PodWebhook {
 		return admissionregistrationv1.SideEffectClassNoneOnDryRun
 	}

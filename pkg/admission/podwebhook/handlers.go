@@ -35,6 +35,9 @@ type Config struct {
 	// Budgets, if set, turns on the PodUnavailableBudget guard of pod deletions,
 	// evictions and in-place updates (BudgetsFromInformers).
 	Budgets BudgetStore
+	// Spreads, if set, turns on WorkloadSpread: new pods of a spread's target are placed
+	// in its subsets, and placed pods being deleted free their slot (SpreadsFromInformers).
+	Spreads SpreadStore
 	// Now is the clock of the injection timestamps and of the budgets' records.
 	Now func() time.Time
 	// DeletionChildren counts the children of a protected object being deleted
@@ -57,8 +60,19 @@ func Handlers(cfg Config) []Handler {
 	if cfg.ReadinessGate {
 		out = append(out, readinessGate())
 	}
+	var spreads []Handler
+	if cfg.Spreads != nil {
+		spreads = workloadSpreadHandlers(cfg.Spreads, cfg.Now, spreadReadyWait)
+		// Placement last among the mutations: the subset's patch and node terms apply
+		// to the pod as the other handlers completed it.
+		out = append(out, spreads[0])
+	}
 	if cfg.Budgets != nil {
 		out = append(out, budgetGuard(cfg.Budgets, cfg.Now))
+	}
+	if cfg.Spreads != nil {
+		// The release after the budget guard: a deletion the guard refuses frees nothing.
+		out = append(out, spreads[1])
 	}
 	out = append(out, deletionProtectionHandler(cfg.DeletionChildren))
 	return out
@@ -68,8 +82,13 @@ func Handlers(cfg Config) []Handler {
 // configurations are generated from it, so they cover whatever flags the server runs
 // with (a request no running handler matches is let through unchanged).
 func EveryHandler() []Handler {
-	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}})
+	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}, Spreads: noSpreads{}})
 }
+
+// noSpreads stands in for a SpreadStore where only the handlers' rules matter.
+type noSpreads struct{ SpreadStore }
+
+func (noSpreads) Synced() bool { return true }
 
 // noBudgets stands in for a BudgetStore where only the handlers' rules matter.
 type noBudgets struct{ BudgetStore }

@@ -40,6 +40,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
+		&WorkloadSpread{}, &WorkloadSpreadList{},
 	)
 	return nil
 }

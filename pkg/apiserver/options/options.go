@@ -199,6 +199,7 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
 			kubeClient, metadataClient, o.PodWebhookReadinessGate)
 		webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+		webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
 		handlers := podwebhook.Handlers(webhookConfig)
 		if out.PodWebhook, err = podwebhook.NewServer(handlers); err != nil {
 			return nil, fmt.Errorf("pod webhook: %w", err)

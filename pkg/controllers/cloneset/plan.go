@@ -16,6 +16,9 @@ type PodInfo struct {
 	SpecifiedDelete bool
 	// Priority orders pods for update (higher first) and deletion (lower first).
 	Priority int64
+	// DeletionCost is the controller.kubernetes.io/pod-deletion-cost annotation: on
+	// scale-down, lower cost goes first (after unavailable pods).
+	DeletionCost int32
 	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
 	// must be removed, so a held scale-down never picks a second victim.
 	PreparingDelete bool

@@ -55,7 +55,9 @@ func scatterRun(run []PodInfo, scatter []pub.UpdateScatterTerm) {
 }
 
 // pickDeletions picks n pods to delete: up to excessOld pods at old revisions first,
-// then the rest; within each group unavailable, then low-priority pods first.
+// then the rest; within each group unavailable, then lower pod-deletion-cost (the
+// annotation a WorkloadSpread sets so its last subsets empty first, as kube's
+// ReplicaSet controller honours it), then low-priority pods first.
 func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
 	sorted := append([]PodInfo(nil), pods...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -65,6 +67,9 @@ func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
 		}
 		if a.Available != b.Available {
 			return !a.Available
+		}
+		if a.DeletionCost != b.DeletionCost {
+			return a.DeletionCost < b.DeletionCost
 		}
 		if a.Priority != b.Priority {
 			return a.Priority < b.Priority

@@ -215,6 +215,19 @@ func TestComputeDeletesPreparingDeleteFirst(t *testing.T) {
 	}
 }
 
+// Scale-down honours pod-deletion-cost (a WorkloadSpread's order): of equally available
+// pods, the lowest cost goes first, before priority and name.
+func TestComputeHonoursDeletionCost(t *testing.T) {
+	in := pods("UUUU")
+	in[0].DeletionCost, in[1].DeletionCost, in[2].DeletionCost, in[3].DeletionCost = 200, 100, 200, 100
+	in[1].Priority = 10
+	got := Compute(in, Limits{Replicas: 2, MaxUnavailable: 1, ScaleMaxUnavailable: -1})
+	slices.Sort(got.Delete)
+	if !slices.Equal(got.Delete, []string{"p1", "p3"}) {
+		t.Fatalf("deleted %v, want [p1 p3] (cost 100)", got.Delete)
+	}
+}
+
 // scatterStrategy: pods labelled foo=bar are spread over the update order instead of
 // going in one batch (OpenKruise's documented example: 3 of 10 pods go 1st, 6th, 10th).
 func TestComputeScattersUpdates(t *testing.T) {

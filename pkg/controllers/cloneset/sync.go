@@ -86,6 +86,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Available:       ok && !inplaceupdate.IsInPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
 			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
+			DeletionCost:    podorder.DeletionCost(pod.Annotations),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
 			Labels:          pod.Labels,
 		})

@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/workloadtarget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	policylisters "github.com/kruise-native/kruise-native/pkg/generated/listers/policy/v1beta1"
@@ -49,7 +50,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	c := &Controller{
 		kruiseClient: cc.KruiseClient,
-		targets:      clientTargets{kube: cc.KubeClient, kruise: cc.KruiseClient},
+		targets:      clientTargets{workloadtarget.Client{Kube: cc.KubeClient, Kruise: cc.KruiseClient}},
 		recorder:     cc.Recorder(ControllerName),
 		pubs:         pubInformer.Lister(),
 		pods:         podInformer.Lister(),

@@ -58,6 +58,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		// Group=apps.kruise.io, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithKind("AdaptiveUnitedDeploymentStrategy"):
 		return &appsv1alpha1.AdaptiveUnitedDeploymentStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdaptiveWorkloadSpreadStrategy"):
+		return &appsv1alpha1.AdaptiveWorkloadSpreadStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
 		return &appsv1alpha1.AdvancedCronJobApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdvancedCronJobSpec"):
@@ -230,6 +232,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.SubsetTemplateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SyncStatus"):
 		return &appsv1alpha1.SyncStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("TargetReference"):
+		return &appsv1alpha1.TargetReferenceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("Topology"):
 		return &appsv1alpha1.TopologyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("TransferEnvVar"):
@@ -258,10 +262,26 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.VolumeClaimStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("VolumeClaimUpdateStrategy"):
 		return &appsv1alpha1.VolumeClaimUpdateStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpread"):
+		return &appsv1alpha1.WorkloadSpreadApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadScheduleStrategy"):
+		return &appsv1alpha1.WorkloadSpreadScheduleStrategyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadSpec"):
+		return &appsv1alpha1.WorkloadSpreadSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadStatus"):
+		return &appsv1alpha1.WorkloadSpreadStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadSubset"):
+		return &appsv1alpha1.WorkloadSpreadSubsetApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadSubsetCondition"):
+		return &appsv1alpha1.WorkloadSpreadSubsetConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpreadSubsetStatus"):
+		return &appsv1alpha1.WorkloadSpreadSubsetStatusApplyConfiguration{}
 
 		// Group=apps.kruise.io, Version=v1beta1
 	case v1beta1.SchemeGroupVersion.WithKind("AdaptiveUnitedDeploymentStrategy"):
 		return &appsv1beta1.AdaptiveUnitedDeploymentStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("AdaptiveWorkloadSpreadStrategy"):
+		return &appsv1beta1.AdaptiveWorkloadSpreadStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJob"):
 		return &appsv1beta1.AdvancedCronJobApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("AdvancedCronJobSpec"):
@@ -378,6 +398,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.SubsetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("SubsetTemplate"):
 		return &appsv1beta1.SubsetTemplateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("TargetReference"):
+		return &appsv1beta1.TargetReferenceApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("Topology"):
 		return &appsv1beta1.TopologyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("TransferEnvVar"):
@@ -406,6 +428,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.VolumeClaimStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("VolumeClaimUpdateStrategy"):
 		return &appsv1beta1.VolumeClaimUpdateStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpread"):
+		return &appsv1beta1.WorkloadSpreadApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadScheduleStrategy"):
+		return &appsv1beta1.WorkloadSpreadScheduleStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadSpec"):
+		return &appsv1beta1.WorkloadSpreadSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadStatus"):
+		return &appsv1beta1.WorkloadSpreadStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadSubset"):
+		return &appsv1beta1.WorkloadSpreadSubsetApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadSubsetCondition"):
+		return &appsv1beta1.WorkloadSpreadSubsetConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("WorkloadSpreadSubsetStatus"):
+		return &appsv1beta1.WorkloadSpreadSubsetStatusApplyConfiguration{}
 
 		// Group=policy.kruise.io, Version=v1alpha1
 	case policyv1alpha1.SchemeGroupVersion.WithKind("PodUnavailableBudget"):

@@ -50,6 +50,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		pub.UpdatePriorityWeightTerm{}.OpenAPIModelName():                             schema_pkg_apis_apps_pub_UpdatePriorityWeightTerm(ref),
 		pub.UpdateScatterTerm{}.OpenAPIModelName():                                    schema_pkg_apis_apps_pub_UpdateScatterTerm(ref),
 		v1alpha1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_AdaptiveUnitedDeploymentStrategy(ref),
+		v1alpha1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1alpha1_AdaptiveWorkloadSpreadStrategy(ref),
 		v1alpha1.AdvancedCronJob{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_AdvancedCronJob(ref),
 		v1alpha1.AdvancedCronJobList{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_AdvancedCronJobList(ref),
 		v1alpha1.AdvancedCronJobSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref),
@@ -151,6 +152,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.Subset{}.OpenAPIModelName():                                          schema_pkg_apis_apps_v1alpha1_Subset(ref),
 		v1alpha1.SubsetTemplate{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_SubsetTemplate(ref),
 		v1alpha1.SyncStatus{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_SyncStatus(ref),
+		v1alpha1.TargetReference{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_TargetReference(ref),
 		v1alpha1.Topology{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_Topology(ref),
 		v1alpha1.TransferEnvVar{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_TransferEnvVar(ref),
 		v1alpha1.UnitedDeployment{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_UnitedDeployment(ref),
@@ -166,7 +168,16 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.UpdateStatus{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_UpdateStatus(ref),
 		v1alpha1.VolumeClaimStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_VolumeClaimStatus(ref),
 		v1alpha1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_VolumeClaimUpdateStrategy(ref),
+		v1alpha1.WorkloadSpread{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_WorkloadSpread(ref),
+		v1alpha1.WorkloadSpreadList{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_WorkloadSpreadList(ref),
+		v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1alpha1_WorkloadSpreadScheduleStrategy(ref),
+		v1alpha1.WorkloadSpreadSpec{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSpec(ref),
+		v1alpha1.WorkloadSpreadStatus{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_WorkloadSpreadStatus(ref),
+		v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubset(ref),
+		v1alpha1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetCondition(ref),
+		v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref),
 		v1beta1.AdaptiveUnitedDeploymentStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref),
+		v1beta1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1beta1_AdaptiveWorkloadSpreadStrategy(ref),
 		v1beta1.AdvancedCronJob{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_AdvancedCronJob(ref),
 		v1beta1.AdvancedCronJobList{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1beta1_AdvancedCronJobList(ref),
 		v1beta1.AdvancedCronJobSpec{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref),
@@ -235,6 +246,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.StatefulSetUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_StatefulSetUpdateStrategy(ref),
 		v1beta1.Subset{}.OpenAPIModelName():                                           schema_pkg_apis_apps_v1beta1_Subset(ref),
 		v1beta1.SubsetTemplate{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref),
+		v1beta1.TargetReference{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_TargetReference(ref),
 		v1beta1.Topology{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_Topology(ref),
 		v1beta1.TransferEnvVar{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_TransferEnvVar(ref),
 		v1beta1.UnitedDeployment{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_UnitedDeployment(ref),
@@ -250,6 +262,14 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.UpdateStatus{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_UpdateStatus(ref),
 		v1beta1.VolumeClaimStatus{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_VolumeClaimStatus(ref),
 		v1beta1.VolumeClaimUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_VolumeClaimUpdateStrategy(ref),
+		v1beta1.WorkloadSpread{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_WorkloadSpread(ref),
+		v1beta1.WorkloadSpreadList{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_WorkloadSpreadList(ref),
+		v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1beta1_WorkloadSpreadScheduleStrategy(ref),
+		v1beta1.WorkloadSpreadSpec{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_WorkloadSpreadSpec(ref),
+		v1beta1.WorkloadSpreadStatus{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_WorkloadSpreadStatus(ref),
+		v1beta1.WorkloadSpreadSubset{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubset(ref),
+		v1beta1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetCondition(ref),
+		v1beta1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref),
 		policyv1alpha1.PodUnavailableBudget{}.OpenAPIModelName():                      schema_pkg_apis_policy_v1alpha1_PodUnavailableBudget(ref),
 		policyv1alpha1.PodUnavailableBudgetList{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetList(ref),
 		policyv1alpha1.PodUnavailableBudgetSpec{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_PodUnavailableBudgetSpec(ref),
@@ -907,6 +927,33 @@ func schema_pkg_apis_apps_v1alpha1_AdaptiveUnitedDeploymentStrategy(ref common.R
 					"unschedulableLastSeconds": {
 						SchemaProps: spec.SchemaProps{
 							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_AdaptiveWorkloadSpreadStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdaptiveWorkloadSpreadStrategy tunes Adaptive.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"disableSimulationSchedule": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DisableSimulationSchedule: do not check at admission whether the subset has a node that fits the pod.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"rescheduleCriticalSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RescheduleCriticalSeconds is how long a pod may stay unschedulable before its subset is skipped and the pod recreated elsewhere.",
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -6470,6 +6517,44 @@ func schema_pkg_apis_apps_v1alpha1_SyncStatus(ref common.ReferenceCallback) comm
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetReference names a workload in the WorkloadSpread's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion of the workload, e.g. apps/v1 or apps.kruise.io/v1alpha1.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the workload.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the workload.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind", "name"},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_Topology(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -7172,6 +7257,438 @@ func schema_pkg_apis_apps_v1alpha1_VolumeClaimUpdateStrategy(ref common.Referenc
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpread(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpread spreads the pods of one existing workload over subsets of nodes (zones, node pools) without changing the workload (`kubectl get ws`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.WorkloadSpreadSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.WorkloadSpreadStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadSpreadSpec{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadList is a list of WorkloadSpreads.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.WorkloadSpread{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadSpread{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadScheduleStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadScheduleStrategy says what happens to a subset without room.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Fixed or Adaptive.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"adaptive": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Adaptive tunes the Adaptive type.",
+							Ref:         ref(v1alpha1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSpec names the workload and the ordered subsets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference is the workload whose pods are spread: a CloneSet, Deployment, ReplicaSet, Job or Advanced StatefulSet in the same namespace.",
+							Ref:         ref(v1alpha1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"subsets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "name",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Subsets in order of preference: a new pod goes to the first with room, and scale-down empties the last first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"scheduleStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleStrategy is Fixed (default) or Adaptive.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"targetRef", "subsets"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.TargetReference{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadStatus holds one status per subset, in the spec's order.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the status was computed for.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"subsetStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetStatuses: one per subset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubset(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubset is one place pods can go.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset, unique in the WorkloadSpread.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"requiredNodeSelectorTerm": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequiredNodeSelectorTerm is ANDed into every term of the pod's required node affinity.",
+							Ref:         ref(corev1.NodeSelectorTerm{}.OpenAPIModelName()),
+						},
+					},
+					"preferredNodeSelectorTerms": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PreferredNodeSelectorTerms are added to the pod's preferred node affinity.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.PreferredSchedulingTerm{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are added to the pod's.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.Toleration{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"maxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxReplicas is a number or a percent of the workload's replicas; unset is unlimited.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"patch": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Patch is a strategic-merge patch applied to the pod, e.g. labels or resources.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			corev1.NodeSelectorTerm{}.OpenAPIModelName(), corev1.PreferredSchedulingTerm{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubsetCondition is a condition of a subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type of the condition.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True, False or Unknown.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when Status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason is a CamelCase reason.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says more.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubsetStatus counts a subset's room and its pods in flight.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"creatingPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CreatingPods: pods admitted into the subset that the controller has not seen yet, by name, with the admission time.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"deletingPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeletingPods: pods of the subset being deleted, by name, with the time.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions of the subset (Schedulable).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "missingReplicas"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -7189,6 +7706,33 @@ func schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref common.Re
 					"unschedulableLastSeconds": {
 						SchemaProps: spec.SchemaProps{
 							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_AdaptiveWorkloadSpreadStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AdaptiveWorkloadSpreadStrategy tunes Adaptive.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"disableSimulationSchedule": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DisableSimulationSchedule: do not check at admission whether the subset has a node that fits the pod.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"rescheduleCriticalSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RescheduleCriticalSeconds is how long a pod may stay unschedulable before its subset is skipped and the pod recreated elsewhere.",
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -10967,6 +11511,44 @@ func schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref common.ReferenceCallback) c
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetReference names a workload in the WorkloadSpread's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion of the workload, e.g. apps/v1 or apps.kruise.io/v1alpha1.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the workload.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the workload.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind", "name"},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_Topology(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -11666,6 +12248,438 @@ func schema_pkg_apis_apps_v1beta1_VolumeClaimUpdateStrategy(ref common.Reference
 				},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpread(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpread spreads the pods of one existing workload over subsets of nodes (zones, node pools) without changing the workload (`kubectl get ws`).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.WorkloadSpreadSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.WorkloadSpreadStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.WorkloadSpreadSpec{}.OpenAPIModelName(), v1beta1.WorkloadSpreadStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadList is a list of WorkloadSpreads.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.WorkloadSpread{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.WorkloadSpread{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadScheduleStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadScheduleStrategy says what happens to a subset without room.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is Fixed or Adaptive.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"adaptive": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Adaptive tunes the Adaptive type.",
+							Ref:         ref(v1beta1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.AdaptiveWorkloadSpreadStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSpec names the workload and the ordered subsets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference is the workload whose pods are spread: a CloneSet, Deployment, ReplicaSet, Job or Advanced StatefulSet in the same namespace.",
+							Ref:         ref(v1beta1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"subsets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "name",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Subsets in order of preference: a new pod goes to the first with room, and scale-down empties the last first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.WorkloadSpreadSubset{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"scheduleStrategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleStrategy is Fixed (default) or Adaptive.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"targetRef", "subsets"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.TargetReference{}.OpenAPIModelName(), v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1beta1.WorkloadSpreadSubset{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadStatus holds one status per subset, in the spec's order.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the status was computed for.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"subsetStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SubsetStatuses: one per subset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubset(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubset is one place pods can go.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset, unique in the WorkloadSpread.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"requiredNodeSelectorTerm": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequiredNodeSelectorTerm is ANDed into every term of the pod's required node affinity.",
+							Ref:         ref(corev1.NodeSelectorTerm{}.OpenAPIModelName()),
+						},
+					},
+					"preferredNodeSelectorTerms": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PreferredNodeSelectorTerms are added to the pod's preferred node affinity.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.PreferredSchedulingTerm{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are added to the pod's.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.Toleration{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"maxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxReplicas is a number or a percent of the workload's replicas; unset is unlimited.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"patch": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Patch is a strategic-merge patch applied to the pod, e.g. labels or resources.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			corev1.NodeSelectorTerm{}.OpenAPIModelName(), corev1.PreferredSchedulingTerm{}.OpenAPIModelName(), corev1.Toleration{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubsetCondition is a condition of a subset.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type of the condition.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is True, False or Unknown.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when Status last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason is a CamelCase reason.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says more.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"type", "status"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadSpreadSubsetStatus counts a subset's room and its pods in flight.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the subset.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"creatingPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CreatingPods: pods admitted into the subset that the controller has not seen yet, by name, with the admission time.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"deletingPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeletingPods: pods of the subset being deleted, by name, with the time.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Time{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions of the subset (Schedulable).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "missingReplicas"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.WorkloadSpreadSubsetCondition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

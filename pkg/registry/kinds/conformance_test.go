@@ -26,6 +26,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/workloadspread"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/registrytest"
@@ -263,6 +264,30 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				d.Spec.Resource.Raw = []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo"},"data":{"lives":"4"}}`)
 			},
 			ChangeStatus: func(d *apps.ResourceDistribution) { d.Status.Desired++ },
+		}, none)
+	},
+	workloadspread.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, workloadspread.Kind, registrytest.Fixture[*apps.WorkloadSpread]{
+			Name: "sample",
+			Valid: func() *apps.WorkloadSpread {
+				three := intstr.FromInt32(3)
+				return hub(&v1alpha1.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "sample"},
+					Spec: v1alpha1.WorkloadSpreadSpec{
+						TargetReference: &v1alpha1.TargetReference{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet", Name: "web"},
+						Subsets: []v1alpha1.WorkloadSpreadSubset{
+							{Name: "subset-a", MaxReplicas: &three, RequiredNodeSelectorTerm: &corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{
+								{Key: "topology.kubernetes.io/zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}}}}},
+							{Name: "subset-b"},
+						},
+					}}, &apps.WorkloadSpread{})
+			},
+			BreakCreate: func(w *apps.WorkloadSpread) { w.Spec.TargetReference.Kind = "DaemonSet" },
+			BreakUpdate: func(w *apps.WorkloadSpread) { w.Spec.Subsets[1].Name = "subset-a" },
+			ChangeSpec: func(w *apps.WorkloadSpread) {
+				four := intstr.FromInt32(4)
+				w.Spec.Subsets[0].MaxReplicas = &four
+			},
+			ChangeStatus: func(w *apps.WorkloadSpread) { w.Status.ObservedGeneration++ },
 		}, none)
 	},
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/uniteddeployment"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/workloadspread"
 	"github.com/kruise-native/kruise-native/pkg/registry/policy/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
@@ -40,6 +41,7 @@ func All() []resource.Descriptor {
 		imagelistpulljob.Kind,
 		containerrecreaterequest.Kind,
 		resourcedistribution.Kind,
+		workloadspread.Kind,
 		podunavailablebudget.Kind,
 	}
 }

@@ -107,6 +107,36 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(crr)
 			defaulter.apply(crr, &v1alpha1.ContainerRecreateRequest{})
 		},
+		func(ws *apps.WorkloadSpread, c randfill.Continue) {
+			c.FillNoCustom(ws)
+			// subsetStatuses and the per-subset maps and lists are omitempty: JSON cannot
+			// tell empty from unset, and the hub holds nil.
+			if len(ws.Status.SubsetStatuses) == 0 {
+				ws.Status.SubsetStatuses = nil
+			}
+			for i := range ws.Status.SubsetStatuses {
+				s := &ws.Status.SubsetStatuses[i]
+				if len(s.CreatingPods) == 0 {
+					s.CreatingPods = nil
+				}
+				if len(s.DeletingPods) == 0 {
+					s.DeletingPods = nil
+				}
+				if len(s.Conditions) == 0 {
+					s.Conditions = nil
+				}
+			}
+			for i := range ws.Spec.Subsets {
+				s := &ws.Spec.Subsets[i]
+				if len(s.PreferredNodeSelectorTerms) == 0 {
+					s.PreferredNodeSelectorTerms = nil
+				}
+				if len(s.Tolerations) == 0 {
+					s.Tolerations = nil
+				}
+			}
+			defaulter.apply(ws, &v1beta1.WorkloadSpread{})
+		},
 	}
 }
 

@@ -39,6 +39,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
+		&WorkloadSpread{}, &WorkloadSpreadList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

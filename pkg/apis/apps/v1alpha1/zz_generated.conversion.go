@@ -52,6 +52,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*AdaptiveWorkloadSpreadStrategy)(nil), (*apps.AdaptiveWorkloadSpreadStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(a.(*AdaptiveWorkloadSpreadStrategy), b.(*apps.AdaptiveWorkloadSpreadStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.AdaptiveWorkloadSpreadStrategy)(nil), (*AdaptiveWorkloadSpreadStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_AdaptiveWorkloadSpreadStrategy_To_v1alpha1_AdaptiveWorkloadSpreadStrategy(a.(*apps.AdaptiveWorkloadSpreadStrategy), b.(*AdaptiveWorkloadSpreadStrategy), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*AdvancedCronJob)(nil), (*apps.AdvancedCronJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(a.(*AdvancedCronJob), b.(*apps.AdvancedCronJob), scope)
 	}); err != nil {
@@ -1002,6 +1012,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*TargetReference)(nil), (*apps.TargetReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_TargetReference_To_apps_TargetReference(a.(*TargetReference), b.(*apps.TargetReference), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.TargetReference)(nil), (*TargetReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_TargetReference_To_v1alpha1_TargetReference(a.(*apps.TargetReference), b.(*TargetReference), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*Topology)(nil), (*apps.Topology)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_Topology_To_apps_Topology(a.(*Topology), b.(*apps.Topology), scope)
 	}); err != nil {
@@ -1152,6 +1172,86 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpread)(nil), (*apps.WorkloadSpread)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpread_To_apps_WorkloadSpread(a.(*WorkloadSpread), b.(*apps.WorkloadSpread), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpread)(nil), (*WorkloadSpread)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpread_To_v1alpha1_WorkloadSpread(a.(*apps.WorkloadSpread), b.(*WorkloadSpread), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadList)(nil), (*apps.WorkloadSpreadList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadList_To_apps_WorkloadSpreadList(a.(*WorkloadSpreadList), b.(*apps.WorkloadSpreadList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadList)(nil), (*WorkloadSpreadList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadList_To_v1alpha1_WorkloadSpreadList(a.(*apps.WorkloadSpreadList), b.(*WorkloadSpreadList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadScheduleStrategy)(nil), (*apps.WorkloadSpreadScheduleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy(a.(*WorkloadSpreadScheduleStrategy), b.(*apps.WorkloadSpreadScheduleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadScheduleStrategy)(nil), (*WorkloadSpreadScheduleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy(a.(*apps.WorkloadSpreadScheduleStrategy), b.(*WorkloadSpreadScheduleStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadSpec)(nil), (*apps.WorkloadSpreadSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec(a.(*WorkloadSpreadSpec), b.(*apps.WorkloadSpreadSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadSpec)(nil), (*WorkloadSpreadSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec(a.(*apps.WorkloadSpreadSpec), b.(*WorkloadSpreadSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadStatus)(nil), (*apps.WorkloadSpreadStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus(a.(*WorkloadSpreadStatus), b.(*apps.WorkloadSpreadStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadStatus)(nil), (*WorkloadSpreadStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus(a.(*apps.WorkloadSpreadStatus), b.(*WorkloadSpreadStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadSubset)(nil), (*apps.WorkloadSpreadSubset)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadSubset_To_apps_WorkloadSpreadSubset(a.(*WorkloadSpreadSubset), b.(*apps.WorkloadSpreadSubset), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadSubset)(nil), (*WorkloadSpreadSubset)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadSubset_To_v1alpha1_WorkloadSpreadSubset(a.(*apps.WorkloadSpreadSubset), b.(*WorkloadSpreadSubset), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadSubsetCondition)(nil), (*apps.WorkloadSpreadSubsetCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadSubsetCondition_To_apps_WorkloadSpreadSubsetCondition(a.(*WorkloadSpreadSubsetCondition), b.(*apps.WorkloadSpreadSubsetCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadSubsetCondition)(nil), (*WorkloadSpreadSubsetCondition)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubsetCondition(a.(*apps.WorkloadSpreadSubsetCondition), b.(*WorkloadSpreadSubsetCondition), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*WorkloadSpreadSubsetStatus)(nil), (*apps.WorkloadSpreadSubsetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(a.(*WorkloadSpreadSubsetStatus), b.(*apps.WorkloadSpreadSubsetStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.WorkloadSpreadSubsetStatus)(nil), (*WorkloadSpreadSubsetStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus(a.(*apps.WorkloadSpreadSubsetStatus), b.(*WorkloadSpreadSubsetStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*apps.CloneSetScaleStrategy)(nil), (*CloneSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_CloneSetScaleStrategy_To_v1alpha1_CloneSetScaleStrategy(a.(*apps.CloneSetScaleStrategy), b.(*CloneSetScaleStrategy), scope)
 	}); err != nil {
@@ -1225,6 +1325,28 @@ func autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnite
 // Convert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy is an autogenerated conversion function.
 func Convert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in *apps.AdaptiveUnitedDeploymentStrategy, out *AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
 	return autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(in *AdaptiveWorkloadSpreadStrategy, out *apps.AdaptiveWorkloadSpreadStrategy, s conversion.Scope) error {
+	out.DisableSimulationSchedule = in.DisableSimulationSchedule
+	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	return nil
+}
+
+// Convert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(in *AdaptiveWorkloadSpreadStrategy, out *apps.AdaptiveWorkloadSpreadStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_AdaptiveWorkloadSpreadStrategy_To_apps_AdaptiveWorkloadSpreadStrategy(in, out, s)
+}
+
+func autoConvert_apps_AdaptiveWorkloadSpreadStrategy_To_v1alpha1_AdaptiveWorkloadSpreadStrategy(in *apps.AdaptiveWorkloadSpreadStrategy, out *AdaptiveWorkloadSpreadStrategy, s conversion.Scope) error {
+	out.DisableSimulationSchedule = in.DisableSimulationSchedule
+	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	return nil
+}
+
+// Convert_apps_AdaptiveWorkloadSpreadStrategy_To_v1alpha1_AdaptiveWorkloadSpreadStrategy is an autogenerated conversion function.
+func Convert_apps_AdaptiveWorkloadSpreadStrategy_To_v1alpha1_AdaptiveWorkloadSpreadStrategy(in *apps.AdaptiveWorkloadSpreadStrategy, out *AdaptiveWorkloadSpreadStrategy, s conversion.Scope) error {
+	return autoConvert_apps_AdaptiveWorkloadSpreadStrategy_To_v1alpha1_AdaptiveWorkloadSpreadStrategy(in, out, s)
 }
 
 func autoConvert_v1alpha1_AdvancedCronJob_To_apps_AdvancedCronJob(in *AdvancedCronJob, out *apps.AdvancedCronJob, s conversion.Scope) error {
@@ -4019,6 +4141,30 @@ func Convert_apps_SyncStatus_To_v1alpha1_SyncStatus(in *apps.SyncStatus, out *Sy
 	return autoConvert_apps_SyncStatus_To_v1alpha1_SyncStatus(in, out, s)
 }
 
+func autoConvert_v1alpha1_TargetReference_To_apps_TargetReference(in *TargetReference, out *apps.TargetReference, s conversion.Scope) error {
+	out.APIVersion = in.APIVersion
+	out.Kind = in.Kind
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_v1alpha1_TargetReference_To_apps_TargetReference is an autogenerated conversion function.
+func Convert_v1alpha1_TargetReference_To_apps_TargetReference(in *TargetReference, out *apps.TargetReference, s conversion.Scope) error {
+	return autoConvert_v1alpha1_TargetReference_To_apps_TargetReference(in, out, s)
+}
+
+func autoConvert_apps_TargetReference_To_v1alpha1_TargetReference(in *apps.TargetReference, out *TargetReference, s conversion.Scope) error {
+	out.APIVersion = in.APIVersion
+	out.Kind = in.Kind
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_apps_TargetReference_To_v1alpha1_TargetReference is an autogenerated conversion function.
+func Convert_apps_TargetReference_To_v1alpha1_TargetReference(in *apps.TargetReference, out *TargetReference, s conversion.Scope) error {
+	return autoConvert_apps_TargetReference_To_v1alpha1_TargetReference(in, out, s)
+}
+
 func autoConvert_v1alpha1_Topology_To_apps_Topology(in *Topology, out *apps.Topology, s conversion.Scope) error {
 	out.Subsets = *(*[]apps.Subset)(unsafe.Pointer(&in.Subsets))
 	if err := Convert_v1alpha1_UnitedDeploymentScheduleStrategy_To_apps_UnitedDeploymentScheduleStrategy(&in.ScheduleStrategy, &out.ScheduleStrategy, s); err != nil {
@@ -4439,4 +4585,216 @@ func autoConvert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStr
 // Convert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStrategy is an autogenerated conversion function.
 func Convert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStrategy(in *apps.VolumeClaimUpdateStrategy, out *VolumeClaimUpdateStrategy, s conversion.Scope) error {
 	return autoConvert_apps_VolumeClaimUpdateStrategy_To_v1alpha1_VolumeClaimUpdateStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpread_To_apps_WorkloadSpread(in *WorkloadSpread, out *apps.WorkloadSpread, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpread_To_apps_WorkloadSpread is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpread_To_apps_WorkloadSpread(in *WorkloadSpread, out *apps.WorkloadSpread, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpread_To_apps_WorkloadSpread(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpread_To_v1alpha1_WorkloadSpread(in *apps.WorkloadSpread, out *WorkloadSpread, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_WorkloadSpread_To_v1alpha1_WorkloadSpread is an autogenerated conversion function.
+func Convert_apps_WorkloadSpread_To_v1alpha1_WorkloadSpread(in *apps.WorkloadSpread, out *WorkloadSpread, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpread_To_v1alpha1_WorkloadSpread(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadList_To_apps_WorkloadSpreadList(in *WorkloadSpreadList, out *apps.WorkloadSpreadList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.WorkloadSpread)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadList_To_apps_WorkloadSpreadList is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadList_To_apps_WorkloadSpreadList(in *WorkloadSpreadList, out *apps.WorkloadSpreadList, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadList_To_apps_WorkloadSpreadList(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadList_To_v1alpha1_WorkloadSpreadList(in *apps.WorkloadSpreadList, out *WorkloadSpreadList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]WorkloadSpread)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadList_To_v1alpha1_WorkloadSpreadList is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadList_To_v1alpha1_WorkloadSpreadList(in *apps.WorkloadSpreadList, out *WorkloadSpreadList, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadList_To_v1alpha1_WorkloadSpreadList(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy(in *WorkloadSpreadScheduleStrategy, out *apps.WorkloadSpreadScheduleStrategy, s conversion.Scope) error {
+	out.Type = apps.WorkloadSpreadScheduleStrategyType(in.Type)
+	out.Adaptive = (*apps.AdaptiveWorkloadSpreadStrategy)(unsafe.Pointer(in.Adaptive))
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy(in *WorkloadSpreadScheduleStrategy, out *apps.WorkloadSpreadScheduleStrategy, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy(in *apps.WorkloadSpreadScheduleStrategy, out *WorkloadSpreadScheduleStrategy, s conversion.Scope) error {
+	out.Type = WorkloadSpreadScheduleStrategyType(in.Type)
+	out.Adaptive = (*AdaptiveWorkloadSpreadStrategy)(unsafe.Pointer(in.Adaptive))
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy(in *apps.WorkloadSpreadScheduleStrategy, out *WorkloadSpreadScheduleStrategy, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec(in *WorkloadSpreadSpec, out *apps.WorkloadSpreadSpec, s conversion.Scope) error {
+	out.TargetReference = (*apps.TargetReference)(unsafe.Pointer(in.TargetReference))
+	out.Subsets = *(*[]apps.WorkloadSpreadSubset)(unsafe.Pointer(&in.Subsets))
+	if err := Convert_v1alpha1_WorkloadSpreadScheduleStrategy_To_apps_WorkloadSpreadScheduleStrategy(&in.ScheduleStrategy, &out.ScheduleStrategy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec(in *WorkloadSpreadSpec, out *apps.WorkloadSpreadSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadSpec_To_apps_WorkloadSpreadSpec(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec(in *apps.WorkloadSpreadSpec, out *WorkloadSpreadSpec, s conversion.Scope) error {
+	out.TargetReference = (*TargetReference)(unsafe.Pointer(in.TargetReference))
+	out.Subsets = *(*[]WorkloadSpreadSubset)(unsafe.Pointer(&in.Subsets))
+	if err := Convert_apps_WorkloadSpreadScheduleStrategy_To_v1alpha1_WorkloadSpreadScheduleStrategy(&in.ScheduleStrategy, &out.ScheduleStrategy, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec(in *apps.WorkloadSpreadSpec, out *WorkloadSpreadSpec, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadSpec_To_v1alpha1_WorkloadSpreadSpec(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus(in *WorkloadSpreadStatus, out *apps.WorkloadSpreadStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.SubsetStatuses = *(*[]apps.WorkloadSpreadSubsetStatus)(unsafe.Pointer(&in.SubsetStatuses))
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus(in *WorkloadSpreadStatus, out *apps.WorkloadSpreadStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadStatus_To_apps_WorkloadSpreadStatus(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus(in *apps.WorkloadSpreadStatus, out *WorkloadSpreadStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.SubsetStatuses = *(*[]WorkloadSpreadSubsetStatus)(unsafe.Pointer(&in.SubsetStatuses))
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus(in *apps.WorkloadSpreadStatus, out *WorkloadSpreadStatus, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadStatus_To_v1alpha1_WorkloadSpreadStatus(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadSubset_To_apps_WorkloadSpreadSubset(in *WorkloadSpreadSubset, out *apps.WorkloadSpreadSubset, s conversion.Scope) error {
+	out.Name = in.Name
+	out.RequiredNodeSelectorTerm = (*v1.NodeSelectorTerm)(unsafe.Pointer(in.RequiredNodeSelectorTerm))
+	out.PreferredNodeSelectorTerms = *(*[]v1.PreferredSchedulingTerm)(unsafe.Pointer(&in.PreferredNodeSelectorTerms))
+	out.Tolerations = *(*[]v1.Toleration)(unsafe.Pointer(&in.Tolerations))
+	out.MaxReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MaxReplicas))
+	out.Patch = in.Patch
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadSubset_To_apps_WorkloadSpreadSubset is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadSubset_To_apps_WorkloadSpreadSubset(in *WorkloadSpreadSubset, out *apps.WorkloadSpreadSubset, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadSubset_To_apps_WorkloadSpreadSubset(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadSubset_To_v1alpha1_WorkloadSpreadSubset(in *apps.WorkloadSpreadSubset, out *WorkloadSpreadSubset, s conversion.Scope) error {
+	out.Name = in.Name
+	out.RequiredNodeSelectorTerm = (*v1.NodeSelectorTerm)(unsafe.Pointer(in.RequiredNodeSelectorTerm))
+	out.PreferredNodeSelectorTerms = *(*[]v1.PreferredSchedulingTerm)(unsafe.Pointer(&in.PreferredNodeSelectorTerms))
+	out.Tolerations = *(*[]v1.Toleration)(unsafe.Pointer(&in.Tolerations))
+	out.MaxReplicas = (*intstr.IntOrString)(unsafe.Pointer(in.MaxReplicas))
+	out.Patch = in.Patch
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadSubset_To_v1alpha1_WorkloadSpreadSubset is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadSubset_To_v1alpha1_WorkloadSpreadSubset(in *apps.WorkloadSpreadSubset, out *WorkloadSpreadSubset, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadSubset_To_v1alpha1_WorkloadSpreadSubset(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadSubsetCondition_To_apps_WorkloadSpreadSubsetCondition(in *WorkloadSpreadSubsetCondition, out *apps.WorkloadSpreadSubsetCondition, s conversion.Scope) error {
+	out.Type = apps.WorkloadSpreadSubsetConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadSubsetCondition_To_apps_WorkloadSpreadSubsetCondition is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadSubsetCondition_To_apps_WorkloadSpreadSubsetCondition(in *WorkloadSpreadSubsetCondition, out *apps.WorkloadSpreadSubsetCondition, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadSubsetCondition_To_apps_WorkloadSpreadSubsetCondition(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubsetCondition(in *apps.WorkloadSpreadSubsetCondition, out *WorkloadSpreadSubsetCondition, s conversion.Scope) error {
+	out.Type = WorkloadSpreadSubsetConditionType(in.Type)
+	out.Status = v1.ConditionStatus(in.Status)
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Reason = in.Reason
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubsetCondition is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubsetCondition(in *apps.WorkloadSpreadSubsetCondition, out *WorkloadSpreadSubsetCondition, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubsetCondition(in, out, s)
+}
+
+func autoConvert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(in *WorkloadSpreadSubsetStatus, out *apps.WorkloadSpreadSubsetStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.MissingReplicas = in.MissingReplicas
+	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
+	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))
+	out.Conditions = *(*[]apps.WorkloadSpreadSubsetCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus is an autogenerated conversion function.
+func Convert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(in *WorkloadSpreadSubsetStatus, out *apps.WorkloadSpreadSubsetStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(in, out, s)
+}
+
+func autoConvert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus(in *apps.WorkloadSpreadSubsetStatus, out *WorkloadSpreadSubsetStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.MissingReplicas = in.MissingReplicas
+	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
+	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))
+	out.Conditions = *(*[]WorkloadSpreadSubsetCondition)(unsafe.Pointer(&in.Conditions))
+	return nil
+}
+
+// Convert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus is an autogenerated conversion function.
+func Convert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus(in *apps.WorkloadSpreadSubsetStatus, out *WorkloadSpreadSubsetStatus, s conversion.Scope) error {
+	return autoConvert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus(in, out, s)
 }

@@ -54,6 +54,8 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&StatefulSetList{}, func(obj interface{}) { SetObjectDefaults_StatefulSetList(obj.(*StatefulSetList)) })
 	scheme.AddTypeDefaultingFunc(&UnitedDeployment{}, func(obj interface{}) { SetObjectDefaults_UnitedDeployment(obj.(*UnitedDeployment)) })
 	scheme.AddTypeDefaultingFunc(&UnitedDeploymentList{}, func(obj interface{}) { SetObjectDefaults_UnitedDeploymentList(obj.(*UnitedDeploymentList)) })
+	scheme.AddTypeDefaultingFunc(&WorkloadSpread{}, func(obj interface{}) { SetObjectDefaults_WorkloadSpread(obj.(*WorkloadSpread)) })
+	scheme.AddTypeDefaultingFunc(&WorkloadSpreadList{}, func(obj interface{}) { SetObjectDefaults_WorkloadSpreadList(obj.(*WorkloadSpreadList)) })
 	return nil
 }
 
@@ -2099,5 +2101,16 @@ func SetObjectDefaults_UnitedDeploymentList(in *UnitedDeploymentList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_UnitedDeployment(a)
+	}
+}
+
+func SetObjectDefaults_WorkloadSpread(in *WorkloadSpread) {
+	SetDefaults_WorkloadSpread(in)
+}
+
+func SetObjectDefaults_WorkloadSpreadList(in *WorkloadSpreadList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_WorkloadSpread(a)
 	}
 }

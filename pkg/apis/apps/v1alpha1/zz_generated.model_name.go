@@ -27,6 +27,11 @@ func (in AdaptiveUnitedDeploymentStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdaptiveWorkloadSpreadStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.AdaptiveWorkloadSpreadStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdvancedCronJob) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.AdvancedCronJob"
 }
@@ -532,6 +537,11 @@ func (in SyncStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in TargetReference) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.TargetReference"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Topology) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.Topology"
 }
@@ -604,4 +614,44 @@ func (in VolumeClaimStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in VolumeClaimUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.VolumeClaimUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpread) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpread"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadScheduleStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadScheduleStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubset) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadSubset"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubsetCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadSubsetCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubsetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.WorkloadSpreadSubsetStatus"
 }

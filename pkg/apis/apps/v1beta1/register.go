@@ -35,6 +35,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&UnitedDeployment{}, &UnitedDeploymentList{},
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
+		&WorkloadSpread{}, &WorkloadSpreadList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

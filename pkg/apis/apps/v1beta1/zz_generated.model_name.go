@@ -27,6 +27,11 @@ func (in AdaptiveUnitedDeploymentStrategy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in AdaptiveWorkloadSpreadStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.AdaptiveWorkloadSpreadStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in AdvancedCronJob) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.AdvancedCronJob"
 }
@@ -367,6 +372,11 @@ func (in SubsetTemplate) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in TargetReference) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.TargetReference"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Topology) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.Topology"
 }
@@ -439,4 +449,44 @@ func (in VolumeClaimStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in VolumeClaimUpdateStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.VolumeClaimUpdateStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpread) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpread"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadScheduleStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadScheduleStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubset) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadSubset"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubsetCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadSubsetCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in WorkloadSpreadSubsetStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.WorkloadSpreadSubsetStatus"
 }

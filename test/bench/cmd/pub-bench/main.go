@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,6 +32,7 @@ import (
 	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
+	"github.com/kruise-native/kruise-native/test/bench/internal/webhookmetrics"
 )
 
 const webhookName = "pods.validate.kruise-native.io"
@@ -177,7 +176,7 @@ func createBudget(ctx context.Context, kruise kruiseclient.Interface, ns string,
 // deleteAll deletes the n pods of ns with clients workers, timing each delete, and
 // reads kube-apiserver's webhook metrics around the batch.
 func deleteAll(ctx context.Context, kube kubernetes.Interface, ns string, n, clients int) (phase, error) {
-	before, err := webhookMetrics(ctx, kube)
+	before, err := webhookmetrics.Scrape(ctx, kube, webhookName, "DELETE")
 	if err != nil {
 		return phase{}, err
 	}
@@ -189,79 +188,13 @@ func deleteAll(ctx context.Context, kube kubernetes.Interface, ns string, n, cli
 		rec.Add(time.Since(t), 0, 0, err)
 	})
 	wall := time.Since(start)
-	after, err := webhookMetrics(ctx, kube)
+	after, err := webhookmetrics.Scrape(ctx, kube, webhookName, "DELETE")
 	if err != nil {
 		return phase{}, err
 	}
-	p := phase{deletes: rec.Summarize(wall)}
-	buckets := map[float64]float64{}
-	for k, v := range after.buckets {
-		buckets[k] = v - before.buckets[k]
-	}
-	p.webhookCalls = after.count - before.count
-	p.webhookP50 = quantile(buckets, p.webhookCalls, 0.50)
-	p.webhookP99 = quantile(buckets, p.webhookCalls, 0.99)
-	p.failOpen = after.failOpen - before.failOpen
-	p.denied = after.denied - before.denied
-	return p, nil
-}
-
-type metrics struct {
-	buckets                 map[float64]float64 // le -> cumulative count, DELETE calls of the guard's webhook
-	count, failOpen, denied float64
-}
-
-func webhookMetrics(ctx context.Context, kube kubernetes.Interface) (metrics, error) {
-	body, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
-	if err != nil {
-		return metrics{}, fmt.Errorf("scraping kube-apiserver: %w", err)
-	}
-	m := metrics{buckets: map[float64]float64{}}
-	for _, line := range strings.Split(string(body), "\n") {
-		if !strings.Contains(line, `name="`+webhookName+`"`) {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			continue
-		}
-		labels := line[:i]
-		switch {
-		case strings.HasPrefix(line, "apiserver_admission_webhook_admission_duration_seconds_bucket{") &&
-			stack.LabelValue(labels, "operation") == "DELETE":
-			le, err := strconv.ParseFloat(stack.LabelValue(labels, "le"), 64)
-			if err == nil {
-				m.buckets[le] += v
-			}
-		case strings.HasPrefix(line, "apiserver_admission_webhook_admission_duration_seconds_count{") &&
-			stack.LabelValue(labels, "operation") == "DELETE":
-			m.count += v
-		case strings.HasPrefix(line, "apiserver_admission_webhook_fail_open_count{"):
-			m.failOpen += v
-		case strings.HasPrefix(line, "apiserver_admission_webhook_rejection_count{"):
-			m.denied += v
-		}
-	}
-	return m, nil
-}
-
-// quantile is the upper bound of the histogram bucket holding quantile q.
-func quantile(buckets map[float64]float64, count, q float64) float64 {
-	if count == 0 {
-		return 0
-	}
-	les := make([]float64, 0, len(buckets))
-	for le := range buckets {
-		les = append(les, le)
-	}
-	sort.Float64s(les)
-	for _, le := range les {
-		if buckets[le] >= q*count {
-			return le
-		}
-	}
-	return les[len(les)-1]
+	d := webhookmetrics.Between(before, after)
+	return phase{deletes: rec.Summarize(wall), webhookCalls: d.Calls, webhookP50: d.P50, webhookP99: d.P99,
+		failOpen: d.FailOpen, denied: d.Denied}, nil
 }
 
 func markdown(n, clients, nodes int, phases []phase) string {

@@ -40,6 +40,7 @@ type AppsV1alpha1Interface interface {
 	SidecarSetsGetter
 	StatefulSetsGetter
 	UnitedDeploymentsGetter
+	WorkloadSpreadsGetter
 }
 
 // AppsV1alpha1Client is used to interact with features provided by the apps.kruise.io group.
@@ -93,6 +94,10 @@ func (c *AppsV1alpha1Client) StatefulSets(namespace string) StatefulSetInterface
 
 func (c *AppsV1alpha1Client) UnitedDeployments(namespace string) UnitedDeploymentInterface {
 	return newUnitedDeployments(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) WorkloadSpreads(namespace string) WorkloadSpreadInterface {
+	return newWorkloadSpreads(c, namespace)
 }
 
 // NewForConfig creates a new AppsV1alpha1Client for the given config.

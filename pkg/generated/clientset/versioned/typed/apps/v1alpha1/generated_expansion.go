@@ -41,3 +41,5 @@ type SidecarSetExpansion interface{}
 type StatefulSetExpansion interface{}
 
 type UnitedDeploymentExpansion interface{}
+
+type WorkloadSpreadExpansion interface{}

@@ -33,3 +33,5 @@ type SidecarSetExpansion interface{}
 type StatefulSetExpansion interface{}
 
 type UnitedDeploymentExpansion interface{}
+
+type WorkloadSpreadExpansion interface{}

@@ -1,0 +1,24 @@
+package v1beta1
+
+import "k8s.io/utils/ptr"
+
+// DefaultRescheduleCriticalSeconds is how long an Adaptive pod may stay unschedulable
+// when the spread does not say (OpenKruise's 30 s).
+const DefaultRescheduleCriticalSeconds = 30
+
+// SetDefaults_WorkloadSpread fills in the schedule strategy: Fixed when unset; an
+// Adaptive strategy gets rescheduleCriticalSeconds 30.
+func SetDefaults_WorkloadSpread(obj *WorkloadSpread) {
+	s := &obj.Spec.ScheduleStrategy
+	if s.Type == "" {
+		s.Type = FixedWorkloadSpreadScheduleStrategyType
+	}
+	if s.Type == AdaptiveWorkloadSpreadScheduleStrategyType {
+		if s.Adaptive == nil {
+			s.Adaptive = &AdaptiveWorkloadSpreadStrategy{}
+		}
+		if s.Adaptive.RescheduleCriticalSeconds == nil {
+			s.Adaptive.RescheduleCriticalSeconds = ptr.To[int32](DefaultRescheduleCriticalSeconds)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package validation
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kubernetes/pkg/apis/core"
+	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+)
+
+// WorkloadSpreadTargets are the workload kinds a WorkloadSpread may target: those whose
+// pods the pod webhook can trace back to them (OpenKruise's list).
+var WorkloadSpreadTargets = []schema.GroupKind{
+	{Group: apps.GroupName, Kind: "CloneSet"},
+	{Group: apps.GroupName, Kind: "StatefulSet"},
+	{Group: "apps", Kind: "Deployment"},
+	{Group: "apps", Kind: "ReplicaSet"},
+	{Group: "batch", Kind: "Job"},
+}
+
+// ValidateWorkloadSpread validates a WorkloadSpread: a supported target, at least one
+// subset with unique names, valid node terms and tolerations, a maxReplicas that is a
+// non-negative number or a percent up to 100%, a patch that applies to a pod, and a
+// known schedule strategy.
+func ValidateWorkloadSpread(ws *apps.WorkloadSpread) field.ErrorList {
+	if ws == nil {
+		return field.ErrorList{field.InternalError(nil, errors.New("nil WorkloadSpread"))}
+	}
+	allErrs := apimachineryvalidation.ValidateObjectMeta(&ws.ObjectMeta, true,
+		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, field.NewPath("spec"))...)
+}
+
+// ValidateWorkloadSpreadUpdate validates the new spec; every field may change (the
+// controller re-counts).
+func ValidateWorkloadSpreadUpdate(ws, old *apps.WorkloadSpread) field.ErrorList {
+	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ws.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	return append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, field.NewPath("spec"))...)
+}
+
+// ValidateWorkloadSpreadStatusUpdate checks what the webhook and the controller write:
+// subset statuses name distinct subsets, missingReplicas is -1 or more.
+func ValidateWorkloadSpreadStatusUpdate(ws, old *apps.WorkloadSpread) field.ErrorList {
+	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ws.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	seen := sets.New[string]()
+	fld := field.NewPath("status", "subsetStatuses")
+	for i, s := range ws.Status.SubsetStatuses {
+		if seen.Has(s.Name) {
+			allErrs = append(allErrs, field.Duplicate(fld.Index(i).Child("name"), s.Name))
+		}
+		seen.Insert(s.Name)
+		if s.MissingReplicas < -1 {
+			allErrs = append(allErrs, field.Invalid(fld.Index(i).Child("missingReplicas"), s.MissingReplicas, "must be -1 (unlimited) or more"))
+		}
+	}
+	return allErrs
+}
+
+func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	if spec.TargetReference == nil {
+		allErrs = append(allErrs, field.Required(fld.Child("targetRef"), ""))
+	} else {
+		allErrs = append(allErrs, validateWorkloadSpreadTarget(spec.TargetReference, fld.Child("targetRef"))...)
+	}
+	subsetsPath := fld.Child("subsets")
+	if len(spec.Subsets) == 0 {
+		allErrs = append(allErrs, field.Required(subsetsPath, "at least one subset"))
+	}
+	names := sets.New[string]()
+	for i := range spec.Subsets {
+		s := &spec.Subsets[i]
+		p := subsetsPath.Index(i)
+		if s.Name == "" {
+			allErrs = append(allErrs, field.Required(p.Child("name"), ""))
+		} else {
+			for _, msg := range apimachineryvalidation.NameIsDNSLabel(s.Name, false) {
+				allErrs = append(allErrs, field.Invalid(p.Child("name"), s.Name, msg))
+			}
+			if names.Has(s.Name) {
+				allErrs = append(allErrs, field.Duplicate(p.Child("name"), s.Name))
+			}
+			names.Insert(s.Name)
+		}
+		allErrs = append(allErrs, validateSpreadSubsetPlacement(s, p)...)
+		allErrs = append(allErrs, validateOptionalIntOrPercent(s.MaxReplicas, true, p.Child("maxReplicas"))...)
+		allErrs = append(allErrs, validateSubsetPatch(s.Patch.Raw, p.Child("patch"))...)
+	}
+	return append(allErrs, validateSpreadScheduleStrategy(&spec.ScheduleStrategy, fld.Child("scheduleStrategy"))...)
+}
+
+func validateWorkloadSpreadTarget(ref *apps.TargetReference, fld *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	switch {
+	case ref.APIVersion == "":
+		allErrs = append(allErrs, field.Required(fld.Child("apiVersion"), ""))
+	case err != nil || gv.Version == "":
+		allErrs = append(allErrs, field.Invalid(fld.Child("apiVersion"), ref.APIVersion, "must be <group>/<version> or v1"))
+	}
+	if ref.Kind == "" {
+		allErrs = append(allErrs, field.Required(fld.Child("kind"), ""))
+	} else if err == nil && ref.APIVersion != "" {
+		gk := gv.WithKind(ref.Kind).GroupKind()
+		supported := false
+		var names []string
+		for _, s := range WorkloadSpreadTargets {
+			supported = supported || s == gk
+			names = append(names, s.String())
+		}
+		if !supported {
+			allErrs = append(allErrs, field.NotSupported(fld.Child("kind"), gk.String(), names))
+		}
+	}
+	if ref.Name == "" {
+		allErrs = append(allErrs, field.Required(fld.Child("name"), ""))
+	} else {
+		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(ref.Name, false) {
+			allErrs = append(allErrs, field.Invalid(fld.Child("name"), ref.Name, msg))
+		}
+	}
+	return allErrs
+}
+
+// validateSpreadSubsetPlacement checks the node terms and tolerations with kube's pod rules,
+// on kube's internal types.
+func validateSpreadSubsetPlacement(s *apps.WorkloadSpreadSubset, p *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	if s.RequiredNodeSelectorTerm != nil {
+		var term core.NodeSelectorTerm
+		if err := k8scorev1.Convert_v1_NodeSelectorTerm_To_core_NodeSelectorTerm(s.RequiredNodeSelectorTerm.DeepCopy(), &term, nil); err != nil {
+			allErrs = append(allErrs, field.InternalError(p.Child("requiredNodeSelectorTerm"), err))
+		} else {
+			allErrs = append(allErrs, corevalidation.ValidateNodeSelectorTerm(term, false, p.Child("requiredNodeSelectorTerm"))...)
+		}
+	}
+	if len(s.PreferredNodeSelectorTerms) > 0 {
+		terms := make([]core.PreferredSchedulingTerm, len(s.PreferredNodeSelectorTerms))
+		for i := range s.PreferredNodeSelectorTerms {
+			if err := k8scorev1.Convert_v1_PreferredSchedulingTerm_To_core_PreferredSchedulingTerm(s.PreferredNodeSelectorTerms[i].DeepCopy(), &terms[i], nil); err != nil {
+				return append(allErrs, field.InternalError(p.Child("preferredNodeSelectorTerms").Index(i), err))
+			}
+		}
+		allErrs = append(allErrs, corevalidation.ValidatePreferredSchedulingTerms(terms, p.Child("preferredNodeSelectorTerms"))...)
+	}
+	if len(s.Tolerations) > 0 {
+		tols := make([]core.Toleration, len(s.Tolerations))
+		for i := range s.Tolerations {
+			if err := k8scorev1.Convert_v1_Toleration_To_core_Toleration(s.Tolerations[i].DeepCopy(), &tols[i], nil); err != nil {
+				return append(allErrs, field.InternalError(p.Child("tolerations").Index(i), err))
+			}
+		}
+		allErrs = append(allErrs, corevalidation.ValidateTolerations(tols, p.Child("tolerations"), corevalidation.PodValidationOptions{})...)
+	}
+	return allErrs
+}
+
+// validateSubsetPatch checks that the patch is a JSON object that applies, as a
+// strategic-merge patch, to a pod: a patch that cannot would fail every pod create.
+func validateSubsetPatch(raw []byte, fld *field.Path) field.ErrorList {
+	if len(raw) == 0 {
+		return nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return field.ErrorList{field.Invalid(fld, string(raw), fmt.Sprintf("must be a JSON object: %v", err))}
+	}
+	out, err := strategicpatch.StrategicMergePatch([]byte(`{}`), raw, &corev1.Pod{})
+	if err == nil {
+		var pod corev1.Pod
+		err = json.Unmarshal(out, &pod)
+	}
+	if err != nil {
+		return field.ErrorList{field.Invalid(fld, string(raw), fmt.Sprintf("must be a strategic-merge patch of a pod: %v", err))}
+	}
+	return nil
+}
+
+func validateSpreadScheduleStrategy(s *apps.WorkloadSpreadScheduleStrategy, fld *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	switch s.Type {
+	case apps.FixedWorkloadSpreadScheduleStrategyType:
+		if s.Adaptive != nil {
+			allErrs = append(allErrs, field.Forbidden(fld.Child("adaptive"), "only with type Adaptive"))
+		}
+	case apps.AdaptiveWorkloadSpreadScheduleStrategyType:
+		if s.Adaptive != nil && s.Adaptive.RescheduleCriticalSeconds != nil {
+			if v := *s.Adaptive.RescheduleCriticalSeconds; v < 0 || v > 3600 {
+				allErrs = append(allErrs, field.Invalid(fld.Child("adaptive", "rescheduleCriticalSeconds"), v, "must be between 0 and 3600"))
+			}
+		}
+	default:
+		allErrs = append(allErrs, field.NotSupported(fld.Child("type"), s.Type,
+			[]apps.WorkloadSpreadScheduleStrategyType{apps.FixedWorkloadSpreadScheduleStrategyType, apps.AdaptiveWorkloadSpreadScheduleStrategyType}))
+	}
+	return allErrs
+}
