@@ -62,7 +62,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		return 0, err // no status either: without nodes it would report none desired
 	}
 	syncErr := c.reconcilePods(ctx, st)
-	if err := c.updateStatus(ctx, st); err != nil {
+	if err := c.updateStatus(ctx, st, syncErr); err != nil {
 		return 0, errors.Join(syncErr, err)
 	}
 	return st.requeue.Get(), syncErr
