@@ -179,3 +179,63 @@ func waitPodDeleted(t *testing.T, ns, name string, uid types.UID) {
 		return false, fmt.Errorf("pod %s not deleted: lifecycle state %q, labels %v", name, p.Labels[pub.LifecycleStateKey], p.Labels)
 	})
 }
+
+// An inPlaceUpdate hook holds an in-place update: the pod waits in PreparingUpdate at
+// its old image while it carries the hook's label; once the label is removed it is
+// updated in place (same UID) and waits in Updated until the label is back, then is
+// Normal.
+func TestInPlaceUpdateHook(t *testing.T) {
+	ns := framework.Get(t).CreateNamespace(t)
+	const label, hold = "ads-iphook", "example.io/hold-update"
+	addNode(t, "ads-iphook-a", map[string]string{label: "yes"})
+	ds := newDaemonSet("hooked", label, &v1beta1.RollingUpdateDaemonSet{Type: v1beta1.InplaceRollingUpdateType})
+	ds.Spec.Template.Labels = map[string]string{"app": ds.Name, hold: "true"}
+	ds.Spec.Lifecycle = &pub.Lifecycle{InPlaceUpdate: &pub.LifecycleHook{LabelsHandler: map[string]string{hold: "true"}}}
+	ds = createDS(t, ns, ds)
+	pod := waitOnePodPerNode(t, ns, ds, []string{"ads-iphook-a"})["ads-iphook-a"]
+
+	setImage(t, ns, ds.Name, "nginx:1.9.1")
+	waitState := func(want pub.LifecycleStateType) *corev1.Pod {
+		t.Helper()
+		var got *corev1.Pod
+		framework.WaitFor(t, time.Minute, func() (bool, error) {
+			p, err := podClient(t, ns).Get(context.Background(), pod.Name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if p.UID != pod.UID {
+				return false, fmt.Errorf("pod %s recreated, want it updated in place", pod.Name)
+			}
+			got = p
+			if state := p.Labels[pub.LifecycleStateKey]; state != string(want) {
+				return false, fmt.Errorf("pod %s in lifecycle state %q, want %s", pod.Name, state, want)
+			}
+			return true, nil
+		})
+		return got
+	}
+	waitState(pub.LifecycleStatePreparingUpdate)
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		p, err := podClient(t, ns).Get(context.Background(), pod.Name, metav1.GetOptions{})
+		if err != nil || p.Spec.Containers[0].Image != "nginx:1.7.9" {
+			return false, fmt.Sprintf("pod %s updated while its inPlaceUpdate hook holds it (err %v)", pod.Name, err)
+		}
+		return true, ""
+	})
+
+	unlabelPod(t, ns, pod.Name, hold)
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		p, err := podClient(t, ns).Get(context.Background(), pod.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		if image, restarts := imageOf(*p); p.UID != pod.UID || image != "nginx:1.9.1" || restarts != 1 {
+			return false, fmt.Errorf("pod %s (uid %s) at %s, %d restarts; want %s updated in place", p.Name, p.UID, image, restarts, pod.UID)
+		}
+		return true, nil
+	})
+	waitState(pub.LifecycleStateUpdated)
+	labelPod(t, ns, pod.Name, hold, "true")
+	waitState(pub.LifecycleStateNormal)
+	waitStatus(t, ns, ds.Name, time.Minute, func(s v1beta1.DaemonSetStatus) bool { return settled(s, 1) })
+}
