@@ -5,7 +5,7 @@ export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
 
-.PHONY: all build install-plugin chart tools up down test test-unit test-fuzz test-integration test-containerd verify codegen bench clean
+.PHONY: all build install-plugin chart tools up down test test-unit test-fuzz test-integration test-chaos test-containerd verify codegen bench clean
 
 all: build
 
@@ -36,12 +36,13 @@ tools:
 	hack/tools/build-helm.sh
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
+## (pkg/localstack through hack/local). HA=1: the HA topology (hack/LOCAL.md).
 up: tools build
-	hack/local-up.sh
+	go run ./hack/local up
 
-## down: stop what `make up` started
+## down: stop what `make up` started (CLEAN=1 also removes the data)
 down:
-	hack/local-down.sh
+	go run ./hack/local stop
 
 ## test: every test — verification, unit, bounded fuzzing, integration against the real stack
 test: verify test-unit test-fuzz test-integration
@@ -63,6 +64,15 @@ test-fuzz:
 
 test-integration: tools build
 	go test -count=1 -timeout 40m -p 1 ./test/integration/...
+
+## test-chaos: opt-in, not part of `make test`: test/integration/chaos kills and restarts components
+## of the HA topology (make up HA=1) under a steady write load and a 200-pod CloneSet rollout, and
+## writes test/integration/chaos/results/<date>.md. SMALL=1: a 20-pod rollout (about 10 minutes).
+## Installs Debian's haproxy with apt-get when it is missing.
+test-chaos: tools build
+	@command -v haproxy >/dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends haproxy; }
+	KRUISE_CHAOS=1 $(if $(SMALL),CHAOS_PODS=20) go test -count=1 -v -timeout 60m ./test/integration/chaos/
 
 ## test-containerd: opt-in, not part of `make test`: the node daemon's CRI code against a real
 ## containerd on a private socket (test/containerd). Installs Debian's containerd and runc with

@@ -47,6 +47,32 @@ func kruisePodTemplate(obj runtime.Object) (*corev1.PodTemplateSpec, bool) {
 		if t := o.Spec.Template.BroadcastJobTemplate; t != nil {
 			return &t.Spec.Template, true
 		}
+	// A UnitedDeployment's pods come from the one workload template it holds; each
+	// subset's workload is made from it.
+	case *v1alpha1.UnitedDeployment:
+		t := &o.Spec.Template
+		switch {
+		case t.CloneSetTemplate != nil:
+			return &t.CloneSetTemplate.Spec.Template, true
+		case t.AdvancedStatefulSetTemplate != nil:
+			return &t.AdvancedStatefulSetTemplate.Spec.Template, true
+		case t.StatefulSetTemplate != nil:
+			return &t.StatefulSetTemplate.Spec.Template, true
+		case t.DeploymentTemplate != nil:
+			return &t.DeploymentTemplate.Spec.Template, true
+		}
+	case *v1beta1.UnitedDeployment:
+		t := &o.Spec.Template
+		switch {
+		case t.CloneSetTemplate != nil:
+			return &t.CloneSetTemplate.Spec.Template, true
+		case t.AdvancedStatefulSetTemplate != nil:
+			return &t.AdvancedStatefulSetTemplate.Spec.Template, true
+		case t.StatefulSetTemplate != nil:
+			return &t.StatefulSetTemplate.Spec.Template, true
+		case t.DeploymentTemplate != nil:
+			return &t.DeploymentTemplate.Spec.Template, true
+		}
 	}
 	return nil, false
 }

@@ -28,6 +28,9 @@ func TestUpdatePodSpecWith(t *testing.T) {
 		&v1alpha1.BroadcastJob{}, &v1beta1.BroadcastJob{},
 		&v1alpha1.AdvancedCronJob{Spec: v1alpha1.AdvancedCronJobSpec{Template: v1alpha1.CronJobTemplate{JobTemplate: &batchv1.JobTemplateSpec{}}}},
 		&v1beta1.AdvancedCronJob{Spec: v1beta1.AdvancedCronJobSpec{Template: v1beta1.CronJobTemplate{BroadcastJobTemplate: &v1beta1.BroadcastJobTemplateSpec{}}}},
+		&v1alpha1.UnitedDeployment{Spec: v1alpha1.UnitedDeploymentSpec{Template: v1alpha1.SubsetTemplate{CloneSetTemplate: &v1alpha1.CloneSetTemplateSpec{}}}},
+		&v1beta1.UnitedDeployment{Spec: v1beta1.UnitedDeploymentSpec{Template: v1beta1.SubsetTemplate{DeploymentTemplate: &v1beta1.DeploymentTemplateSpec{}}}},
+		&v1beta1.UnitedDeployment{Spec: v1beta1.UnitedDeploymentSpec{Template: v1beta1.SubsetTemplate{AdvancedStatefulSetTemplate: &v1beta1.AdvancedStatefulSetTemplateSpec{}}}},
 	} {
 		ok, err := update(obj, setSA)
 		if !ok || err != nil {
@@ -40,7 +43,7 @@ func TestUpdatePodSpecWith(t *testing.T) {
 	}
 	// An AdvancedCronJob of ImageListPullJobs has no pod template: kubectl's helper
 	// answers for it (with its "does not have a pod template" error).
-	for _, obj := range []runtime.Object{&appsv1.Deployment{}, &v1alpha1.SidecarSet{}, &v1alpha1.AdvancedCronJob{}} {
+	for _, obj := range []runtime.Object{&appsv1.Deployment{}, &v1alpha1.SidecarSet{}, &v1alpha1.AdvancedCronJob{}, &v1beta1.UnitedDeployment{}} {
 		if _, err := update(obj, setSA); !errors.Is(err, builtinCalled) {
 			t.Errorf("%T: err=%v, want kubectl's helper to be asked", obj, err)
 		}

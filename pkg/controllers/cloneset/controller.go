@@ -17,6 +17,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -43,6 +44,8 @@ type Controller struct {
 	pods         *podworkload.Control
 	loop         *reconcile.Loop
 	now          func() time.Time
+	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
+	preDownload *imagepredownload.Jobs
 }
 
 // New builds the controller on the shared informers.
@@ -67,8 +70,13 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		pods:         pods,
 		now:          time.Now,
 	}
-	c.loop = reconcile.NewLoop("cloneset", c.sync,
-		csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced)
+	synced := []cache.InformerSynced{csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced}
+	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
+		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
+		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
+		synced = append(synced, jobInformer.Informer().HasSynced)
+	}
+	c.loop = reconcile.NewLoop("cloneset", c.sync, synced...)
 	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.loop.EnqueueUpdate,

@@ -44,7 +44,7 @@ func newPod(cs *v1beta1.CloneSet, owner metav1.OwnerReference, tmpl *corev1.PodT
 	}
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
 	pod.Labels[pub.CloneSetInstanceIDKey] = instanceID
-	if needsInPlaceReadinessGate(cs) {
+	if inPlace(cs) {
 		inplaceupdate.InjectReadinessGate(pod)
 	}
 	lifecycle.InjectReadinessGate(pod, cs.Spec.Lifecycle)
@@ -65,17 +65,6 @@ func newPod(cs *v1beta1.CloneSet, owner metav1.OwnerReference, tmpl *corev1.PodT
 		}
 	}
 	return pod
-}
-
-// needsInPlaceReadinessGate: only a grace period before in-place updates needs the
-// InPlaceUpdateReady gate (the pod is marked not ready that long before its images
-// change). Without one the container restart itself makes the pod unready, and the
-// gate would cost a status write per created pod for nothing (DESIGN, "API writes per
-// pod"). OpenKruise always adds the gate; a pod created without it that later meets a
-// grace period is updated without the early not-ready flip.
-func needsInPlaceReadinessGate(cs *v1beta1.CloneSet) bool {
-	s := inPlaceStrategy(cs)
-	return inPlace(cs) && s != nil && s.GracePeriodSeconds > 0
 }
 
 // newClaim builds the PVC of one claim template for a pod.

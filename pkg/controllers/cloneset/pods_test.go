@@ -54,9 +54,14 @@ func TestNewPod(t *testing.T) {
 
 	cs.Spec.UpdateStrategy = v1beta1.CloneSetUpdateStrategy{Type: v1beta1.RollingUpdateCloneSetUpdateStrategyType,
 		RollingUpdate: &v1beta1.RollingUpdateCloneSetStrategy{PodUpdatePolicy: v1beta1.InPlaceIfPossibleCloneSetPodUpdateStrategyType}}
-	if g := gates(newPod(cs, ref, tmpl, "r", "b")); len(g) != 0 {
-		t.Fatalf("in-place without a grace period got gates %v", g)
+	if g := gates(newPod(cs, ref, tmpl, "r", "b")); len(g) != 1 || g[0] != pub.InPlaceUpdateReady {
+		t.Fatalf("in-place without a grace period: gates %v, want [InPlaceUpdateReady] as OpenKruise", g)
 	}
+	cs.Spec.UpdateStrategy.RollingUpdate.PodUpdatePolicy = v1beta1.InPlaceOnlyCloneSetPodUpdateStrategyType
+	if g := gates(newPod(cs, ref, tmpl, "r", "d")); len(g) != 1 || g[0] != pub.InPlaceUpdateReady {
+		t.Fatalf("InPlaceOnly: gates %v, want [InPlaceUpdateReady]", g)
+	}
+	cs.Spec.UpdateStrategy.RollingUpdate.PodUpdatePolicy = v1beta1.InPlaceIfPossibleCloneSetPodUpdateStrategyType
 	cs.Spec.UpdateStrategy.RollingUpdate.InPlaceUpdateStrategy = &pub.InPlaceUpdateStrategy{GracePeriodSeconds: 10}
 	if g := gates(newPod(cs, ref, tmpl, "r", "c")); len(g) != 1 || g[0] != pub.InPlaceUpdateReady {
 		t.Fatalf("in-place with a grace period: gates %v, want [InPlaceUpdateReady]", g)

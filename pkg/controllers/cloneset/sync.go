@@ -30,7 +30,9 @@ type syncState struct {
 	revs    *podworkload.Revisions
 	// expectedUpdated is replicas minus partition, for status.
 	expectedUpdated int32
-	requeue         podworkload.Requeue
+	// partition and maxUnavailable are the resolved rollout limits.
+	partition, maxUnavailable int
+	requeue                   podworkload.Requeue
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -59,6 +61,9 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		}
 	}
 	syncErr := c.reconcilePods(ctx, st)
+	if err := c.syncPreDownload(ctx, st); err != nil && syncErr == nil {
+		syncErr = err
+	}
 	if err := c.syncPodsToDelete(ctx, st); err != nil && syncErr == nil {
 		syncErr = err
 	}
@@ -95,6 +100,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		return fmt.Errorf("resolving rollout limits: %w", err)
 	}
 	limits.Scatter = ru.ScatterStrategy
+	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
 

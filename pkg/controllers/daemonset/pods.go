@@ -10,6 +10,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
@@ -36,6 +37,9 @@ func newPod(ds *v1beta1.DaemonSet, owner metav1.OwnerReference, tmpl *corev1.Pod
 	pod.Labels[pub.ControllerRevisionHashLabelKey] = revision
 	pod.Spec.Tolerations = nodeplacement.WithDaemonTolerations(&pod.Spec)
 	pod.Spec.Affinity = nodeplacement.PinnedAffinity(pod.Spec.Affinity, node)
+	if inPlace(ds) {
+		inplaceupdate.InjectReadinessGate(pod)
+	}
 	lifecycle.InjectReadinessGate(pod, ds.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, ds.Spec.Lifecycle, metav1.Now())
 	return pod

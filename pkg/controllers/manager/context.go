@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/component-base/featuregate"
 
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
@@ -24,4 +25,12 @@ type ControllerContext struct {
 	KruiseInformers kruiseinformers.SharedInformerFactory
 	Recorder        func(component string) record.EventRecorder
 	Workers         int
+	// FeatureGate is --feature-gates (features.go lists the gates).
+	FeatureGate featuregate.FeatureGate
+}
+
+// Enabled reports whether a feature gate is on (off when the context has no gates, as
+// in unit tests).
+func (cc *ControllerContext) Enabled(f featuregate.Feature) bool {
+	return cc.FeatureGate != nil && cc.FeatureGate.Enabled(f)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"k8s.io/component-base/featuregate"
 	"net"
 	"net/http"
 	"os"
@@ -101,7 +102,7 @@ func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) err
 	defer func() { _ = srv.Close() }()
 
 	runAll := func(ctx context.Context) error {
-		return runControllers(ctx, c, o.Workers, constructors, &ready)
+		return runControllers(ctx, c, o.Workers, o.FeatureGate, constructors, &ready)
 	}
 	if !o.LeaderElection.LeaderElect {
 		return runAll(ctx)
@@ -127,7 +128,7 @@ func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) err
 // runControllers builds every controller, starts the shared informers and runs the
 // controllers until ctx ends. A controller that cannot be built, or that stops while
 // ctx lives, is an error: a partial set of controllers never runs.
-func runControllers(ctx context.Context, c clients, workers int, constructors []NewFunc, ready *atomic.Bool) error {
+func runControllers(ctx context.Context, c clients, workers int, gates featuregate.FeatureGate, constructors []NewFunc, ready *atomic.Bool) error {
 	kubeClient, kruiseClient := c.kube, c.kruise
 	logger := klog.FromContext(ctx)
 	ctx, cancel := context.WithCancel(ctx)
@@ -140,7 +141,7 @@ func runControllers(ctx context.Context, c clients, workers int, constructors []
 	cc := &ControllerContext{
 		KubeClient: kubeClient, KruiseClient: kruiseClient, Dynamic: c.dynamic, Metadata: c.metadata,
 		KubeInformers: kubeInformers, KruiseInformers: kruiseInformers,
-		Recorder: c.recorder, Workers: workers,
+		Recorder: c.recorder, Workers: workers, FeatureGate: gates,
 	}
 	var controllers []Controller
 	for i, newController := range constructors {

@@ -44,7 +44,7 @@ func NewOptions() *Options {
 			ResourceName:      "kruise-controller",
 			ResourceNamespace: "kruise-system",
 		},
-		FeatureGate: featuregate.NewFeatureGate(),
+		FeatureGate: newFeatureGate(),
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -55,6 +56,8 @@ type Controller struct {
 	// status write would only conflict.
 	setVersions *expectations.ResourceVersion
 	now         func() time.Time
+	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
+	preDownload *imagepredownload.Jobs
 }
 
 // New builds the controller on the shared informers.
@@ -84,8 +87,14 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		setVersions:  expectations.NewResourceVersion(),
 		now:          time.Now,
 	}
-	c.loop = reconcile.NewLoop("statefulset", c.sync, setInformer.Informer().HasSynced,
-		podInformer.Informer().HasSynced, revInformer.Informer().HasSynced, claimInformer.Informer().HasSynced)
+	synced := []cache.InformerSynced{setInformer.Informer().HasSynced,
+		podInformer.Informer().HasSynced, revInformer.Informer().HasSynced, claimInformer.Informer().HasSynced}
+	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
+		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
+		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
+		synced = append(synced, jobInformer.Informer().HasSynced)
+	}
+	c.loop = reconcile.NewLoop("statefulset", c.sync, synced...)
 	if _, err := setInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.loop.EnqueueUpdate,

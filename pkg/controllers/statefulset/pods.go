@@ -11,6 +11,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
 
@@ -42,6 +43,11 @@ func newPod(set *v1beta1.StatefulSet, tmpl *corev1.PodTemplateSpec, revision str
 	pod.Spec.Hostname = name
 	pod.Spec.Subdomain = set.Spec.ServiceName
 	setClaimVolumes(set, pod, ordinal)
+	if p := podUpdatePolicy(set); p == v1beta1.InPlaceIfPossiblePodUpdateStrategyType || p == v1beta1.InPlaceOnlyPodUpdateStrategyType {
+		// Validation already asks the template for the gate; a set stored before that
+		// rule still gets it, as every pod that may be updated in place does.
+		inplaceupdate.InjectReadinessGate(pod)
+	}
 	lifecycle.InjectReadinessGate(pod, set.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, set.Spec.Lifecycle, now)
 	return pod

@@ -26,6 +26,8 @@ type syncState struct {
 	revs *podworkload.Revisions
 
 	plan Plan
+	// params are the resolved rollout parameters plan was computed with.
+	params Params
 	// desired are the ordinals the set runs (plan.Desired as a set).
 	desired map[int]bool
 
@@ -70,6 +72,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		st.createErr = err
 		c.recorder.Eventf(set, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
 	} else {
+		st.params = params
 		st.plan = Compute(podStates(st, params), params)
 		st.desired = make(map[int]bool, len(st.plan.Desired))
 		for _, o := range st.plan.Desired {
@@ -82,6 +85,9 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			logger.V(4).Info("Creations held back by scaleStrategy.maxUnavailable", "count", st.plan.ScaleUpLimited)
 		}
 		syncErr = c.reconcilePods(ctx, st)
+		if err := c.syncPreDownload(ctx, st); err != nil {
+			syncErr = errors.Join(syncErr, err)
+		}
 	}
 	if err := c.updateStatus(ctx, st); err != nil {
 		return 0, errors.Join(syncErr, err)

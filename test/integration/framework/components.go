@@ -11,16 +11,18 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
-// StopComponent stops one component of the stack (as named by hack/local-up.sh, e.g.
-// "kruise-controller") and waits for it to exit.
+// StopComponent stops one component of the stack (as localstack names it, e.g.
+// "kruise-controller", "kruise-apiserver-1") and waits for it to exit.
 func (c *Cluster) StopComponent(t testing.TB, name string) {
 	t.Helper()
-	if err := c.script(stackDownTimeout, "local-down.sh", name); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), stackDownTimeout)
+	defer cancel()
+	if err := c.Stack.Stop(ctx, name); err != nil {
 		t.Fatalf("stop %s: %v", name, err)
 	}
 }
@@ -30,36 +32,28 @@ func (c *Cluster) StopComponent(t testing.TB, name string) {
 // StartKruiseAPIServer).
 func (c *Cluster) KillComponent(t testing.TB, name string) {
 	t.Helper()
-	pidFile := filepath.Join(c.LocalDir, "pids", name+".pid")
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("kill %s: %v", name, err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("kill %s: pid file %s: %v", name, pidFile, err)
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatalf("kill %s (pid %d): %v", name, pid, err)
-	}
-	WaitFor(t, 30*time.Second, func() (bool, error) {
-		// Gone, or a zombie its (already exited) starter left unreaped.
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		return err != nil || strings.Contains(string(stat), ") Z "), nil
-	})
-	if err := os.Remove(pidFile); err != nil {
-		t.Fatalf("kill %s: %v", name, err)
+	if err := c.Stack.Kill(name); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// StartComponent starts one component with the flags hack/local-up.sh uses and waits
-// until it is ready; extra environment (e.g. KRUISE_CONTROLLER_ARGS=...) is passed on.
+// StartComponent starts one component with the flags `make up` uses and waits until it
+// is ready; extra environment settings (e.g. KRUISE_CONTROLLER_ARGS=...) apply to this
+// start only.
 func (c *Cluster) StartComponent(t testing.TB, name string, env ...string) {
 	t.Helper()
-	saved := c.env
-	c.env = append(append([]string(nil), c.env...), env...)
-	defer func() { c.env = saved }()
-	if err := c.script(stackUpTimeout, "local-up.sh", "start", name); err != nil {
+	st := c.Stack
+	if len(env) > 0 {
+		o, err := c.Stack.Options.WithEnv(env...)
+		if err != nil {
+			t.Fatalf("start %s: %v", name, err)
+		}
+		st = localstack.New(o)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stackUpTimeout)
+	defer cancel()
+	if err := st.Start(ctx, name); err != nil {
+		printTail(os.Stderr, filepath.Join(c.LocalDir, "logs", "local-up.log"), 30)
 		t.Fatalf("start %s: %v", name, err)
 	}
 }

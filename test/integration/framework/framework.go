@@ -1,7 +1,9 @@
 // Package framework runs integration tests against a private local control plane: real
 // etcd, kube-apiserver, kube-controller-manager and kube-scheduler, kwok for kubelets, and
 // the Kruise binaries when they are built — the same stack `make up` starts, in its own
-// directory and on its own ports, started by hack/local-up.sh.
+// directory and on its own ports, started through pkg/localstack. MainHA starts the HA
+// topology instead (etcd cluster, two kruise-apiserver replicas behind HAProxy, two
+// kruise-controller replicas).
 //
 // Use it from TestMain:
 //
@@ -29,7 +31,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,10 +43,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-)
 
-// Tools hack/local-up.sh needs in _output/bin (`make tools` builds them).
-var requiredTools = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kubectl"}
+	"github.com/kruise-native/kruise-native/pkg/localstack"
+)
 
 // KruiseAPIServices are the APIServices kruise-apiserver serves.
 var KruiseAPIServices = []string{"v1beta1.apps.kruise.io", "v1alpha1.apps.kruise.io", "v1beta1.policy.kruise.io", "v1alpha1.policy.kruise.io"}
@@ -55,10 +55,9 @@ var apiServiceGVR = schema.GroupVersionResource{Group: "apiregistration.k8s.io",
 const (
 	stackUpTimeout   = 5 * time.Minute
 	stackDownTimeout = 2 * time.Minute
-	// a stack uses PORT_BASE..PORT_BASE+portSpan-1 (hack/local-up.sh offsets are < 20)
-	portSpan = 20
 	// PORT_BASE candidates stay in 20000..31999: away from the standard ports `make up`
-	// uses and below Linux's ephemeral port range (32768+)
+	// uses and below Linux's ephemeral port range (32768+); a stack uses
+	// PORT_BASE..PORT_BASE+localstack.PortSpan-1 (PortSpanHA with HA)
 	portBaseMin   = 20000
 	portBaseSlots = 600
 )
@@ -72,17 +71,17 @@ type Cluster struct {
 	// Kubeconfig is the admin (system:masters) kubeconfig.
 	Kubeconfig string
 	// PortBase is the stack's PORT_BASE; Ports maps component names (as in
-	// `hack/local-up.sh ports`, e.g. "kube-apiserver", "kruise-apiserver") to ports.
+	// localstack.Ports.Map, e.g. "kube-apiserver", "kruise-apiserver") to ports.
 	PortBase int
 	Ports    map[string]int
 	// Nodes is the number of kwok nodes, named kwok-node-0..Nodes-1.
 	Nodes int
+	// Stack is the stack itself: typed ports, pids, logs, start/stop/kill of components.
+	Stack *localstack.Stack
 
 	Config  *rest.Config
 	Client  kubernetes.Interface
 	Dynamic dynamic.Interface
-
-	env []string // the environment local-up.sh / local-down.sh run with
 }
 
 // current is set by Main for the tests of this binary.
@@ -100,28 +99,23 @@ func Get(t testing.TB) *Cluster {
 // Main starts a private stack, runs the tests, stops the stack and exits. On failure the
 // stack's logs are copied to _output/test-logs/<package>/.
 func Main(m *testing.M) {
-	os.Exit(run(m))
+	os.Exit(run(m, false))
 }
 
-func run(m *testing.M) int {
+// MainHA is Main with the HA topology: a 3-member etcd cluster, two kruise-apiserver
+// replicas behind HAProxy (installed from Debian's packages when missing) and two
+// kruise-controller replicas with leader election.
+func MainHA(m *testing.M) {
+	os.Exit(run(m, true))
+}
+
+func run(m *testing.M, ha bool) int {
 	root, err := repoRoot()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
 		return 1
 	}
 	binDir := filepath.Join(root, "_output", "bin")
-	var missing []string
-	for _, tool := range requiredTools {
-		if _, err := os.Stat(filepath.Join(binDir, tool)); err != nil {
-			missing = append(missing, tool)
-		}
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(os.Stderr, "framework: %s missing in %s: run `make tools` (and `make build` for the Kruise binaries) first\n",
-			strings.Join(missing, ", "), binDir)
-		return 1
-	}
-
 	nodes := 3
 	if v := os.Getenv("NODES"); v != "" {
 		if nodes, err = strconv.Atoi(v); err != nil || nodes < 0 {
@@ -129,7 +123,11 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	portBase, err := choosePortBase()
+	span := localstack.PortSpan
+	if ha {
+		span = localstack.PortSpanHA
+	}
+	portBase, err := choosePortBase(span)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
 		return 1
@@ -139,29 +137,48 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
 		return 1
 	}
+	// progress of the stack goes to logs/local-up.log, as `make up` prints it
+	if err := os.MkdirAll(filepath.Join(localDir, "logs"), 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+		return 1
+	}
+	upLog, err := os.OpenFile(filepath.Join(localDir, "logs", "local-up.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+		return 1
+	}
+	defer upLog.Close()
+	// the environment's settings apply (KWOK_JOB_RUN_TIME_MS, KRUISE_CONTROLLER_ARGS, ...),
+	// except where the stack lives and its topology
+	o, err := localstack.FromEnv(root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+		return 1
+	}
+	o.LocalDir, o.BinDir, o.PortBase, o.Nodes, o.HA = localDir, binDir, portBase, nodes, ha
+	o.Out, o.Err = upLog, upLog
+	st := localstack.New(o)
 	c := &Cluster{
 		Root:       root,
 		BinDir:     binDir,
 		LocalDir:   localDir,
-		Kubeconfig: filepath.Join(localDir, "kubeconfig"),
+		Kubeconfig: st.Kubeconfig(),
 		PortBase:   portBase,
+		Ports:      st.Ports.Map(),
 		Nodes:      nodes,
+		Stack:      st,
 	}
-	c.env = append(os.Environ(),
-		"LOCAL_DIR="+localDir,
-		"BIN_DIR="+binDir,
-		"PORT_BASE="+strconv.Itoa(portBase),
-		"NODES="+strconv.Itoa(nodes),
-	)
 	logDest := filepath.Join(root, "_output", "test-logs", packageName(root))
 	keep := os.Getenv("KEEP_STACK") == "1"
 
 	// If this process dies without cleaning up (test timeout panic, SIGKILL, Ctrl-C), the
-	// guard notices its stdin closing and stops the stack, keeping the logs.
-	guard, err := c.startGuard(logDest, keep)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
-		return 1
+	// guard notices and stops the stack, keeping the logs.
+	var guard *localstack.Guard
+	if !keep {
+		if guard, err = localstack.StartGuard(st, logDest); err != nil {
+			fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+			return 1
+		}
 	}
 
 	code := 1
@@ -174,18 +191,23 @@ func run(m *testing.M) int {
 			fmt.Fprintf(os.Stderr, "framework: KEEP_STACK=1: stack left running in %s\n  export KUBECONFIG=%s\n  stop: LOCAL_DIR=%s hack/local-down.sh\n",
 				localDir, c.Kubeconfig, localDir)
 		} else {
-			if err := c.script(stackDownTimeout, "local-down.sh"); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), stackDownTimeout)
+			if err := st.Down(ctx, false); err != nil {
 				fmt.Fprintf(os.Stderr, "framework: stopping the stack: %v\n", err)
 			}
+			cancel()
 			_ = os.RemoveAll(localDir)
 		}
-		guard.done()
+		guard.Release()
 	}()
 
 	start := time.Now()
-	fmt.Fprintf(os.Stderr, "framework: starting the stack in %s (PORT_BASE=%d, NODES=%d)\n", localDir, portBase, nodes)
-	if err := c.script(stackUpTimeout, "local-up.sh"); err != nil {
-		fmt.Fprintf(os.Stderr, "framework: hack/local-up.sh failed: %v\n", err)
+	fmt.Fprintf(os.Stderr, "framework: starting the stack in %s (PORT_BASE=%d, NODES=%d, HA=%v)\n", localDir, portBase, nodes, ha)
+	ctx, cancel := context.WithTimeout(context.Background(), stackUpTimeout)
+	err = st.Up(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "framework: starting the stack failed: %v\n", err)
 		printTail(os.Stderr, filepath.Join(localDir, "logs", "local-up.log"), 60)
 		return code
 	}
@@ -291,26 +313,25 @@ func Consistently(t testing.TB, d time.Duration, cond func() (bool, string)) {
 	}
 }
 
-// StopKruiseAPIServer stops kruise-apiserver (by its pid file) and waits for it to exit.
-// While it is down every Kruise API call fails, and so do discovery, namespace deletion
-// and garbage collection; start it again before the test ends.
+// StopKruiseAPIServer stops kruise-apiserver (every replica with HA) and waits for it to
+// exit. While it is down every Kruise API call fails, and so do discovery, namespace
+// deletion and garbage collection; start it again before the test ends.
 func (c *Cluster) StopKruiseAPIServer(t testing.TB) {
 	t.Helper()
-	if err := c.script(stackDownTimeout, "local-down.sh", "kruise-apiserver"); err != nil {
-		t.Fatalf("stop kruise-apiserver: %v", err)
+	for _, name := range c.Stack.KruiseAPIServers() {
+		c.StopComponent(t, name)
 	}
 }
 
-// StartKruiseAPIServer starts kruise-apiserver with the flags hack/local-up.sh uses and
-// waits for /readyz and for its APIServices to be Available.
+// StartKruiseAPIServer starts kruise-apiserver (every replica with HA) with the flags
+// `make up` uses and waits for /readyz and for its APIServices to be Available.
 func (c *Cluster) StartKruiseAPIServer(t testing.TB) {
 	t.Helper()
 	if !c.HasKruiseAPIServer() {
 		t.Fatalf("%s/kruise-apiserver is not built: run `make build`", c.BinDir)
 	}
-	if err := c.script(stackUpTimeout, "local-up.sh", "start", "kruise-apiserver"); err != nil {
-		printTail(os.Stderr, filepath.Join(c.LocalDir, "logs", "local-up.log"), 30)
-		t.Fatalf("start kruise-apiserver: %v", err)
+	for _, name := range c.Stack.KruiseAPIServers() {
+		c.StartComponent(t, name)
 	}
 	if err := c.waitAPIServicesAvailable(context.Background(), time.Minute); err != nil {
 		t.Fatal(err)
@@ -400,114 +421,25 @@ func (c *Cluster) connect() error {
 		return err
 	}
 	c.Config = cfg
-	c.Ports, err = c.readPorts()
-	return err
-}
-
-// readPorts parses `hack/local-up.sh ports` (name=port lines).
-func (c *Cluster) readPorts() (map[string]int, error) {
-	cmd := exec.Command(filepath.Join(c.Root, "hack", "local-up.sh"), "ports")
-	cmd.Env = c.env
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("hack/local-up.sh ports: %w", err)
-	}
-	ports := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		p, err := strconv.Atoi(value)
-		if err != nil {
-			return nil, fmt.Errorf("hack/local-up.sh ports: bad line %q", line)
-		}
-		ports[name] = p
-	}
-	return ports, nil
-}
-
-// script runs hack/<name> with the stack's environment; output goes to logs/local-up.log.
-func (c *Cluster) script(timeout time.Duration, name string, args ...string) error {
-	logDir := filepath.Join(c.LocalDir, "logs")
-	if err := os.MkdirAll(logDir, 0o755); err != nil {
-		return err
-	}
-	logFile, err := os.OpenFile(filepath.Join(logDir, "local-up.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	fmt.Fprintf(logFile, "===== %s hack/%s %s\n", time.Now().UTC().Format(time.RFC3339), name, strings.Join(args, " "))
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(c.Root, "hack", name), args...)
-	cmd.Env = c.env
-	cmd.Dir = c.Root
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// The components run in their own sessions (setsid), so a timeout only kills the script.
-	cmd.WaitDelay = 10 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("hack/%s did not finish within %s", name, timeout)
-		}
-		return fmt.Errorf("hack/%s %s: %w (output: %s)", name, strings.Join(args, " "), err, logFile.Name())
-	}
 	return nil
 }
 
 // saveLogs copies LOCAL_DIR/logs to dest and says where.
 func (c *Cluster) saveLogs(dest string) {
-	src := filepath.Join(c.LocalDir, "logs")
-	_ = os.RemoveAll(dest)
-	if err := copyDir(src, dest); err != nil {
+	if err := c.Stack.CopyLogs(dest); err != nil {
 		fmt.Fprintf(os.Stderr, "framework: copying logs to %s: %v\n", dest, err)
 		return
 	}
 	fmt.Fprintf(os.Stderr, "framework: FAILED — control plane logs copied to %s\n", dest)
 }
 
-// guard is a helper process that stops the stack if this test binary dies without
-// doing it: it waits for EOF on its stdin, which only happens when our end closes.
-type guard struct{ w io.WriteCloser }
-
-func (c *Cluster) startGuard(logDest string, keep bool) (*guard, error) {
-	if keep {
-		return &guard{}, nil
-	}
-	// After a clean exit LOCAL_DIR is gone and the guard does nothing.
-	script := `cat >/dev/null
-[ -d "$LOCAL_DIR" ] || exit 0
-mkdir -p "$GUARD_LOG_DEST" && cp -r "$LOCAL_DIR/logs/." "$GUARD_LOG_DEST/" 2>/dev/null
-"$GUARD_ROOT/hack/local-down.sh" >>"$GUARD_LOG_DEST/local-up.log" 2>&1
-rm -rf "$LOCAL_DIR"`
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Env = append(c.env, "GUARD_LOG_DEST="+logDest, "GUARD_ROOT="+c.Root)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	w, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start guard: %w", err)
-	}
-	go func() { _ = cmd.Wait() }()
-	return &guard{w: w}, nil
-}
-
-func (g *guard) done() {
-	if g.w != nil {
-		_ = g.w.Close()
-	}
-}
-
 // choosePortBase picks PORT_BASE from the process id, moving on while any of its ports is
 // taken, so concurrent test binaries and `make up` (standard ports) do not collide.
-func choosePortBase() (int, error) {
+func choosePortBase(span int) (int, error) {
 	start := os.Getpid() % portBaseSlots
 	for i := 0; i < portBaseSlots; i++ {
-		base := portBaseMin + ((start+i)%portBaseSlots)*portSpan
-		if portsFree(base, portSpan) {
+		base := portBaseMin + ((start+i)%portBaseSlots)*localstack.PortSpan
+		if base+span <= portBaseMin+portBaseSlots*localstack.PortSpan && portsFree(base, span) {
 			return base, nil
 		}
 	}
@@ -526,19 +458,19 @@ func portsFree(base, n int) bool {
 }
 
 // repoRoot walks up from the working directory (a test's package directory) to the
-// directory holding hack/local-up.sh.
+// directory holding hack/local/main.go.
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "hack", "local", "main.go")); err == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("cannot find the repository root (hack/local-up.sh) above the working directory")
+			return "", errors.New("cannot find the repository root (hack/local/main.go) above the working directory")
 		}
 		dir = parent
 	}
@@ -582,36 +514,6 @@ func namespacePrefix(testName string) string {
 		s = "test"
 	}
 	return "it-" + s + "-"
-}
-
-func copyDir(src, dst string) error {
-	return filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		in, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.Create(target)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
-	})
 }
 
 func printTail(w io.Writer, path string, n int) {

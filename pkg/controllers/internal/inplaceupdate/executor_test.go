@@ -65,7 +65,8 @@ func TestExecutorNoGrace(t *testing.T) {
 	oldTmpl, newTmpl := sidecarAndMain()
 	pod := runningPod(oldTmpl)
 	InjectReadinessGate(pod)
-	pod.Status.Conditions = InitialConditions(pod, t0)
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t0}}
+	pod.Status.Conditions = append(pod.Status.Conditions, InitialConditions(pod, t0)...)
 	f := &fakePods{pod: pod, writes: map[string]int{}}
 	now := t0
 	e := &Executor{Pods: f, Now: func() metav1.Time { return now }}
@@ -110,8 +111,8 @@ func TestExecutorGrace(t *testing.T) {
 	tmpl := template(nil, nil, container("main", "app:1"))
 	pod := runningPod(tmpl)
 	InjectReadinessGate(pod)
-	pod.Status.Conditions = append(InitialConditions(pod, t0),
-		corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t0})
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t0}}
+	pod.Status.Conditions = append(pod.Status.Conditions, InitialConditions(pod, t0)...)
 	f := &fakePods{pod: pod, writes: map[string]int{}}
 	now := t0
 	e := &Executor{Pods: f, Now: func() metav1.Time { return now }}

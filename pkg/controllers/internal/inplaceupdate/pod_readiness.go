@@ -45,14 +45,31 @@ func hasReadinessGate(pod *corev1.Pod, t corev1.PodConditionType) bool {
 // if the pod carries that gate and has no such condition yet (a lifecycle hook may have
 // set KruisePodReady=False on purpose). Append them to pod.status.conditions and send
 // them in ONE pods/status write; an empty result means no write at all.
+//
+// InPlaceUpdateReady is on every pod that may be updated in place, so it must not cost a
+// write of its own per created pod (DESIGN, "API writes per pod"). Pods cannot be created
+// with status, so it comes with the pod's first status write: the node's (the local
+// stack's kwok pod-ready stage sets every readiness gate's condition True along with
+// Ready). Until the node has reported the pod (it has a Ready condition) it is asked for
+// only when KruisePodReady needs the write anyway; after that a node that left it unset
+// (a real kubelet does) gets it from this write, as OpenKruise's controller sets it.
 func InitialConditions(pod *corev1.Pod, now metav1.Time) []corev1.PodCondition {
+	missing := func(t corev1.PodConditionType) bool {
+		return hasReadinessGate(pod, t) && podcondition.Find(pod.Status.Conditions, t) == nil
+	}
 	var out []corev1.PodCondition
-	for _, t := range []corev1.PodConditionType{inPlaceUpdateReady, kruisePodReady} {
-		if hasReadinessGate(pod, t) && podcondition.Find(pod.Status.Conditions, t) == nil {
-			out = append(out, corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now})
-		}
+	if missing(inPlaceUpdateReady) && (missing(kruisePodReady) || nodeReported(pod)) {
+		out = append(out, corev1.PodCondition{Type: inPlaceUpdateReady, Status: corev1.ConditionTrue, LastTransitionTime: now})
+	}
+	if missing(kruisePodReady) {
+		out = append(out, corev1.PodCondition{Type: kruisePodReady, Status: corev1.ConditionTrue, LastTransitionTime: now})
 	}
 	return out
+}
+
+// nodeReported: the node has written the pod's status once (it always sets Ready).
+func nodeReported(pod *corev1.Pod) bool {
+	return podcondition.Find(pod.Status.Conditions, corev1.PodReady) != nil
 }
 
 // SetReadyCondition sets the pod's InPlaceUpdateReady condition and reports whether the

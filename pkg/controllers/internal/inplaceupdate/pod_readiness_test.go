@@ -59,10 +59,30 @@ func TestInitialConditions(t *testing.T) {
 		name:  "no gates: nothing, no write",
 		gates: nil,
 	}, {
-		name:  "condition already set (a lifecycle hook holds the pod): left alone",
+		name:  "condition already set (a lifecycle hook holds the pod), node not reported yet: wait",
 		gates: gates(inPlaceUpdateReady, kruisePodReady),
 		conds: []corev1.PodCondition{{Type: kruisePodReady, Status: corev1.ConditionFalse}},
+	}, {
+		name:  "condition already set (a lifecycle hook holds the pod), node reported: the missing one",
+		gates: gates(inPlaceUpdateReady, kruisePodReady),
+		conds: []corev1.PodCondition{{Type: kruisePodReady, Status: corev1.ConditionFalse}, {Type: corev1.PodReady, Status: corev1.ConditionFalse}},
 		want:  []corev1.PodCondition{{Type: inPlaceUpdateReady, Status: corev1.ConditionTrue, LastTransitionTime: t0}},
+	}, {
+		name:  "InPlaceUpdateReady alone on a new pod: no write of its own, it comes with the node's",
+		gates: gates(inPlaceUpdateReady),
+	}, {
+		name:  "InPlaceUpdateReady alone, scheduled but not reported: still waits",
+		gates: gates(inPlaceUpdateReady),
+		conds: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}},
+	}, {
+		name:  "InPlaceUpdateReady alone, the node reported without it (a real kubelet): set",
+		gates: gates(inPlaceUpdateReady),
+		conds: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}},
+		want:  []corev1.PodCondition{{Type: inPlaceUpdateReady, Status: corev1.ConditionTrue, LastTransitionTime: t0}},
+	}, {
+		name:  "InPlaceUpdateReady set by the node (kwok's pod-ready stage): nothing",
+		gates: gates(inPlaceUpdateReady),
+		conds: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}, {Type: inPlaceUpdateReady, Status: corev1.ConditionTrue}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

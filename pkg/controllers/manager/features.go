@@ -1,0 +1,24 @@
+package manager
+
+import (
+	"k8s.io/component-base/featuregate"
+)
+
+// PreDownloadImageForInPlaceUpdate, OpenKruise's gate of the same name: during an
+// in-place rollout, CloneSet and Advanced StatefulSet pre-download the new images on
+// the nodes of the pods not yet updated (an ImagePullJob). Alpha and off, as upstream.
+const PreDownloadImageForInPlaceUpdate featuregate.Feature = "PreDownloadImageForInPlaceUpdate"
+
+// features are the gates kruise-controller knows (--feature-gates).
+var features = map[featuregate.Feature]featuregate.FeatureSpec{
+	PreDownloadImageForInPlaceUpdate: {Default: false, PreRelease: featuregate.Alpha},
+}
+
+// newFeatureGate returns a gate that knows every feature of kruise-controller.
+func newFeatureGate() featuregate.MutableFeatureGate {
+	g := featuregate.NewFeatureGate()
+	if err := g.Add(features); err != nil {
+		panic(err) // a static table that does not load is a programming error
+	}
+	return g
+}
