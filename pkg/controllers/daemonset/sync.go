@@ -135,6 +135,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	note(c.pods.RefreshInPlace(ctx, active, &st.requeue))
 	note(c.pods.AdvanceLifecycles(ctx, st.ds, st.ds.Spec.Lifecycle, st.revs, active, now))
 	note(c.pods.InitializePods(ctx, active, now))
+	note(c.syncPreDownload(ctx, st, limits, desired))
 	return errors.Join(errs...)
 }
 
