@@ -122,25 +122,9 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		note(c.updatePod(ctx, st, st.byName[name]))
 	}
 	note(c.pods.RefreshInPlace(ctx, st.pods, &st.requeue))
-	note(c.advanceLifecycles(ctx, st))
+	note(c.pods.AdvanceLifecycles(ctx, st.cs, st.cs.Spec.Lifecycle, st.revs, st.pods, now))
 	note(c.pods.InitializePods(ctx, st.pods, now))
 	return errors.Join(errs...)
-}
-
-// advanceLifecycles moves pods on from PreparingNormal, Updating and Updated once
-// their hooks allow.
-func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error {
-	lc := st.cs.Spec.Lifecycle
-	var todo []*corev1.Pod
-	for _, pod := range st.pods {
-		if podworkload.HasLifecycleWork(lc, pod) {
-			todo = append(todo, pod)
-		}
-	}
-	now := metav1.NewTime(st.now)
-	return forEach(todo, func(pod *corev1.Pod) error {
-		return c.pods.AdvanceLifecycle(ctx, st.cs, lc, st.revs, pod, now)
-	})
 }
 
 // selectorString is status.labelSelector: the selector in string form.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
@@ -47,6 +48,8 @@ type Controller struct {
 	pods         *podworkload.Control
 	loop         *reconcile.Loop
 	now          func() time.Time
+	// preDownload is set when PreDownloadImageForDaemonSetUpdate is on.
+	preDownload *imagepredownload.Jobs
 }
 
 // New builds the controller on the shared informers.
@@ -73,8 +76,14 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		pods:         pods,
 		now:          time.Now,
 	}
-	c.loop = reconcile.NewLoop("daemonset", c.sync, dsInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
-		revInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced)
+	synced := []cache.InformerSynced{dsInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
+		revInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced}
+	if cc.Enabled(manager.PreDownloadImageForDaemonSetUpdate) {
+		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
+		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
+		synced = append(synced, jobInformer.Informer().HasSynced)
+	}
+	c.loop = reconcile.NewLoop("daemonset", c.sync, synced...)
 	if _, err := dsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.loop.Enqueue,
 		UpdateFunc: c.loop.EnqueueUpdate,

@@ -42,7 +42,7 @@ func TestComputeStatus(t *testing.T) {
 			{name: "gone", pods: []*corev1.Pod{pod("g0", "ds-old", false, time.Minute)}},
 		},
 	}
-	got := computeStatus(st)
+	got := computeStatus(st, nil)
 	want := v1beta1.DaemonSetStatus{
 		DesiredNumberScheduled: 4, CurrentNumberScheduled: 3, NumberMisscheduled: 2,
 		NumberReady: 3, NumberAvailable: 2, NumberUnavailable: 2, UpdatedNumberScheduled: 2,
@@ -89,3 +89,26 @@ func TestResolveLimits(t *testing.T) {
 		})
 	}
 }
+
+// A failed sync sets SyncFailed with its error, keeping the first transition time
+// while syncs keep failing, and other conditions; a sync that succeeds removes it.
+func TestSetSyncFailed(t *testing.T) {
+	t0, t1 := metav1.NewTime(time.Unix(100, 0)), metav1.NewTime(time.Unix(200, 0))
+	other := appsv1.DaemonSetCondition{Type: "Other", Status: corev1.ConditionTrue}
+	failed := setSyncFailed([]appsv1.DaemonSetCondition{other}, errTest("creating pod: forbidden"), t0)
+	if len(failed) != 2 || failed[1].Type != conditionSyncFailed || failed[1].Status != corev1.ConditionTrue ||
+		failed[1].Reason != "ReconcileFailed" || failed[1].Message == "" || !failed[1].LastTransitionTime.Equal(&t0) {
+		t.Fatalf("after a failed sync: %+v", failed)
+	}
+	again := setSyncFailed(failed, errTest("creating pod: forbidden"), t1)
+	if len(again) != 2 || !again[1].LastTransitionTime.Equal(&t0) {
+		t.Errorf("a second failure moved the transition time: %+v", again)
+	}
+	if ok := setSyncFailed(again, nil, t1); len(ok) != 1 || ok[0].Type != "Other" {
+		t.Errorf("after a successful sync: %+v", ok)
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }

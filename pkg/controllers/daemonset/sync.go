@@ -12,7 +12,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
@@ -63,7 +62,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		return 0, err // no status either: without nodes it would report none desired
 	}
 	syncErr := c.reconcilePods(ctx, st)
-	if err := c.updateStatus(ctx, st); err != nil {
+	if err := c.updateStatus(ctx, st, syncErr); err != nil {
 		return 0, errors.Join(syncErr, err)
 	}
 	return st.requeue.Get(), syncErr
@@ -134,8 +133,9 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		active = append(active, pod)
 	}
 	note(c.pods.RefreshInPlace(ctx, active, &st.requeue))
-	note(c.advanceLifecycles(ctx, st, active))
+	note(c.pods.AdvanceLifecycles(ctx, st.ds, st.ds.Spec.Lifecycle, st.revs, active, now))
 	note(c.pods.InitializePods(ctx, active, now))
+	note(c.syncPreDownload(ctx, st, limits, desired))
 	return errors.Join(errs...)
 }
 
@@ -215,20 +215,4 @@ func (c *Controller) updateInPlace(ctx context.Context, st *syncState, pod *core
 		return err
 	}
 	return c.deletePods(ctx, st, []string{pod.Name})
-}
-
-// advanceLifecycles moves pods on from PreparingNormal, Updating and Updated once
-// their hooks allow.
-func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState, active []*corev1.Pod) error {
-	lc := st.ds.Spec.Lifecycle
-	var todo []*corev1.Pod
-	for _, pod := range active {
-		if podworkload.HasLifecycleWork(lc, pod) {
-			todo = append(todo, pod)
-		}
-	}
-	now := metav1.NewTime(st.now)
-	return batch.ForEach(todo, podworkload.ParallelWrites, func(pod *corev1.Pod) error {
-		return c.pods.AdvanceLifecycle(ctx, st.ds, lc, st.revs, pod, now)
-	})
 }

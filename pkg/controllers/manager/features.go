@@ -9,9 +9,15 @@ import (
 // the nodes of the pods not yet updated (an ImagePullJob). Alpha and off, as upstream.
 const PreDownloadImageForInPlaceUpdate featuregate.Feature = "PreDownloadImageForInPlaceUpdate"
 
+// PreDownloadImageForDaemonSetUpdate, OpenKruise's gate of the same name: during a
+// rollout, Advanced DaemonSet pre-downloads the new images on the nodes whose pods are
+// not yet updated (an ImagePullJob). Alpha and off, as upstream.
+const PreDownloadImageForDaemonSetUpdate featuregate.Feature = "PreDownloadImageForDaemonSetUpdate"
+
 // features are the gates kruise-controller knows (--feature-gates).
 var features = map[featuregate.Feature]featuregate.FeatureSpec{
-	PreDownloadImageForInPlaceUpdate: {Default: false, PreRelease: featuregate.Alpha},
+	PreDownloadImageForInPlaceUpdate:   {Default: false, PreRelease: featuregate.Alpha},
+	PreDownloadImageForDaemonSetUpdate: {Default: false, PreRelease: featuregate.Alpha},
 }
 
 // newFeatureGate returns a gate that knows every feature of kruise-controller.

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
@@ -44,4 +45,20 @@ func (c *Control) AdvanceLifecycle(ctx context.Context, owner Object, lc *pub.Li
 	upToDate := revs.IsUpdated(pod) && (completed || !inplaceupdate.IsInPlaceUpdating(pod))
 	_, err := c.ApplyStep(ctx, owner, pod, lifecycle.DecideNormal(lc, pod, upToDate), now)
 	return err
+}
+
+// AdvanceLifecycles runs AdvanceLifecycle over a workload's live pods, in parallel,
+// writing only to those with lifecycle work (HasLifecycleWork): pods without a
+// lifecycle cost no write. Workloads with more to decide per pod (StatefulSet takes
+// back a PreparingDelete pod it wants again) call AdvanceLifecycle themselves.
+func (c *Control) AdvanceLifecycles(ctx context.Context, owner Object, lc *pub.Lifecycle, revs *Revisions, pods []*corev1.Pod, now metav1.Time) error {
+	var todo []*corev1.Pod
+	for _, pod := range pods {
+		if HasLifecycleWork(lc, pod) {
+			todo = append(todo, pod)
+		}
+	}
+	return batch.ForEach(todo, ParallelWrites, func(pod *corev1.Pod) error {
+		return c.AdvanceLifecycle(ctx, owner, lc, revs, pod, now)
+	})
 }
