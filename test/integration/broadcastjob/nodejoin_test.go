@@ -1,15 +1,10 @@
 package broadcastjob
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -43,7 +38,8 @@ spec:
 		return j.Status.Succeeded == nodes && j.Status.Active == 0 && j.Status.Phase == v1beta1.PhaseRunning
 	})
 
-	node := joinNode(t, c, "kwok-node-joined")
+	const node = "kwok-node-joined"
+	c.JoinNode(t, node, map[string]string{"topology.kubernetes.io/zone": "a"})
 	job := waitJob(t, c, ns, "never", time.Minute, func(j *v1beta1.BroadcastJob) bool {
 		return j.Status.Desired == nodes+1 && j.Status.Succeeded == nodes+1
 	})
@@ -62,56 +58,6 @@ spec:
 	if len(onNode) != 1 {
 		t.Errorf("pods pinned to the joined node: %v, want one", onNode)
 	}
-}
-
-// joinNode adds a kwok node as hack/local-up.sh makes them (kwok manages the nodes with
-// the kwok.x-k8s.io/node: fake annotation and reports them Ready), waits until it is
-// Ready, and deletes it when the test ends.
-func joinNode(t *testing.T, c *framework.Cluster, name string) string {
-	t.Helper()
-	ctx := context.Background()
-	capacity := corev1.ResourceList{
-		corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("256Gi"), corev1.ResourcePods: resource.MustParse("250"),
-	}
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        name,
-			Annotations: map[string]string{"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
-			Labels: map[string]string{"type": "kwok", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-				"kubernetes.io/arch": "amd64", "topology.kubernetes.io/zone": "a"},
-		},
-		Status: corev1.NodeStatus{Allocatable: capacity, Capacity: capacity, NodeInfo: corev1.NodeSystemInfo{
-			Architecture: "amd64", OperatingSystem: "linux", KubeletVersion: "fake", KubeProxyVersion: "fake", ContainerRuntimeVersion: "kwok",
-		}},
-	}
-	if _, err := c.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := c.Client.CoreV1().Nodes().Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			t.Errorf("deleting node %s: %v", name, err)
-		}
-	})
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		n, err := c.Client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		if !ready(n) {
-			return false, fmt.Errorf("node %s not Ready: %+v", name, n.Status.Conditions)
-		}
-		return true, nil
-	})
-	return name
-}
-
-func ready(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // pinnedTo: the pod's required node affinity names node by metadata.name, as a

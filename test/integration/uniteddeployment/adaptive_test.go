@@ -1,15 +1,10 @@
 package uniteddeployment
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -75,7 +70,7 @@ spec:
 		t.Errorf("subset-x Schedulable condition %+v, want False", cond)
 	}
 
-	joinNode(t, c, "kwok-node-zone-x", "x")
+	c.JoinNode(t, "kwok-node-zone-x", map[string]string{zoneLabel: "x"})
 	pods = waitPods(t, c, ns, selector, map[string]int{"subset-x": 2, "subset-a": 1}, 2*time.Minute)
 	checkZones(t, c, pods)
 	ud = waitUD(t, c, ns, "elastic", time.Minute, func(ud *v1beta1.UnitedDeployment) bool {
@@ -96,48 +91,4 @@ func subsetCondition(ud *v1beta1.UnitedDeployment, subset string) *v1beta1.Unite
 		}
 	}
 	return nil
-}
-
-// joinNode adds a kwok node in zone, as hack/local-up.sh makes them (kwok manages
-// nodes annotated kwok.x-k8s.io/node: fake), waits until it is Ready without taints,
-// and deletes it when the test ends.
-func joinNode(t *testing.T, c *framework.Cluster, name, zone string) {
-	t.Helper()
-	ctx := context.Background()
-	capacity := corev1.ResourceList{
-		corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("256Gi"), corev1.ResourcePods: resource.MustParse("250"),
-	}
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        name,
-			Annotations: map[string]string{"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
-			Labels: map[string]string{"type": "kwok", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-				"kubernetes.io/arch": "amd64", zoneLabel: zone},
-		},
-		Status: corev1.NodeStatus{Allocatable: capacity, Capacity: capacity, NodeInfo: corev1.NodeSystemInfo{
-			Architecture: "amd64", OperatingSystem: "linux", KubeletVersion: "fake", KubeProxyVersion: "fake", ContainerRuntimeVersion: "kwok",
-		}},
-	}
-	if _, err := c.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := c.Client.CoreV1().Nodes().Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			t.Errorf("deleting node %s: %v", name, err)
-		}
-	})
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		n, err := c.Client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		readyNode := false
-		for _, cond := range n.Status.Conditions {
-			readyNode = readyNode || (cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue)
-		}
-		if !readyNode || len(n.Spec.Taints) > 0 {
-			return false, fmt.Errorf("node %s not Ready and untainted: %+v %+v", name, n.Status.Conditions, n.Spec.Taints)
-		}
-		return true, nil
-	})
 }
