@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,7 +188,7 @@ func (s *Stack) servedAPIServices(ctx context.Context, name string) ([]string, e
 	url := fmt.Sprintf("https://127.0.0.1:%d/apis", s.Ports.KruiseAPIServer)
 	var groups metav1.APIGroupList
 	err = s.poll(ctx, name, "its /apis", func(ctx context.Context) error {
-		req, err := httpGet(ctx, url)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
 		}

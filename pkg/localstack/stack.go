@@ -249,7 +249,3 @@ func (s *Stack) httpCheck(url, caFile, certName string) (func(context.Context) e
 	}
 	return func(ctx context.Context) error { return getOK(ctx, c, url) }, nil
 }
-
-func httpGet(ctx context.Context, url string) (*http.Request, error) {
-	return http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-}

@@ -70,7 +70,14 @@ func (b *informerBudgets) Pod(ctx context.Context, namespace, name string) (*cor
 }
 
 func (b *informerBudgets) ReplicaSetController(ctx context.Context, namespace, name string) (*metav1.OwnerReference, error) {
-	rs, err := b.kube.AppsV1().ReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
+	return replicaSetController(ctx, b.kube, namespace, name)
+}
+
+// replicaSetController is the controller of a pod's ReplicaSet (its Deployment), read
+// live: the webhook keeps no ReplicaSet cache (one GET per covered pod disruption or
+// placement is cheaper than watching every ReplicaSet).
+func replicaSetController(ctx context.Context, kube kubernetes.Interface, namespace, name string) (*metav1.OwnerReference, error) {
+	rs, err := kube.AppsV1().ReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}

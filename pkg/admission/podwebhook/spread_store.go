@@ -58,11 +58,7 @@ func (s *informerSpreads) UpdateStatus(ctx context.Context, ws *appsv1beta1.Work
 }
 
 func (s *informerSpreads) ReplicaSetController(ctx context.Context, namespace, name string) (*metav1.OwnerReference, error) {
-	rs, err := s.kube.AppsV1().ReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return metav1.GetControllerOf(rs), nil
+	return replicaSetController(ctx, s.kube, namespace, name)
 }
 
 func (s *informerSpreads) Synced() bool { return s.synced() }

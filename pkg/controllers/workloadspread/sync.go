@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/workloadtarget"
 	"github.com/kruise-native/kruise-native/pkg/workloadspread"
@@ -138,12 +139,11 @@ func (c *Controller) view(ws *appsv1beta1.WorkloadSpread, p *corev1.Pod) workloa
 			v.Subset = subsetOfNode(ws, node)
 		}
 	}
-	for _, cond := range p.Status.Conditions {
-		if cond.Type == corev1.PodScheduled && cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable {
-			v.UnschedulableSince = cond.LastTransitionTime.Time
-			if v.UnschedulableSince.IsZero() {
-				v.UnschedulableSince = p.CreationTimestamp.Time
-			}
+	if cond := podcondition.Find(p.Status.Conditions, corev1.PodScheduled); cond != nil &&
+		cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable {
+		v.UnschedulableSince = cond.LastTransitionTime.Time
+		if v.UnschedulableSince.IsZero() {
+			v.UnschedulableSince = p.CreationTimestamp.Time
 		}
 	}
 	return v

@@ -60,16 +60,9 @@ func ValidateUnitedDeploymentStatusUpdate(ud, old *apps.UnitedDeployment) field.
 	statusPath := field.NewPath("status")
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ud.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	s := &ud.Status
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{
-		{"observedGeneration", s.ObservedGeneration}, {"replicas", int64(s.Replicas)},
-		{"readyReplicas", int64(s.ReadyReplicas)}, {"updatedReplicas", int64(s.UpdatedReplicas)},
-		{"updatedReadyReplicas", int64(s.UpdatedReadyReplicas)},
-	} {
-		allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(f.v, statusPath.Child(f.name))...)
-	}
+	allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(s.ObservedGeneration, statusPath.Child("observedGeneration"))...)
+	allErrs = append(allErrs, validateCounters([]counter{{"replicas", s.Replicas}, {"readyReplicas", s.ReadyReplicas},
+		{"updatedReplicas", s.UpdatedReplicas}, {"updatedReadyReplicas", s.UpdatedReadyReplicas}}, statusPath)...)
 	return append(allErrs, validateCollisionCountUpdate(s.CollisionCount, old.Status.CollisionCount, statusPath.Child("collisionCount"))...)
 }
 

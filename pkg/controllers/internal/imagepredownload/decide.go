@@ -21,8 +21,6 @@ const MinReplicas = 3
 
 // Rollout is what the decision needs to know about a workload.
 type Rollout struct {
-	// Enabled: the feature gate is on.
-	Enabled bool
 	// InPlace: the pod update policy may update pods in place.
 	InPlace bool
 	// CurrentRevision and UpdateRevision; equal when the rollout is complete.
@@ -56,7 +54,7 @@ const (
 // the jobs once MinUpdatedReady updated pods are ready, unless it would gain nothing:
 // recreate updates, small workloads, every pod in one batch, no image changed.
 func Decide(r Rollout) Action {
-	if !r.Enabled || r.CurrentRevision == r.UpdateRevision || r.UpdateRevision == "" {
+	if r.CurrentRevision == r.UpdateRevision || r.UpdateRevision == "" {
 		return Cleanup
 	}
 	switch {

@@ -13,7 +13,7 @@ import (
 
 func TestDecide(t *testing.T) {
 	rolling := func(edit func(*Rollout)) Rollout {
-		r := Rollout{Enabled: true, InPlace: true, CurrentRevision: "r1", UpdateRevision: "r2",
+		r := Rollout{InPlace: true, CurrentRevision: "r1", UpdateRevision: "r2",
 			Replicas: 6, Partition: 3, MaxUnavailable: 1, UpdatedReady: 0, NewImages: []string{"nginx:2"}}
 		if edit != nil {
 			edit(&r)
@@ -26,7 +26,6 @@ func TestDecide(t *testing.T) {
 		want Action
 	}{
 		{"partitioned in-place rollout: create", rolling(nil), Create},
-		{"gate off: clean up whatever is left", rolling(func(r *Rollout) { r.Enabled = false }), Cleanup},
 		{"rollout complete: clean up", rolling(func(r *Rollout) { r.CurrentRevision = "r2" }), Cleanup},
 		{"recreate updates pull at creation anyway", rolling(func(r *Rollout) { r.InPlace = false }), Keep},
 		{"at most 3 replicas: not worth it", rolling(func(r *Rollout) { r.Replicas = 3 }), Keep},

@@ -39,7 +39,7 @@ func (j *Jobs) Sync(ctx context.Context, w Workload) error {
 	if revs == nil || revs.Update == nil {
 		return nil
 	}
-	r := Rollout{Enabled: true, InPlace: w.InPlace, UpdateRevision: revs.Update.Name, CurrentRevision: revs.Update.Name,
+	r := Rollout{InPlace: w.InPlace, UpdateRevision: revs.Update.Name, CurrentRevision: revs.Update.Name,
 		Replicas: w.Replicas, Partition: w.Partition, MaxUnavailable: w.MaxUnavailable}
 	if revs.Current != nil {
 		r.CurrentRevision = revs.Current.Name
