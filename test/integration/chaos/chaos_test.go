@@ -137,7 +137,8 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 
 	load := startWriteLoad(kc, ns, "w", 100*time.Millisecond)
 	defer load.finish()
-	time.Sleep(2 * time.Second) // the load runs before the fault
+	// The load must be acknowledging writes before the fault starts.
+	framework.WaitFor(t, 30*time.Second, func() (bool, error) { return load.ackedCount() > 0, nil })
 	if _, err := kc.AppsV1alpha1().CloneSets(ns).Patch(ctx, name, types.MergePatchType,
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"main","image":"nginx:1.26"}]}}}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)

@@ -100,6 +100,11 @@ func TestInPlaceRolloutWritesPerPod(t *testing.T) {
 	}
 	t.Logf("in-place rollout of %d pods: %.2f controller writes per pod (%.0f pod writes, %.0f set writes; at 100 nodes %.2f) %v",
 		n, (podWrites+setWrites)/n, podWrites, setWrites, (100+setWrites)/100, delta)
+	// Every pod is updated in place, so each was written at least once: fewer means the
+	// count is not the controller's (a renamed metric would read as zero writes).
+	if podWrites < n {
+		t.Errorf("in-place rollout of %d pods counted only %.0f pod writes: the write count is not being read (%v)", n, podWrites, delta)
+	}
 	if podWrites > n {
 		t.Errorf("in-place rollout costs %.2f pod writes per pod, want at most 1 (%v)", podWrites/n, delta)
 	}
