@@ -103,7 +103,13 @@ func (s *serializer) encodeList(obj runtime.Object, items reflect.Value, w io.Wr
 	if !bytes.HasSuffix(envelope, []byte(tail)) {
 		return s.Serializer.Encode(obj, w)
 	}
-	if _, err := w.Write(envelope[:len(envelope)-len(`]}`)]); err != nil {
+	// "{" alone first, as apimachinery's streaming encoder: kube's response writer takes a
+	// first write of at most 4 bytes for a stream and buffers it to decide on gzip; a
+	// longer first write under 128 KiB would send the whole list uncompressed.
+	if _, err := w.Write(envelope[:1]); err != nil {
+		return err
+	}
+	if _, err := w.Write(envelope[1 : len(envelope)-len(`]}`)]); err != nil {
 		return err
 	}
 	var buf []byte

@@ -171,3 +171,23 @@ func (c *cacheable) CacheEncode(id runtime.Identifier, encode func(runtime.Objec
 }
 
 func (c *cacheable) GetObject() runtime.Object { return c.obj }
+
+// A list starts with a write of "{" alone: kube's response writer recognizes a stream by
+// a first write of at most 4 bytes and then buffers to decide on gzip.
+func TestListFirstWrite(t *testing.T) {
+	ours := jsonSerializer(t, fieldsjson.NegotiatedSerializer(codecs(true)))
+	w := &writes{}
+	if err := ours.Encode(cloneSetList(2), w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.sizes) < 2 || w.sizes[0] != 1 {
+		t.Fatalf("write sizes %v, want a first write of 1 byte", w.sizes)
+	}
+}
+
+type writes struct{ sizes []int }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return len(p), nil
+}
