@@ -10,6 +10,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/watchbuffer"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
 )
@@ -77,8 +78,9 @@ func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 		return nil, err
 	}
 	deps := resource.Deps{
-		Scheme:      scheme.Scheme,
-		RESTOptions: c.generic.RESTOptionsGetter,
+		Scheme: scheme.Scheme,
+		// Watches read their cache eagerly: see watchbuffer for why the aggregator needs it.
+		RESTOptions: watchbuffer.OptionsGetter{RESTOptionsGetter: c.generic.RESTOptionsGetter},
 		Revisions:   kube.revisions,
 		Secret:      kube.secret,
 	}
