@@ -47,6 +47,8 @@ type Limits struct {
 	Paused bool
 	// Burst bounds the creations, and separately the deletions, of one sync (0: no bound).
 	Burst int
+	// PartitionedScaling: the partition holds creations too (scaleStrategy).
+	PartitionedScaling bool
 }
 
 // Plan is what one sync does. The controller carries it out and plans again from
@@ -87,6 +89,9 @@ type Plan struct {
 //  7. With maxSurge, a node with an available old pod gets an updated pod beside it
 //     while fewer than maxSurge nodes run two pods; step 3 then removes the old pod.
 //
+// With PartitionedScaling, placement creates pods only while fewer than desired -
+// partition nodes run an updated one (partitionedCreates).
+//
 // Creations and deletions are each capped at Burst, placement first; the rollout
 // counts only what is done within it.
 func Compute(nodes []Node, l Limits) Plan {
@@ -94,6 +99,8 @@ func Compute(nodes []Node, l Limits) Plan {
 	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
 	var p Plan
 	place(nodes, l, &p)
+	desired, updated := partitionCounts(nodes)
+	p.Create = partitionedCreates(p.Create, l.PartitionedScaling, desired, updated, l.Partition)
 	p.Create = capAt(p.Create, l.Burst)
 	p.Delete = capAt(p.Delete, l.Burst)
 	if !l.Paused {
