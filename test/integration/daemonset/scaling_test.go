@@ -12,8 +12,9 @@ import (
 )
 
 // With scaleStrategy.partitionedScaling the partition holds creations too: a new set
-// on three nodes with partition 2 creates one pod (on the first node by name), and
-// lowering the partition to 0 lets the other two come.
+// on three nodes with partition 2 creates one pod (on the first node by name); a fourth
+// node lets one more come (the partition counts nodes, as OpenKruise's does); lowering
+// the partition to 0 lets the rest come.
 func TestPartitionedScaling(t *testing.T) {
 	ns := framework.Get(t).CreateNamespace(t)
 	const label = "ads-pscale"
@@ -35,7 +36,19 @@ func TestPartitionedScaling(t *testing.T) {
 		return true, ""
 	})
 
+	// A fourth node raises desired to 4: with partition 2, two nodes may run the pod,
+	// so exactly one more (the first by name of those without one) gets it.
+	nodes = append(nodes, "ads-ps-3")
+	addNode(t, nodes[3], map[string]string{label: "yes"})
+	waitOnePodPerNode(t, ns, ds, nodes[:2])
+	framework.Consistently(t, 3*time.Second, func() (bool, string) {
+		if byNode := podsByNode(t, ns, ds); len(byNode) != 2 || len(byNode[nodes[0]]) != 1 || len(byNode[nodes[1]]) != 1 {
+			return false, fmt.Sprintf("pods on %d nodes with partition 2 of 4, want only %v", len(byNode), nodes[:2])
+		}
+		return true, ""
+	})
+
 	updateDS(t, ns, ds.Name, func(ds *v1beta1.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.Partition = ptr.To[int32](0) })
 	waitOnePodPerNode(t, ns, ds, nodes)
-	waitStatus(t, ns, ds.Name, time.Minute, func(s v1beta1.DaemonSetStatus) bool { return settled(s, 3) })
+	waitStatus(t, ns, ds.Name, time.Minute, func(s v1beta1.DaemonSetStatus) bool { return settled(s, 4) })
 }
