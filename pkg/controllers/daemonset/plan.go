@@ -47,6 +47,8 @@ type Limits struct {
 	Paused bool
 	// Burst bounds the creations, and separately the deletions, of one sync (0: no bound).
 	Burst int
+	// PartitionedScaling: the partition holds creations too (scaleStrategy).
+	PartitionedScaling bool
 }
 
 // Plan is what one sync does. The controller carries it out and plans again from
@@ -87,6 +89,10 @@ type Plan struct {
 //  7. With maxSurge, a node with an available old pod gets an updated pod beside it
 //     while fewer than maxSurge nodes run two pods; step 3 then removes the old pod.
 //
+// With PartitionedScaling, placement creates pods only while fewer than desired -
+// partition nodes run an updated one (partitionedCreates), and the rollout counts
+// those creations as updated nodes, so that both together keep to the partition.
+//
 // Creations and deletions are each capped at Burst, placement first; the rollout
 // counts only what is done within it.
 func Compute(nodes []Node, l Limits) Plan {
@@ -94,6 +100,8 @@ func Compute(nodes []Node, l Limits) Plan {
 	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
 	var p Plan
 	place(nodes, l, &p)
+	desired, updated := partitionCounts(nodes)
+	p.Create = partitionedCreates(p.Create, l.PartitionedScaling, desired, updated, l.Partition)
 	p.Create = capAt(p.Create, l.Burst)
 	p.Delete = capAt(p.Delete, l.Burst)
 	if !l.Paused {
@@ -200,7 +208,16 @@ func rollout(nodes []Node, l Limits, p *Plan) {
 			surging++
 		}
 	}
-	for _, n := range updatableNodes(nodes, l.Partition) {
+	// With partitionedScaling, placement's creations are updated pods under the same
+	// partition: the rollout counts them, so the two together stay within it.
+	var creating map[string]bool
+	if l.PartitionedScaling {
+		creating = map[string]bool{}
+		for _, name := range p.Create {
+			creating[name] = true
+		}
+	}
+	for _, n := range updatableNodes(nodes, l.Partition, creating) {
 		running := runningPods(n)
 		if !n.UpdateSelected || len(running) != 1 || running[0].Updated || deleted[running[0].Name] {
 			continue
@@ -272,16 +289,17 @@ func rolloutUnavailable(n Node) bool {
 }
 
 // updatableNodes is step 4: the nodes the rollout may touch, in the order it does.
-func updatableNodes(nodes []Node, partition int) []Node {
+// Nodes in creating get an updated pod from placement and count as updated.
+func updatableNodes(nodes []Node, partition int, creating map[string]bool) []Node {
 	var updated, replacing, candidates []Node
 	withPods := 0
 	for i := len(nodes) - 1; i >= 0; i-- {
 		n := nodes[i]
-		if !n.ShouldRun || len(n.Pods) == 0 {
+		if !n.ShouldRun || (len(n.Pods) == 0 && !creating[n.Name]) {
 			continue
 		}
 		withPods++
-		hasUpdated, hasTerminating := false, false
+		hasUpdated, hasTerminating := creating[n.Name], false
 		for _, pod := range n.Pods {
 			hasUpdated = hasUpdated || (pod.Updated && pod.running())
 			hasTerminating = hasTerminating || pod.Terminating

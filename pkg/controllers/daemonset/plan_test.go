@@ -216,12 +216,13 @@ func touched(nodes []Node, p Plan) []string {
 // (nodes between pods, or with an updated pod not yet available), nor leaves more
 // than maxSurge nodes with two pods (unless they were so before, and then it adds
 // none), never updates beyond the partition or outside the selector, and touches no
-// old pod while paused.
+// old pod while paused; with partitionedScaling, never brings more than desired -
+// partition nodes to an updated pod.
 func TestComputeInvariants(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := range 20000 {
 		surge := r.Intn(2) == 0
-		l := Limits{Partition: r.Intn(5), Paused: r.Intn(5) == 0, Burst: r.Intn(4)}
+		l := Limits{Partition: r.Intn(5), Paused: r.Intn(5) == 0, Burst: r.Intn(4), PartitionedScaling: r.Intn(2) == 0}
 		if surge {
 			l.MaxSurge = 1 + r.Intn(3)
 		} else {
@@ -264,6 +265,15 @@ func TestComputeInvariants(t *testing.T) {
 		}
 		if len(rolled) > 0 && len(moving) > withPods-l.Partition {
 			t.Fatalf("%s\n%d nodes updated or being updated, partition %d of %d", desc, len(moving), l.Partition, withPods)
+		}
+		if l.PartitionedScaling {
+			// The partition holds creations too: the plan never brings more than
+			// desired - partition nodes to an updated pod (or keeps as many as had one).
+			desired, before := partitionCounts(nodes)
+			_, now := partitionCounts(next)
+			if now > max(desired-l.Partition, before) {
+				t.Fatalf("%s\npartitionedScaling: %d nodes run an updated pod (was %d), partition %d of %d", desc, now, before, l.Partition, desired)
+			}
 		}
 		if l.Burst > 0 && (len(p.Create) > l.Burst || len(p.Delete) > l.Burst) {
 			t.Fatalf("%s\nburst %d exceeded", desc, l.Burst)

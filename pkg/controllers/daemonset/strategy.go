@@ -42,6 +42,7 @@ func resolveLimits(ds *v1beta1.DaemonSet, desired int) (Limits, error) {
 	if ru.Partition != nil {
 		l.Partition = int(max(*ru.Partition, 0))
 	}
+	l.PartitionedScaling = ds.Spec.ScaleStrategy != nil && ds.Spec.ScaleStrategy.PartitionedScaling
 	burst, err := scaled(ds.Spec.BurstReplicas, desired)
 	if err != nil {
 		return l, fmt.Errorf("burstReplicas: %w", err)

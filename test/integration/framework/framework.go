@@ -116,6 +116,12 @@ func run(m *testing.M, ha bool) int {
 		return 1
 	}
 	binDir := filepath.Join(root, "_output", "bin")
+	// A stale kruise-controller tests old code: a feature's test run alone fails as if
+	// the feature were broken (issue 16's partitionedScaling was reverted for that).
+	if err := localstack.CheckFresh(root, binDir, localstack.KruiseBins...); err != nil {
+		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
+		return 1
+	}
 	nodes := 3
 	if v := os.Getenv("NODES"); v != "" {
 		if nodes, err = strconv.Atoi(v); err != nil || nodes < 0 {
