@@ -159,8 +159,12 @@ func Markdown(r *Results, chartDir string, short bool) string {
 				if b.Webhook {
 					hook = "registered"
 				}
-				w("| %d | %s | %.0f | %.0f | %.0f | %d | %.1f | %.0f | %g | %g | %.0f |\n", b.Round, hook, b.Create.PerSec, b.Create.P50ms,
-					b.Create.P99ms, b.Create.Errors, b.RunningSeconds, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
+				ready := "not within 5 min"
+				if b.RunningSeconds > 0 {
+					ready = fmt.Sprintf("%.1f", b.RunningSeconds)
+				}
+				w("| %d | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, b.Create.PerSec, b.Create.P50ms,
+					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
 			}
 		}
 	}
