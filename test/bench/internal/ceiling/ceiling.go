@@ -120,12 +120,6 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 	if err != nil {
 		return nil, err
 	}
-	bodies := make([][]byte, o.Pods)
-	for i := range bodies {
-		if bodies[i], err = podBody(i, fmt.Sprintf("kwok-node-%d", i%o.Nodes)); err != nil {
-			return nil, err
-		}
-	}
 	reg, err := saveRegistration(ctx, kube)
 	if err != nil {
 		return nil, err
@@ -152,6 +146,16 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 			res.Processes = usage.Stop()
 			return res, err
 		}
+		// Each batch's pods have their own names, so no state left by a deleted pod (kwok's,
+		// a node daemon's) is taken for a new one: with reused names the second batch's
+		// pods were not all Ready within the bound.
+		bodies := make([][]byte, o.Pods)
+		for j := range bodies {
+			if bodies[j], err = podBody(fmt.Sprintf("ceiling-%d-%05d", i, j), fmt.Sprintf("kwok-node-%d", j%o.Nodes)); err != nil {
+				res.Processes = usage.Stop()
+				return res, err
+			}
+		}
 		b, err := batch(ctx, kube, clients, bodies, webhook)
 		if err != nil {
 			res.Processes = usage.Stop()
@@ -164,7 +168,7 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 			res.Create, res.RunningSeconds = b.Create, b.RunningSeconds
 		}
 		if i < len(plan)-1 {
-			if err := deletePods(ctx, kube, clients, len(bodies)); err != nil {
+			if err := deletePods(ctx, kube, clients, i, o.Pods); err != nil {
 				res.Processes = usage.Stop()
 				return res, err
 			}
@@ -219,10 +223,10 @@ func batch(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.
 	return b, nil
 }
 
-func podBody(i int, node string) ([]byte, error) {
+func podBody(name, node string) ([]byte, error) {
 	p := corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ceiling-%05d", i), Labels: map[string]string{"bench": "ceiling"}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"bench": "ceiling"}},
 		Spec: corev1.PodSpec{
 			NodeName:   node,
 			Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}},
@@ -230,7 +234,7 @@ func podBody(i int, node string) ([]byte, error) {
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return nil, fmt.Errorf("encoding pod %d: %w", i, err)
+		return nil, fmt.Errorf("encoding pod %s: %w", name, err)
 	}
 	return b, nil
 }
@@ -239,10 +243,10 @@ func podBody(i int, node string) ([]byte, error) {
 // DeleteCollection of thousands of pods outlives kube-apiserver's request timeout, each
 // delete passing the Pod webhook's validating entry), and waits until none is left, so
 // the next batch starts on the same cluster.
-func deletePods(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.Client, n int) error {
+func deletePods(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.Client, batch, n int) error {
 	body := []byte(`{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0}`)
 	rawclient.Parallel(ctx, len(clients), n, func(ctx context.Context, w, i int) {
-		path := fmt.Sprintf("/api/v1/namespaces/%s/pods/ceiling-%05d", namespace, i)
+		path := fmt.Sprintf("/api/v1/namespaces/%s/pods/ceiling-%d-%05d", namespace, batch, i)
 		_, _, _ = clients[w].Do(ctx, "DELETE", path, rawclient.JSON, rawclient.JSON, body, false)
 	})
 	if err := wait.PollUntilContextTimeout(ctx, time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
