@@ -47,10 +47,9 @@ func (s *Stack) ensureKruiseBase(ctx context.Context) error {
 }
 
 // kruiseAPIServerArgs are the exact flags kruise-apiserver (or HA replica i) runs with.
-// --disable-http2-serving: kube-apiserver calls a webhook at a loopback URL (this stack's
-// Pod webhook) over one HTTP/2 connection, and under pod-create load that path stalled
-// past the 3 s webhook timeout and failed open; over HTTP/1.1, as kube-apiserver calls a
-// Service-referenced webhook in a real cluster, it did not.
+// It serves HTTP/1.1 by default (pkg/apiserver/options), as in a cluster, so
+// kube-apiserver calls this stack's loopback-URL Pod webhook over HTTP/1.1 too, as it
+// calls the Service-referenced one of artifacts/deploy.
 func (s *Stack) kruiseAPIServerArgs(name string, port int) ([]string, error) {
 	kc := s.ComponentKubeconfig(name)
 	args := []string{
@@ -86,7 +85,7 @@ func (s *Stack) kruiseAPIServerArgs(name string, port int) ([]string, error) {
 			"--embedded-etcd-unsafe-no-fsync",
 		)
 	}
-	return append(append(args, "--disable-http2-serving"), s.KruiseAPIServerArgs...), nil
+	return append(args, s.KruiseAPIServerArgs...), nil
 }
 
 // startKruiseAPIServer starts kruise-apiserver, or the HA replica name, and waits for /readyz.

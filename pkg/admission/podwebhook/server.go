@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"strconv"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -95,6 +97,12 @@ func (s *Server) mutate(ctx context.Context, k endpointKey, req *admissionv1.Adm
 			return nil, fmt.Errorf("%s: %w", h.Name, err)
 		}
 	}
+	if reflect.DeepEqual(original, pod) {
+		// Most pods are left alone (no SidecarSet, spread or gate applies): equal pods
+		// encode equally, so there is no patch, and the four JSON passes of podPatch
+		// are skipped on the path every pod create takes.
+		return &admissionv1.AdmissionResponse{Allowed: true}, nil
+	}
 	patch, err := podPatch(original, pod)
 	if err != nil {
 		return nil, err
@@ -171,8 +179,12 @@ var _ http.Handler = &endpoint{}
 // ServeHTTP decodes one AdmissionReview, runs the phase and encodes the answer. A
 // handler's error, or caches still filling, is an HTTP error rather than a denial, so
 // kube-apiserver applies the configuration's failurePolicy.
-func (e *endpoint) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	rw := &codeRecorder{ResponseWriter: w, code: http.StatusOK}
+	defer func() {
+		handlerDuration.WithLabelValues(string(e.key.webhook), string(e.key.phase), strconv.Itoa(rw.code)).Observe(time.Since(start).Seconds())
+	}()
 	logger := klog.FromContext(r.Context()).WithName("kruise-webhook").WithValues("webhook", e.key.webhook, "phase", e.key.phase)
 	if r.Method != http.MethodPost {
 		http.Error(rw, "POST an admission.k8s.io/v1 AdmissionReview", http.StatusMethodNotAllowed)
@@ -216,4 +228,15 @@ func (e *endpoint) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	_, _ = rw.Write(out)
 	logger.V(3).Info("Admission review answered", "allowed", resp.Allowed, "patched", resp.Patch != nil,
 		"duration", time.Since(start))
+}
+
+// codeRecorder remembers the status code written, for handlerDuration.
+type codeRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (c *codeRecorder) WriteHeader(code int) {
+	c.code = code
+	c.ResponseWriter.WriteHeader(code)
 }

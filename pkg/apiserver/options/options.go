@@ -67,6 +67,15 @@ func NewOptions() *Options {
 		EmbeddedEtcd: etcd.Options{ClientPort: 2479, PeerPort: 2480},
 	}
 	o.Recommended.Etcd.StorageConfig.EncodeVersioner = versioner
+	// HTTP/1.1 unless --disable-http2-serving=false. kube-apiserver calls a
+	// Service-referenced webhook over HTTP/1.1 whatever we offer, and a webhook at a
+	// loopback URL (make up) over one HTTP/2 connection, which failed open under
+	// pod-create load; its aggregator, over HTTP/2, would multiplex every proxied request
+	// to a replica it happened to dial instead of spreading them over the Service's
+	// endpoints, the reason kube-apiserver keeps webhooks on HTTP/1.1
+	// (kubernetes/kubernetes#75791). test/bench/results/2026-11-26-webhook.md has the
+	// figures. With HTTP/2 on, --http2-max-streams-per-connection is 1000.
+	o.Recommended.SecureServing.DisableHTTP2Serving = true
 	// Close long-running requests (watches) two seconds into a shutdown instead of
 	// waiting out the request timeout: clients re-list and re-watch through the
 	// aggregator, and a restart takes seconds rather than a minute.
@@ -94,6 +103,11 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 			"serve https:// with client certificate authentication (etcd --client-cert-auth --trusted-ca-file), and " +
 			"kruise-apiserver must present --etcd-certfile/--etcd-keyfile and verify etcd with --etcd-cafile: anyone " +
 			"who reaches an unauthenticated etcd bypasses all authorization and admission."
+	}
+	if f := fs.Lookup("disable-http2-serving"); f != nil {
+		f.Usage = "If true (the default), serve HTTP/1.1 only: kube-apiserver calls a Service-referenced webhook over " +
+			"HTTP/1.1 anyway, and its aggregator then spreads proxied requests over the Service's endpoints. " +
+			"false serves HTTP/2 with --http2-max-streams-per-connection streams per connection."
 	}
 	fs.StringVar(&o.EmbeddedEtcd.DataDir, "embedded-etcd-data-dir", o.EmbeddedEtcd.DataDir,
 		"Directory of the embedded etcd member, used when --etcd-servers is not set.")

@@ -77,3 +77,33 @@ func TestPodWebhookPathIsAuthorized(t *testing.T) {
 		}
 	}
 }
+
+// kruise-apiserver serves HTTP/1.1 unless told otherwise; HTTP/2, when turned on, keeps
+// the generic server's 1000 streams per connection.
+func TestHTTP2Serving(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		disabled bool
+	}{
+		{name: "default", disabled: true},
+		{name: "turned on", args: []string{"--disable-http2-serving=false"}, disabled: false},
+		{name: "said explicitly", args: []string{"--disable-http2-serving"}, disabled: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := NewOptions()
+			fs := pflag.NewFlagSet("kruise-apiserver", pflag.ContinueOnError)
+			o.AddFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			s := o.Recommended.SecureServing
+			if s.DisableHTTP2Serving != tc.disabled {
+				t.Errorf("DisableHTTP2Serving = %t, want %t", s.DisableHTTP2Serving, tc.disabled)
+			}
+			if s.HTTP2MaxStreamsPerConnection != 1000 {
+				t.Errorf("HTTP2MaxStreamsPerConnection = %d, want 1000", s.HTTP2MaxStreamsPerConnection)
+			}
+		})
+	}
+}

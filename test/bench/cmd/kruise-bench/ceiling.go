@@ -6,9 +6,10 @@ import (
 	"github.com/kruise-native/kruise-native/test/bench/internal/ceiling"
 )
 
-// ceiling: pods per second for a bare client with no rate limit.
+// ceiling: pods per second for a bare client with no rate limit, with the Pod webhook
+// registered and without it.
 func (b *bench) ceiling(ctx context.Context) error {
-	r, err := ceiling.Run(ctx, b.st.Config, b.kube, ceiling.Options{Pods: b.f.ceilingPods, Clients: b.f.clients, Nodes: b.f.nodes}, b.pids())
+	r, err := ceiling.Run(ctx, b.st.Config, b.kube, ceiling.Options{Pods: b.f.ceilingPods, Clients: b.f.clients, Nodes: b.f.nodes, Rounds: b.f.ceilingRounds}, b.pids())
 	if r != nil {
 		b.res.Ceiling = r
 	}

@@ -46,7 +46,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		Config: report.Config{
 			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
 			WatchWrites: f.watchWrites, Lists: f.lists, CeilingPods: f.ceilingPods, QPS: f.qps, Burst: f.burst,
-			CreateRounds: f.createRounds, RoundObjects: f.roundObjects,
+			CreateRounds: f.createRounds, RoundObjects: f.roundObjects, CeilingRounds: f.ceilingRounds,
 			ContainerStart: f.startDelay.String(), Phases: f.phases,
 		},
 	}

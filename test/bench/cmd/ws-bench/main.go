@@ -72,8 +72,7 @@ func run(ctx context.Context, n, nodes int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := stack.Up(ctx, stack.Options{Root: root, Nodes: nodes,
-		Env: []string{"KRUISE_APISERVER_ARGS=--disable-http2-serving"}})
+	s, err := stack.Up(ctx, stack.Options{Root: root, Nodes: nodes})
 	if err != nil {
 		return "", err
 	}

@@ -1,11 +1,15 @@
 // Package ceiling measures how fast a bare client with no rate limit can create pods on
-// the same stack: the upper bound that makes the controllers' 20 QPS the bottleneck.
+// the same stack: the upper bound that makes the controllers' 20 QPS the bottleneck. It
+// runs the batch with the Pod webhook registered (as every stack runs, no SidecarSet
+// matching) and with its MutatingWebhookConfiguration removed, in alternating order, so
+// the webhook's cost is a ratio measured in one run.
 package ceiling
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -20,33 +24,86 @@ import (
 	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
 	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
+	"github.com/kruise-native/kruise-native/test/bench/internal/webhookmetrics"
 )
+
+// WebhookName is the Pod webhook's mutating entry, the one a pod create calls.
+const WebhookName = "pods.mutate.kruise-native.io"
 
 // Options of the ceiling run.
 type Options struct {
 	Pods    int
 	Clients int
 	Nodes   int
+	// Rounds of one batch with the webhook and one without; odd rounds run without it
+	// first, even rounds with it first. 0 runs only the batch with the webhook.
+	Rounds int
 }
 
-// Result of the ceiling run.
-type Result struct {
-	Pods    int           `json:"pods"`
-	Clients int           `json:"clients"`
+// Batch is one batch of Pods creates.
+type Batch struct {
+	Round   int           `json:"round"`
+	Webhook bool          `json:"webhook"` // the Pod webhook was registered
 	Create  stats.Summary `json:"create"`
 	// RunningSeconds: from the first create until every pod was Running and Ready (kwok
 	// and the node daemons writing their status while creates go on), 0 if not reached.
 	RunningSeconds float64 `json:"runningSeconds"`
+	// Calls: kube-apiserver's view of the Pod webhook's CREATE calls during the creates
+	// (apiserver_admission_webhook_*), fail-open count included. 0 calls without it.
+	Calls webhookmetrics.Delta `json:"calls"`
+}
+
+// Result of the ceiling run.
+type Result struct {
+	Pods    int `json:"pods"`
+	Clients int `json:"clients"`
+	// Create and RunningSeconds are the first batch with the webhook registered (what
+	// results before the comparison existed reported).
+	Create         stats.Summary `json:"create"`
+	RunningSeconds float64       `json:"runningSeconds"`
+	// Batches in the order they ran.
+	Batches []Batch `json:"batches,omitempty"`
 	// Processes over the run, with all pods cached by every informer: kruise-controller's
 	// peak RSS here is its memory with Pods pods in the cluster (it owns none of them).
 	Processes map[string]proc.Usage `json:"processes"`
 }
 
+// Ratio is the median over rounds of pods/s with the webhook over pods/s without it,
+// and the webhook calls that failed open in all batches; ok is false without a round
+// that has both.
+func (r *Result) Ratio() (ratio float64, failOpen float64, ok bool) {
+	with, without := map[int]float64{}, map[int]float64{}
+	for _, b := range r.Batches {
+		failOpen += b.Calls.FailOpen
+		if b.Webhook {
+			with[b.Round] = b.Create.PerSec
+		} else {
+			without[b.Round] = b.Create.PerSec
+		}
+	}
+	var ratios []float64
+	for round, w := range with {
+		if wo, found := without[round]; found && wo > 0 {
+			ratios = append(ratios, w/wo)
+		}
+	}
+	if len(ratios) == 0 {
+		return 0, failOpen, false
+	}
+	slices.Sort(ratios)
+	n := len(ratios)
+	if n%2 == 1 {
+		return ratios[n/2], failOpen, true
+	}
+	return (ratios[n/2-1] + ratios[n/2]) / 2, failOpen, true
+}
+
 const namespace = "bench-ceiling"
 
-// Run creates o.Pods pods with o.Clients concurrent clients. Pods name their node
-// (round robin over the kwok nodes), so the scheduler is out of the loop and node
-// capacity does not cap the count; kwok and the node daemons still run each pod.
+// Run creates o.Pods pods with o.Clients concurrent clients, once per batch. Pods name
+// their node (round robin over the kwok nodes), so the scheduler is out of the loop and
+// node capacity does not cap the count; kwok and the node daemons still run each pod.
+// Each batch's pods are deleted before the next.
 func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Options, pids map[string]int) (*Result, error) {
 	logger := klog.FromContext(ctx)
 	if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
@@ -63,23 +120,85 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 	if err != nil {
 		return nil, err
 	}
-	bodies := make([][]byte, o.Pods)
-	for i := range bodies {
-		if bodies[i], err = podBody(i, fmt.Sprintf("kwok-node-%d", i%o.Nodes)); err != nil {
-			return nil, err
-		}
+	reg, err := saveRegistration(ctx, kube)
+	if err != nil {
+		return nil, err
 	}
+	// Whatever happens, the stack keeps its webhook.
+	defer func() {
+		if err := reg.restore(context.WithoutCancel(ctx)); err != nil {
+			logger.Error(err, "Registering the Pod webhook again")
+		}
+	}()
+
 	res := &Result{Pods: o.Pods, Clients: o.Clients}
 	usage := proc.StartWatch(ctx, pids)
+	plan := []bool{true}
+	if o.Rounds > 0 {
+		plan = nil
+		for round := 1; round <= o.Rounds; round++ {
+			plan = append(plan, round%2 == 0, round%2 == 1)
+		}
+	}
+	for i, webhook := range plan {
+		round := i/2 + 1
+		if err := reg.set(ctx, kube, webhook); err != nil {
+			res.Processes = usage.Stop()
+			return res, err
+		}
+		// Each batch's pods have their own names, so no state left by a deleted pod (kwok's,
+		// a node daemon's) is taken for a new one: with reused names the second batch's
+		// pods were not all Ready within the bound.
+		bodies := make([][]byte, o.Pods)
+		for j := range bodies {
+			if bodies[j], err = podBody(fmt.Sprintf("ceiling-%d-%05d", i, j), fmt.Sprintf("kwok-node-%d", j%o.Nodes)); err != nil {
+				res.Processes = usage.Stop()
+				return res, err
+			}
+		}
+		b, err := batch(ctx, kube, clients, bodies, webhook)
+		if err != nil {
+			res.Processes = usage.Stop()
+			return res, err
+		}
+		b.Round = round
+		logger.Info("Ceiling batch", "round", round, "webhook", webhook, "create", b.Create, "webhookCalls", b.Calls)
+		res.Batches = append(res.Batches, *b)
+		if webhook && res.Create.Requests == 0 {
+			res.Create, res.RunningSeconds = b.Create, b.RunningSeconds
+		}
+		if i < len(plan)-1 {
+			if err := deletePods(ctx, kube, clients, i, o.Pods); err != nil {
+				res.Processes = usage.Stop()
+				return res, err
+			}
+		}
+	}
+	time.Sleep(5 * time.Second) // let the informers and daemons settle with every pod
+	res.Processes = usage.Stop()
+	return res, nil
+}
+
+// batch creates every pod, then waits until all are Ready.
+func batch(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.Client, bodies [][]byte, webhook bool) (*Batch, error) {
+	logger := klog.FromContext(ctx)
+	before, err := webhookmetrics.Scrape(ctx, kube, WebhookName, "CREATE")
+	if err != nil {
+		return nil, err
+	}
 	var rec stats.Recorder
 	path := "/api/v1/namespaces/" + namespace + "/pods"
 	start := time.Now()
-	rawclient.Parallel(ctx, o.Clients, o.Pods, func(ctx context.Context, w, i int) {
+	rawclient.Parallel(ctx, len(clients), len(bodies), func(ctx context.Context, w, i int) {
 		r, d, err := clients[w].Do(ctx, "POST", path, rawclient.JSON, rawclient.JSON, bodies[i], false)
 		rec.Add(d, r.Bytes, r.Wire, err)
 	})
-	res.Create = rec.Summarize(time.Since(start))
-	logger.Info("Pods created", "summary", res.Create)
+	b := &Batch{Webhook: webhook, Create: rec.Summarize(time.Since(start))}
+	after, err := webhookmetrics.Scrape(ctx, kube, WebhookName, "CREATE")
+	if err != nil {
+		return nil, err
+	}
+	b.Calls = webhookmetrics.Between(before, after)
 
 	err = wait.PollUntilContextTimeout(ctx, time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
 		pods, err := kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
@@ -94,22 +213,20 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 				}
 			}
 		}
-		return ready == o.Pods, nil
+		return ready == len(bodies), nil
 	})
 	if err == nil {
-		res.RunningSeconds = time.Since(start).Seconds()
+		b.RunningSeconds = time.Since(start).Seconds()
 	} else {
 		logger.Info("Not every pod became Ready within 5 minutes", "error", err)
 	}
-	time.Sleep(5 * time.Second) // let the informers and daemons settle with every pod
-	res.Processes = usage.Stop()
-	return res, nil
+	return b, nil
 }
 
-func podBody(i int, node string) ([]byte, error) {
+func podBody(name, node string) ([]byte, error) {
 	p := corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ceiling-%05d", i), Labels: map[string]string{"bench": "ceiling"}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"bench": "ceiling"}},
 		Spec: corev1.PodSpec{
 			NodeName:   node,
 			Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}},
@@ -117,9 +234,28 @@ func podBody(i int, node string) ([]byte, error) {
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return nil, fmt.Errorf("encoding pod %d: %w", i, err)
+		return nil, fmt.Errorf("encoding pod %s: %w", name, err)
 	}
 	return b, nil
+}
+
+// deletePods deletes the batch's pods, one request per pod from every client (a
+// DeleteCollection of thousands of pods outlives kube-apiserver's request timeout, each
+// delete passing the Pod webhook's validating entry), and waits until none is left, so
+// the next batch starts on the same cluster.
+func deletePods(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.Client, batch, n int) error {
+	body := []byte(`{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0}`)
+	rawclient.Parallel(ctx, len(clients), n, func(ctx context.Context, w, i int) {
+		path := fmt.Sprintf("/api/v1/namespaces/%s/pods/ceiling-%d-%05d", namespace, batch, i)
+		_, _, _ = clients[w].Do(ctx, "DELETE", path, rawclient.JSON, rawclient.JSON, body, false)
+	})
+	if err := wait.PollUntilContextTimeout(ctx, time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
+		pods, err := kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{Limit: 1})
+		return err == nil && len(pods.Items) == 0, nil
+	}); err != nil {
+		return fmt.Errorf("the ceiling's pods are still there: %w", err)
+	}
+	return nil
 }
 
 func cleanup(ctx context.Context, kube kubernetes.Interface) {

@@ -148,8 +148,25 @@ func Markdown(r *Results, chartDir string, short bool) string {
 
 	if c := r.Ceiling; c != nil {
 		w("\n### Ceiling: a bare client, no rate limit\n\n")
-		w("%d pods created by %d clients at %.0f pods/s (p50 %.0f ms, p99 %.0f ms, %d failed); all Running and Ready after %.1f s.\n",
-			c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
+		if len(c.Batches) == 0 {
+			w("%d pods created by %d clients at %.0f pods/s (p50 %.0f ms, p99 %.0f ms, %d failed); all Running and Ready after %.1f s.\n",
+				c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
+		} else {
+			w("%d pods created by %d clients per batch, with the Pod webhook registered (no SidecarSet or other handler matching) and with its MutatingWebhookConfiguration removed; the webhook columns are kube-apiserver's metrics for its CREATE calls during the creates.\n\n", c.Pods, c.Clients)
+			w("| round | Pod webhook | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+			for _, b := range c.Batches {
+				hook := "not registered"
+				if b.Webhook {
+					hook = "registered"
+				}
+				ready := "not within 5 min"
+				if b.RunningSeconds > 0 {
+					ready = fmt.Sprintf("%.1f", b.RunningSeconds)
+				}
+				w("| %d | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, b.Create.PerSec, b.Create.P50ms,
+					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
+			}
+		}
 	}
 
 	if len(r.Profiles) > 0 && !short {

@@ -61,6 +61,7 @@ type Config struct {
 	CreateRounds   int    `json:"createRounds,omitempty"`
 	RoundObjects   int    `json:"roundObjects,omitempty"`
 	CeilingPods    int    `json:"ceilingPods"`
+	CeilingRounds  int    `json:"ceilingRounds,omitempty"`
 	QPS            int    `json:"qps"`
 	Burst          int    `json:"burst"`
 	ContainerStart string `json:"containerStart"` // the modeled start delay

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/ceiling"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 )
 
@@ -81,6 +82,8 @@ func Judge(r *Results) []Target {
 	out = append(out, judgeJobs(r.Jobs))
 
 	out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
+
+	out = append(out, judgeWebhookCost(r.Ceiling))
 
 	t = Target{Name: "kruise-controller peak RSS with the ceiling's pods in the cluster", Want: "≤ 250 MiB"}
 	if r.Ceiling == nil {
@@ -180,4 +183,20 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// judgeWebhookCost: the pod-create ceiling with the Pod webhook registered at least 0.9×
+// the one without it (median of the rounds' ratios), and no call failing open.
+func judgeWebhookCost(c *ceiling.Result) Target {
+	t := Target{Name: "Pod-create ceiling with the Pod webhook vs without it; calls failing open", Want: "≥ 0.9×; 0"}
+	ratio, failOpen, ok := 0.0, 0.0, false
+	if c != nil {
+		ratio, failOpen, ok = c.Ratio()
+	}
+	if !ok {
+		t.Missing, t.Got = true, "no figure"
+		return t
+	}
+	t.Got, t.Met = fmt.Sprintf("%.2f×; %.0f", ratio, failOpen), ratio >= 0.9 && failOpen == 0
+	return t
 }
