@@ -44,7 +44,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		Commit:  gitCommit(root),
 		Machine: machineAtStart(),
 		Config: report.Config{
-			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
+			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, DaemonSetNodes: f.dsNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
 			WatchWrites: f.watchWrites, Lists: f.lists, CeilingPods: f.ceilingPods, QPS: f.qps, Burst: f.burst,
 			CreateRounds: f.createRounds, RoundObjects: f.roundObjects,
 			ContainerStart: f.startDelay.String(), Phases: f.phases,
@@ -88,7 +88,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	for _, ph := range []struct {
 		name string
 		run  func(context.Context) error
-	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"ceiling", b.ceiling}} {
+	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}} {
 		if !phaseOn(f, ph.name) {
 			continue
 		}
@@ -176,6 +176,10 @@ func standingNotes(f *flags) []string {
 		"Deployment keeps its default maxSurge (25%), CloneSet its default (0): with the same maxUnavailable the Deployment may have more pods in flight.",
 		"The ceiling's pods name their node (round robin over the kwok nodes): the scheduler is out of the loop, kwok and the node daemons still run every pod.",
 		fmt.Sprintf("Jobs: a BroadcastJob over %d kwok nodes (nodes beyond the stack's %d are added for the phase, without node daemons) against kube's Job with parallelism = completions = %d, each pod running kwok's 1 s modelled run time (hack/local/kwok/pod-complete.yaml); time from the create to the Complete condition. Controller writes: kruise-controller, and kube-controller-manager's job-controller (its pod creates, the job-tracking finalizer it takes off each finished pod, and its status updates).", max(f.jobNodes, f.nodes), f.nodes, max(f.jobNodes, f.nodes)),
+	}
+	if phaseOn(f, "daemonsets") {
+		n := max(f.dsNodes, f.nodes)
+		notes = append(notes, fmt.Sprintf("DaemonSets: kube's DaemonSet (RollingUpdate) against the Advanced DaemonSet with rollingUpdateType InPlaceIfPossible and Standard (recreate), each over %d kwok nodes (nodes beyond the stack's %d are added for the phase, without node daemons), in kwok's immediate mode; all three with maxUnavailable %s and maxSurge 0, so each may have the same number of nodes without an available pod at a time. create: from the create until every node runs one ready pod and the status says so; rollout: from the image patch until every node runs one ready pod of the new image and no old pod is left. Controller writes: kruise-controller, and kube-controller-manager's daemon-set-controller.", n, f.nodes, "25%"))
 	}
 	if f.createRounds > 0 {
 		notes = append(notes, fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The %d-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects, f.objects))

@@ -1,16 +1,20 @@
 // Package ctrlbench compares kruise-controller's CloneSet with kube-controller-manager's
-// Deployment at equal client QPS/burst: scale-up and image rollout of the same number of
-// pods, with the writes every client made (from kube-apiserver's audit log), the time
+// Deployment, and the Advanced DaemonSet with kube's DaemonSet, at equal client QPS/burst:
+// scale-up (a daemon set's creation) and image rollout of the same number of pods, with the writes every client made (from kube-apiserver's audit log), the time
 // to ready and what the controller processes cost.
 package ctrlbench
 
-import "github.com/kruise-native/kruise-native/test/bench/internal/proc"
+import (
+	"strings"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
+)
 
 // Phase is one measured step of one workload.
 type Phase struct {
 	Mode     string `json:"mode"`     // "immediate" or "2s container start"
-	Workload string `json:"workload"` // Deployment, CloneSet InPlaceIfPossible, CloneSet ReCreate
-	Phase    string `json:"phase"`    // "scale-up" or "rollout"
+	Workload string `json:"workload"` // Deployment, CloneSet InPlaceIfPossible, ..., DaemonSet, Advanced DaemonSet ...
+	Phase    string `json:"phase"`    // PhaseScaleUp, PhaseCreate (daemon sets) or PhaseRollout
 	Pods     int    `json:"pods"`
 	// Seconds until the workload's status and its pods both say done.
 	Seconds  float64 `json:"seconds"`
@@ -40,6 +44,17 @@ func controllerClients(kind string) []string {
 		return []string{"kube-controller-manager/deployment-controller", "kube-controller-manager/replicaset-controller"}
 	case KubeJob:
 		return []string{"kube-controller-manager/job-controller"}
+	case KubeDaemonSet:
+		return []string{"kube-controller-manager/daemon-set-controller"}
 	}
 	return []string{"kruise-controller"}
+}
+
+// ControllerProcess is the process that runs kind's controller, whose CPU and memory
+// the reports show.
+func ControllerProcess(kind string) string {
+	if strings.HasPrefix(controllerClients(kind)[0], "kube-controller-manager/") {
+		return "kube-controller-manager"
+	}
+	return "kruise-controller"
 }
