@@ -26,6 +26,9 @@ const (
 	daemonSetNoSurge  = 0
 )
 
+// DaemonSetMaxUnavailable is every daemon set's maxUnavailable, for the reports.
+const DaemonSetMaxUnavailable = maxUnavailableAll
+
 // DaemonSetKinds are the daemon workloads in the order the benchmark runs them.
 var DaemonSetKinds = []string{KubeDaemonSet, DaemonSetInPlace, DaemonSetRecreate}
 
