@@ -21,6 +21,9 @@ type Phase struct {
 	TimedOut bool    `json:"timedOut,omitempty"`
 	// Curve: seconds at which the 1st, 2nd, ... pod ran the phase's image and was Ready.
 	Curve []float64 `json:"curve"`
+	// SpecCurve: seconds at which the 1st, 2nd, ... pod had the phase's image in its
+	// spec (was created with it or patched): the controller's side of Curve.
+	SpecCurve []float64 `json:"specCurve,omitempty"`
 	// ControllerWrites: the workload controller's writes (Deployment: its deployment
 	// and replicaset controllers), events left out, by "verb resource".
 	ControllerWrites       map[string]int `json:"controllerWrites"`

@@ -131,7 +131,7 @@ func measure(ctx context.Context, env Env, kind string, wl workload, tr *tracker
 	}
 	time.Sleep(settle) // the writes that finish the phase (a last status update) count
 	p.Processes = usage.Stop()
-	p.Curve = tr.curve()
+	p.Curve, p.SpecCurve = tr.curve(), tr.specCurve()
 
 	counts, err := env.Audit.Count(audit.Filter{Namespace: wl.namespace(), From: start, To: end.Add(settle)})
 	if err != nil {
