@@ -30,6 +30,8 @@ type syncState struct {
 	pods    []*corev1.Pod
 	byName  map[string]*corev1.Pod
 	requeue podworkload.Requeue
+	// podWrites: the sync's plan sent pod creations, deletions or in-place updates.
+	podWrites bool
 }
 
 // nodeState is one node as a sync sees it.
@@ -116,6 +118,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		return fmt.Errorf("resolving rollout limits: %w", err)
 	}
 	plan := Compute(c.planInput(st), limits)
+	st.podWrites = len(plan.Create)+len(plan.Delete)+len(plan.UpdateInPlace) > 0
 
 	var errs []error
 	note := func(err error) {
