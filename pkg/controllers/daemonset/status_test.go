@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -112,3 +113,35 @@ func TestSetSyncFailed(t *testing.T) {
 type errTest string
 
 func (e errTest) Error() string { return string(e) }
+
+// A sync that planned pod writes leaves its status to the next sync, unless the status
+// says something new about the set itself, reports a failure, or was deferred long enough.
+func TestDeferStatus(t *testing.T) {
+	stored := v1beta1.DaemonSetStatus{ObservedGeneration: 2, UpdateRevision: "r2", DesiredNumberScheduled: 3, UpdatedNumberScheduled: 1}
+	for _, tc := range []struct {
+		name      string
+		podWrites bool
+		change    func(*v1beta1.DaemonSetStatus)
+		syncErr   error
+		deferred  time.Duration
+		want      bool
+	}{
+		{name: "pod writes, counts changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, want: true},
+		{name: "no pod writes", change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }},
+		{name: "new generation", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.ObservedGeneration = 3 }},
+		{name: "new revision", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdateRevision = "r3" }},
+		{name: "node count changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.DesiredNumberScheduled = 4 }},
+		{name: "sync failed", podWrites: true, change: func(*v1beta1.DaemonSetStatus) {}, syncErr: errors.New("boom")},
+		{name: "deferred a while", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, deferred: time.Second, want: true},
+		{name: "deferred long enough", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, deferred: maxStatusLag},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &syncState{ds: &v1beta1.DaemonSet{Status: stored}, podWrites: tc.podWrites}
+			status := stored
+			tc.change(&status)
+			if got := deferStatus(st, status, tc.syncErr, tc.deferred); got != tc.want {
+				t.Errorf("deferStatus = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

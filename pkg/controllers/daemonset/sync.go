@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
@@ -29,6 +30,8 @@ type syncState struct {
 	pods    []*corev1.Pod
 	byName  map[string]*corev1.Pod
 	requeue podworkload.Requeue
+	// podWrites: the sync's plan sent pod creations, deletions or in-place updates.
+	podWrites bool
 }
 
 // nodeState is one node as a sync sees it.
@@ -115,6 +118,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		return fmt.Errorf("resolving rollout limits: %w", err)
 	}
 	plan := Compute(c.planInput(st), limits)
+	st.podWrites = len(plan.Create)+len(plan.Delete)+len(plan.UpdateInPlace) > 0
 
 	var errs []error
 	note := func(err error) {
@@ -125,9 +129,11 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	now := metav1.NewTime(st.now)
 	note(c.deletePods(ctx, st, plan.Delete))
 	note(c.createPods(ctx, st, plan.Create))
-	for _, name := range plan.UpdateInPlace {
-		note(c.updateInPlace(ctx, st, st.byName[name]))
-	}
+	// In parallel, as pods are created and deleted: one after the other, a rollout
+	// waits on each patch's round trip and never reaches the client's QPS.
+	note(batch.ForEach(plan.UpdateInPlace, podworkload.ParallelWrites, func(name string) error {
+		return c.updateInPlace(ctx, st, st.byName[name])
+	}))
 	active := make([]*corev1.Pod, 0, len(st.byName))
 	for _, pod := range st.byName {
 		active = append(active, pod)

@@ -1,11 +1,13 @@
 // Command kruise-bench runs the benchmark of issue 8 (`make bench`) on a private local
 // stack: the aggregated API against CRDs, CloneSet against Deployment at equal client
-// QPS/burst, BroadcastJob against Job, and the pod-creation ceiling; it writes test/bench/results/<date>.{json,md},
+// QPS/burst, BroadcastJob against Job, Advanced DaemonSet against DaemonSet, and the
+// pod-creation ceiling; it writes test/bench/results/<date>.{json,md},
 // PNG charts, and the README's benchmark section.
 //
 //	go run ./test/bench/cmd/kruise-bench                      # everything, full scale
 //	go run ./test/bench/cmd/kruise-bench -small               # quick check: 3 nodes, 50 pods, 200 CloneSets
 //	go run ./test/bench/cmd/kruise-bench -small -phases=jobs  # BroadcastJob against Job only
+//	go run ./test/bench/cmd/kruise-bench -phases=daemonsets -readme=false -date=2026-01-01-daemonset
 //	go run ./test/bench/cmd/kruise-bench -phases=controller -pods=200
 //	go run ./test/bench/cmd/kruise-bench -render=test/bench/results/2025-01-01.json
 package main
@@ -26,7 +28,7 @@ import (
 
 type flags struct {
 	phases                          string
-	nodes, pods, jobNodes           int
+	nodes, pods, jobNodes, dsNodes  int
 	objects, clients, watchers      int
 	watchWrites, lists, ceilingPods int
 	createRounds, roundObjects      int
@@ -39,10 +41,11 @@ type flags struct {
 
 func parseFlags() *flags {
 	f := &flags{}
-	flag.StringVar(&f.phases, "phases", "api,controller,jobs,ceiling", "phases to run, comma separated")
+	flag.StringVar(&f.phases, "phases", "api,controller,jobs,daemonsets,ceiling", "phases to run, comma separated")
 	flag.IntVar(&f.nodes, "nodes", 10, "kwok nodes")
 	flag.IntVar(&f.pods, "pods", 1000, "pods per workload in the controller phase")
 	flag.IntVar(&f.jobNodes, "job-nodes", 100, "kwok nodes of the jobs phase: a BroadcastJob over them against a Job with as many pods")
+	flag.IntVar(&f.dsNodes, "ds-nodes", 100, "kwok nodes of the daemonsets phase: one pod of each DaemonSet on each")
 	flag.IntVar(&f.objects, "objects", 5000, "CloneSets created in the API phase")
 	flag.IntVar(&f.clients, "clients", 32, "concurrent API clients")
 	flag.IntVar(&f.watchers, "watchers", 50, "concurrent watchers")
@@ -61,13 +64,13 @@ func parseFlags() *flags {
 	flag.StringVar(&f.date, "date", time.Now().Format("2006-01-02"), "results file name")
 	flag.StringVar(&f.render, "render", "", "only render this results JSON again (Markdown, charts, README)")
 	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
-	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 10 job nodes, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
+	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 10 job and DaemonSet nodes, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f.small {
 		f.nodes, f.pods, f.objects, f.watchers, f.watchWrites, f.lists, f.ceilingPods = 3, 50, 200, 10, 200, 5, 500
-		f.jobNodes = 10
+		f.jobNodes, f.dsNodes = 10, 10
 		f.createRounds, f.roundObjects = 2, 100
 		f.readme = false
 		f.date += "-small"

@@ -17,6 +17,7 @@ import (
 
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/report"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
 )
@@ -44,7 +45,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		Commit:  gitCommit(root),
 		Machine: machineAtStart(),
 		Config: report.Config{
-			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
+			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, DaemonSetNodes: f.dsNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
 			WatchWrites: f.watchWrites, Lists: f.lists, CeilingPods: f.ceilingPods, QPS: f.qps, Burst: f.burst,
 			CreateRounds: f.createRounds, RoundObjects: f.roundObjects, CeilingRounds: f.ceilingRounds,
 			ContainerStart: f.startDelay.String(), Phases: f.phases,
@@ -88,7 +89,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	for _, ph := range []struct {
 		name string
 		run  func(context.Context) error
-	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"ceiling", b.ceiling}} {
+	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}} {
 		if !phaseOn(f, ph.name) {
 			continue
 		}
@@ -165,20 +166,38 @@ func gitCommit(root string) string {
 	return commit
 }
 
+// standingNotes explain the figures of the phases f runs.
 func standingNotes(f *flags) []string {
 	notes := []string{
-		"Both API servers are reached through kube-apiserver (the CRD directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller is stopped during the API phase so that only the benchmark writes.",
-		"Writes per pod come from kube-apiserver's audit log (Metadata level, writes only) in the workload's namespace, from the change until done + 3 s. Controller writes: kruise-controller for CloneSets, the deployment and replicaset controllers of kube-controller-manager for Deployments (each of its controllers has its own client with the default QPS/burst, --use-service-account-credentials); events are counted apart. All writes: every client (scheduler bindings, kwok and node-daemon pod status, events, garbage collector).",
-		fmt.Sprintf("The modeled container start: kwok's pod-ready Stage and our in-place image Stage wait %s before reporting the container running.", f.startDelay),
 		"A single run, not a median: wall times on a shared 2-core machine vary by tens of percent between runs; the write counts are stable.",
 		"Both stores skip fsync: the stack's etcd runs with --unsafe-no-fsync and kruise-apiserver's embedded etcd with --embedded-etcd-unsafe-no-fsync (make up's defaults), so each write costs the same durability on both sides.",
-		fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists),
-		"Deployment keeps its default maxSurge (25%), CloneSet its default (0): with the same maxUnavailable the Deployment may have more pods in flight.",
-		"The ceiling's pods name their node (round robin over the kwok nodes): the scheduler is out of the loop, kwok and the node daemons still run every pod.",
-		fmt.Sprintf("Jobs: a BroadcastJob over %d kwok nodes (nodes beyond the stack's %d are added for the phase, without node daemons) against kube's Job with parallelism = completions = %d, each pod running kwok's 1 s modelled run time (hack/local/kwok/pod-complete.yaml); time from the create to the Complete condition. Controller writes: kruise-controller, and kube-controller-manager's job-controller (its pod creates, the job-tracking finalizer it takes off each finished pod, and its status updates).", max(f.jobNodes, f.nodes), f.nodes, max(f.jobNodes, f.nodes)),
 	}
-	if f.createRounds > 0 {
-		notes = append(notes, fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The %d-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects, f.objects))
+	if phaseOn(f, "api") {
+		notes = append(notes,
+			"Both API servers are reached through kube-apiserver (the CRD directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller is stopped during the API phase so that only the benchmark writes.",
+			fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists))
+		if f.createRounds > 0 {
+			notes = append(notes, fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The %d-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects, f.objects))
+		}
+	}
+	if phaseOn(f, "controller") || phaseOn(f, "daemonsets") {
+		notes = append(notes, "Writes per pod come from kube-apiserver's audit log (Metadata level, writes only) in the workload's namespace, from the change until done + 3 s. Controller writes: kruise-controller for Kruise kinds; for kube's, the controllers of kube-controller-manager that own them (each of its controllers has its own client with the default QPS/burst, --use-service-account-credentials); events are counted apart. All writes: every client (scheduler bindings, kwok and node-daemon pod status, events, garbage collector).")
+	}
+	if phaseOn(f, "controller") {
+		notes = append(notes,
+			"Controllers: Deployment's writes are its deployment and replicaset controllers'.",
+			fmt.Sprintf("The modeled container start: kwok's pod-ready Stage and our in-place image Stage wait %s before reporting the container running.", f.startDelay),
+			"Deployment keeps its default maxSurge (25%), CloneSet its default (0): with the same maxUnavailable the Deployment may have more pods in flight.")
+	}
+	if phaseOn(f, "jobs") {
+		notes = append(notes, fmt.Sprintf("Jobs: a BroadcastJob over %d kwok nodes (nodes beyond the stack's %d are added for the phase, without node daemons) against kube's Job with parallelism = completions = %d, each pod running kwok's 1 s modelled run time (hack/local/kwok/pod-complete.yaml); time from the create to the Complete condition. Controller writes: kruise-controller, and kube-controller-manager's job-controller (its pod creates, the job-tracking finalizer it takes off each finished pod, and its status updates).", max(f.jobNodes, f.nodes), f.nodes, max(f.jobNodes, f.nodes)))
+	}
+	if phaseOn(f, "daemonsets") {
+		n := max(f.dsNodes, f.nodes)
+		notes = append(notes, fmt.Sprintf("DaemonSets: kube's DaemonSet (RollingUpdate) against the Advanced DaemonSet with rollingUpdateType InPlaceIfPossible and Standard (recreate), each over %d kwok nodes (nodes beyond the stack's %d are added for the phase, without node daemons), in kwok's immediate mode; all three with maxUnavailable %s and maxSurge 0, so each may have the same number of nodes without an available pod at a time. create: from the create until every node runs one ready pod and the status says so; rollout: from the image patch until every node runs one ready pod of the new image and no old pod is left. Controller writes: kruise-controller, and kube-controller-manager's daemon-set-controller.", n, f.nodes, ctrlbench.DaemonSetMaxUnavailable))
+	}
+	if phaseOn(f, "ceiling") {
+		notes = append(notes, "The ceiling's pods name their node (round robin over the kwok nodes): the scheduler is out of the loop, kwok and the node daemons still run every pod.")
 	}
 	return notes
 }

@@ -40,8 +40,18 @@ type Options struct {
 // settle is how long writes that follow "done" (a last status update) still count.
 const settle = 3 * time.Second
 
-// Run scales one workload from 0 to o.Pods, rolls its image, and measures both phases.
-// The namespace and its pods are always removed before it returns.
+// Phases measured: a scalable workload's scale-up, a daemon set's creation, then the
+// image rollout of either.
+const (
+	PhaseScaleUp = "scale-up"
+	PhaseCreate  = "create"
+	PhaseRollout = "rollout"
+)
+
+// Run brings one workload from 0 to o.Pods pods (a scalable one is created empty and
+// scaled; a daemon set, whose o.Pods must be its number of nodes, is created), rolls
+// its image, and measures both phases. The namespace and its pods are always removed
+// before it returns.
 func Run(ctx context.Context, env Env, mode, kind string, o Options) ([]Phase, error) {
 	ns := "bench-" + strings.ToLower(strings.NewReplacer(" ", "-", "InPlaceIfPossible", "inplace").Replace(kind)) +
 		"-" + strings.Fields(mode)[0]
@@ -52,26 +62,31 @@ func Run(ctx context.Context, env Env, mode, kind string, o Options) ([]Phase, e
 	}
 	wl := newWorkload(kind, ns, env.Kube, env.Kruise)
 	defer cleanup(ctx, env.Kube, wl)
-	if err := wl.create(ctx); err != nil {
-		return nil, err
-	}
 	tr, err := startTracker(ctx, env.Kube, ns)
 	if err != nil {
 		return nil, err
 	}
 	defer tr.close()
-	if err := waitDone(ctx, wl, tr, 0, time.Minute); err != nil {
-		return nil, fmt.Errorf("the empty workload never settled: %w", err)
-	}
 
-	n := int32(o.Pods)
-	var phases []Phase
-	for _, step := range []struct {
+	type step struct {
 		name, image string
 		act         func(context.Context) error
-	}{
-		{"scale-up", defaultImage, func(ctx context.Context) error { return wl.scale(ctx, n) }},
-		{"rollout", rolloutImage, func(ctx context.Context) error { return wl.setImage(ctx, rolloutImage) }},
+	}
+	first := step{PhaseCreate, defaultImage, wl.create}
+	if s, ok := wl.(scalable); ok {
+		if err := wl.create(ctx); err != nil {
+			return nil, err
+		}
+		if err := waitDone(ctx, wl, tr, 0, time.Minute); err != nil {
+			return nil, fmt.Errorf("the empty workload never settled: %w", err)
+		}
+		n := int32(o.Pods)
+		first = step{PhaseScaleUp, defaultImage, func(ctx context.Context) error { return s.scale(ctx, n) }}
+	}
+	var phases []Phase
+	for _, step := range []step{
+		first,
+		{PhaseRollout, rolloutImage, func(ctx context.Context) error { return wl.setImage(ctx, rolloutImage) }},
 	} {
 		p, err := measure(ctx, env, kind, wl, tr, o, step.image, step.act)
 		p.Mode, p.Workload, p.Phase = mode, kind, step.name
@@ -116,7 +131,7 @@ func measure(ctx context.Context, env Env, kind string, wl workload, tr *tracker
 	}
 	time.Sleep(settle) // the writes that finish the phase (a last status update) count
 	p.Processes = usage.Stop()
-	p.Curve = tr.curve()
+	p.Curve, p.SpecCurve = tr.curve(), tr.specCurve()
 
 	counts, err := env.Audit.Count(audit.Filter{Namespace: wl.namespace(), From: start, To: end.Add(settle)})
 	if err != nil {

@@ -23,12 +23,16 @@ type tracker struct {
 	start   time.Time
 	image   string
 	readyAt map[types.UID]time.Duration
-	pods    map[types.UID]*corev1.Pod
-	stop    context.CancelFunc
+	// specAt: when each pod was first seen with the phase's image in its spec (created
+	// with it, or patched in place), so a slow phase shows whether the controller or
+	// the node side (kwok) held it up.
+	specAt map[types.UID]time.Duration
+	pods   map[types.UID]*corev1.Pod
+	stop   context.CancelFunc
 }
 
 func startTracker(ctx context.Context, kube kubernetes.Interface, ns string) (*tracker, error) {
-	t := &tracker{readyAt: map[types.UID]time.Duration{}, pods: map[types.UID]*corev1.Pod{}}
+	t := &tracker{readyAt: map[types.UID]time.Duration{}, specAt: map[types.UID]time.Duration{}, pods: map[types.UID]*corev1.Pod{}}
 	ctx, t.stop = context.WithCancel(ctx)
 	f := informers.NewSharedInformerFactoryWithOptions(kube, 0, informers.WithNamespace(ns),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = podLabel + "=" + workloadName }))
@@ -54,6 +58,7 @@ func (t *tracker) begin(image string) {
 	defer t.mu.Unlock()
 	t.start, t.image = time.Now(), image
 	t.readyAt = map[types.UID]time.Duration{}
+	t.specAt = map[types.UID]time.Duration{}
 	for _, p := range t.pods {
 		t.note(p)
 	}
@@ -80,6 +85,9 @@ func (t *tracker) observe(o any, deleted bool) {
 }
 
 func (t *tracker) note(p *corev1.Pod) {
+	if _, seen := t.specAt[p.UID]; !seen && p.DeletionTimestamp == nil && len(p.Spec.Containers) > 0 && p.Spec.Containers[0].Image == t.image {
+		t.specAt[p.UID] = time.Since(t.start)
+	}
 	if _, seen := t.readyAt[p.UID]; seen || !runs(p, t.image) {
 		return
 	}
@@ -127,11 +135,17 @@ func (t *tracker) state() (reached, live, current int) {
 }
 
 // curve: seconds since the phase began at which the 1st, 2nd, ... pod became ready.
-func (t *tracker) curve() []float64 {
+func (t *tracker) curve() []float64 { return t.sorted(t.readyAt) }
+
+// specCurve: seconds since the phase began at which the 1st, 2nd, ... pod carried
+// the phase's image in its spec.
+func (t *tracker) specCurve() []float64 { return t.sorted(t.specAt) }
+
+func (t *tracker) sorted(at map[types.UID]time.Duration) []float64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]float64, 0, len(t.readyAt))
-	for _, d := range t.readyAt {
+	out := make([]float64, 0, len(at))
+	for _, d := range at {
 		out = append(out, float64(d.Milliseconds())/1000)
 	}
 	slices.Sort(out)

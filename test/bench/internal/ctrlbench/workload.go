@@ -29,10 +29,9 @@ const (
 	maxUnavailableAll = "25%" // Deployment's default; CloneSets get the same
 )
 
-// workload is one Deployment or CloneSet under test.
+// workload is one Deployment, CloneSet or daemon set under test.
 type workload interface {
 	create(ctx context.Context) error
-	scale(ctx context.Context, replicas int32) error
 	setImage(ctx context.Context, image string) error
 	// done reports whether the workload's own status says replicas pods run image,
 	// all ready and nothing old left, with a short description for logs.
@@ -43,8 +42,18 @@ type workload interface {
 	namespace() string
 }
 
+// scalable workloads are created with no pods and then scaled up; the others (the
+// daemon sets) run one pod per node from their creation, which is their first phase.
+type scalable interface {
+	workload
+	scale(ctx context.Context, replicas int32) error
+}
+
 func newWorkload(kind, ns string, kube kubernetes.Interface, kruise kruiseclient.Interface) workload {
-	if kind == Deployment {
+	switch kind {
+	case KubeDaemonSet, DaemonSetInPlace, DaemonSetRecreate:
+		return newDaemonSet(kind, ns, kube, kruise)
+	case Deployment:
 		return &deployment{ns: ns, c: kube}
 	}
 	t := v1alpha1.InPlaceIfPossibleCloneSetUpdateStrategyType

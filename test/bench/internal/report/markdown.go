@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
 )
 
@@ -16,8 +17,11 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	m := r.Machine
-	w("Run of %s (commit %s): %d kwok nodes, %d pods per workload, every controller at client QPS/burst %d/%d. ",
-		r.Started, r.Commit, r.Config.Nodes, r.Config.Pods, r.Config.QPS, r.Config.Burst)
+	w("Run of %s (commit %s): %d kwok nodes", r.Started, r.Commit, r.Config.Nodes)
+	if ran(r, "controller") {
+		w(", %d pods per workload", r.Config.Pods)
+	}
+	w(", every controller at client QPS/burst %d/%d. ", r.Config.QPS, r.Config.Burst)
 	w("Machine: %d cores, load average %.2f/%.2f/%.2f at start, %.2f/%.2f/%.2f at the end",
 		m.NProc, m.LoadAvgStart[0], m.LoadAvgStart[1], m.LoadAvgStart[2], m.LoadAvgEnd[0], m.LoadAvgEnd[1], m.LoadAvgEnd[2])
 	if m.Shared {
@@ -40,50 +44,20 @@ func Markdown(r *Results, chartDir string, short bool) string {
 
 	if len(r.Controller) > 0 {
 		w("\n### Controllers (%d pods)\n\n", r.Config.Pods)
-		w("| kwok | workload | phase | wall s | controller writes/pod | all writes/pod | controller CPU s | controller peak RSS MiB |\n")
-		w("|---|---|---|---|---|---|---|---|\n")
-		for _, p := range r.Controller {
-			ctl := "kruise-controller"
-			if p.Workload == "Deployment" {
-				ctl = "kube-controller-manager"
-			}
-			u := p.Processes[ctl]
-			wall := fmt.Sprintf("%.1f", p.Seconds)
-			if p.TimedOut {
-				wall += " (timed out)"
-			}
-			w("| %s | %s | %s | %s | %.2f | %.2f | %.1f | %.0f |\n", p.Mode, p.Workload, p.Phase, wall,
-				p.ControllerWritesPerPod, p.AllWritesPerPod, u.CPUSeconds, u.PeakRSSMiB)
-		}
-		if !short {
-			w("\nController writes by verb and resource (events left out, counted apart):\n\n")
-			for _, p := range r.Controller {
-				w("- %s, %s, %s: %s; events %d\n", p.Mode, p.Workload, p.Phase, formatCounts(p.ControllerWrites), p.ControllerEvents)
-			}
-			w("\nAll writes per client (every write to kube-apiserver in the workload's namespace):\n\n")
-			for _, p := range r.Controller {
-				var parts []string
-				for _, c := range sortedKeys(p.AllWrites) {
-					n := 0
-					for _, v := range p.AllWrites[c] {
-						n += v
-					}
-					parts = append(parts, fmt.Sprintf("%s %d", c, n))
-				}
-				w("- %s, %s, %s: %s\n", p.Mode, p.Workload, p.Phase, strings.Join(parts, ", "))
-			}
-		}
+		phaseTables(&b, r.Controller, short)
 		w("\n![scale-up](%s/%s-scaleup.png)\n![rollout](%s/%s-rollout.png)\n", chartDir, r.Date, chartDir, r.Date)
+	}
+
+	if len(r.DaemonSets) > 0 {
+		w("\n### DaemonSets (%d kwok nodes, one pod on each)\n\n", r.DaemonSets[0].Pods)
+		phaseTables(&b, r.DaemonSets, short)
 	}
 
 	if len(r.Jobs) > 0 {
 		w("\n### Jobs (one pod per node, 1 s modelled run time)\n\n")
 		w("| workload | nodes | pods | to Complete s | controller writes/pod | all writes/pod | controller CPU s |\n|---|---|---|---|---|---|---|\n")
 		for _, j := range r.Jobs {
-			ctl := "kruise-controller"
-			if j.Workload == "Job" {
-				ctl = "kube-controller-manager"
-			}
+			ctl := ctrlbench.ControllerProcess(j.Workload)
 			wall := fmt.Sprintf("%.1f", j.Seconds)
 			if j.TimedOut {
 				wall += " (timed out)"
@@ -188,6 +162,43 @@ func Markdown(r *Results, chartDir string, short bool) string {
 		}
 	}
 	return b.String()
+}
+
+// phaseTables writes the table of controller phases (kwok mode, workload, phase, wall
+// time, writes per pod, the controller process's cost) and, unless short, the writes
+// behind them by verb and by client.
+func phaseTables(b *strings.Builder, phases []ctrlbench.Phase, short bool) {
+	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	w("| kwok | workload | phase | wall s | controller writes/pod | all writes/pod | controller CPU s | controller peak RSS MiB |\n")
+	w("|---|---|---|---|---|---|---|---|\n")
+	for _, p := range phases {
+		u := p.Processes[ctrlbench.ControllerProcess(p.Workload)]
+		wall := fmt.Sprintf("%.1f", p.Seconds)
+		if p.TimedOut {
+			wall += " (timed out)"
+		}
+		w("| %s | %s | %s | %s | %.2f | %.2f | %.1f | %.0f |\n", p.Mode, p.Workload, p.Phase, wall,
+			p.ControllerWritesPerPod, p.AllWritesPerPod, u.CPUSeconds, u.PeakRSSMiB)
+	}
+	if short {
+		return
+	}
+	w("\nController writes by verb and resource (events left out, counted apart):\n\n")
+	for _, p := range phases {
+		w("- %s, %s, %s: %s; events %d\n", p.Mode, p.Workload, p.Phase, formatCounts(p.ControllerWrites), p.ControllerEvents)
+	}
+	w("\nAll writes per client (every write to kube-apiserver in the workload's namespace):\n\n")
+	for _, p := range phases {
+		var parts []string
+		for _, c := range sortedKeys(p.AllWrites) {
+			n := 0
+			for _, v := range p.AllWrites[c] {
+				n += v
+			}
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+		w("- %s, %s, %s: %s\n", p.Mode, p.Workload, p.Phase, strings.Join(parts, ", "))
+	}
 }
 
 // serverProcess is the process holding a target's objects.

@@ -28,7 +28,9 @@ type Results struct {
 	APICreatePairs *apibench.PairedCreates `json:"apiCreatePairs,omitempty"`
 	Controller     []ctrlbench.Phase       `json:"controller,omitempty"`
 	Jobs           []ctrlbench.JobRun      `json:"jobs,omitempty"`
-	Ceiling        *ceiling.Result         `json:"ceiling,omitempty"`
+	// DaemonSets: kube's DaemonSet and the Advanced DaemonSet, create and rollout.
+	DaemonSets []ctrlbench.Phase `json:"daemonSets,omitempty"`
+	Ceiling    *ceiling.Result   `json:"ceiling,omitempty"`
 
 	Targets  []Target          `json:"targets"`
 	Profiles []profile.Capture `json:"profiles,omitempty"`
@@ -53,6 +55,7 @@ type Config struct {
 	Nodes          int    `json:"nodes"`
 	Pods           int    `json:"pods"`
 	JobNodes       int    `json:"jobNodes,omitempty"`
+	DaemonSetNodes int    `json:"daemonSetNodes,omitempty"`
 	Objects        int    `json:"objects"`
 	Clients        int    `json:"clients"`
 	Watchers       int    `json:"watchers"`

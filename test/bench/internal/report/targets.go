@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ceiling"
@@ -22,41 +23,106 @@ type Target struct {
 // DESIGN were measured in; wall-time targets are judged there.
 const ModeImmediate = "immediate"
 
-// Judge evaluates every target of the issue against r.
+// Judge evaluates the targets of the issue against r: those of every phase the run
+// was asked for (a phase that failed gives targets with no figure).
 func Judge(r *Results) []Target {
 	var out []Target
-	phase := func(mode, wl, ph string) *ctrlbench.Phase {
-		for i := range r.Controller {
-			p := &r.Controller[i]
-			if p.Mode == mode && p.Workload == wl && p.Phase == ph && !p.TimedOut {
-				return p
-			}
-		}
-		return nil
+	if ran(r, "controller") {
+		out = append(out, judgeControllers(r.Controller)...)
 	}
-	atMost := func(name string, p *ctrlbench.Phase, get func(*ctrlbench.Phase) float64, limit float64, unit string) {
-		t := Target{Name: name, Want: fmt.Sprintf("≤ %g%s", limit, unit)}
-		if p == nil {
+	if ran(r, "jobs") {
+		out = append(out, judgeJobs(r.Jobs))
+	}
+	if ran(r, "daemonsets") {
+		out = append(out, judgeDaemonSets(r.DaemonSets)...)
+	}
+	if ran(r, "api") {
+		out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
+	}
+	if ran(r, "ceiling") {
+		out = append(out, judgeWebhookCost(r.Ceiling))
+		t := Target{Name: "kruise-controller peak RSS with the ceiling's pods in the cluster", Want: "≤ 250 MiB"}
+		if r.Ceiling == nil {
 			t.Missing, t.Got = true, "no figure"
+		} else if u, ok := r.Ceiling.Processes["kruise-controller"]; ok {
+			t.Name = fmt.Sprintf("kruise-controller peak RSS at %d pods", r.Ceiling.Pods)
+			t.Got, t.Met = fmt.Sprintf("%.0f MiB", u.PeakRSSMiB), u.PeakRSSMiB <= 250
 		} else {
-			v := get(p)
-			t.Got, t.Met = fmt.Sprintf("%.2f%s", v, unit), v <= limit
+			t.Missing, t.Got = true, "no figure"
 		}
 		out = append(out, t)
 	}
-	writes := func(p *ctrlbench.Phase) float64 { return p.ControllerWritesPerPod }
-	secs := func(p *ctrlbench.Phase) float64 { return p.Seconds }
-	modes := []string{ModeImmediate}
+	peak := 0.0
 	for _, p := range r.Controller {
+		if u, ok := p.Processes["kruise-controller"]; ok {
+			peak = max(peak, u.PeakRSSMiB)
+		}
+	}
+	if peak > 0 {
+		out = append(out, Target{Name: "kruise-controller peak RSS during the controller phases", Want: "≤ 250 MiB",
+			Got: fmt.Sprintf("%.0f MiB", peak), Met: peak <= 250})
+	}
+	return out
+}
+
+// ran reports whether the run was asked for phase (results written before the
+// phases were recorded ran them all).
+func ran(r *Results, phase string) bool {
+	if r.Config.Phases == "" {
+		return true
+	}
+	for _, p := range strings.Split(r.Config.Phases, ",") {
+		if strings.TrimSpace(p) == phase {
+			return true
+		}
+	}
+	return false
+}
+
+// findPhase is the phase of mode, workload and name, unless it timed out.
+func findPhase(phases []ctrlbench.Phase, mode, wl, name string) *ctrlbench.Phase {
+	for i := range phases {
+		p := &phases[i]
+		if p.Mode == mode && p.Workload == wl && p.Phase == name && !p.TimedOut {
+			return p
+		}
+	}
+	return nil
+}
+
+// atMost: get(p) is at most limit; no figure without p.
+func atMost(name string, p *ctrlbench.Phase, get func(*ctrlbench.Phase) float64, limit float64, unit string) Target {
+	t := Target{Name: name, Want: fmt.Sprintf("≤ %g%s", limit, unit)}
+	if p == nil {
+		t.Missing, t.Got = true, "no figure"
+	} else {
+		v := get(p)
+		t.Got, t.Met = fmt.Sprintf("%.2f%s", v, unit), v <= limit
+	}
+	return t
+}
+
+func controllerWritesPerPod(p *ctrlbench.Phase) float64 { return p.ControllerWritesPerPod }
+
+func seconds(p *ctrlbench.Phase) float64 { return p.Seconds }
+
+// judgeControllers: CloneSet against Deployment, in every kwok mode measured.
+func judgeControllers(phases []ctrlbench.Phase) []Target {
+	var out []Target
+	phase := func(mode, wl, name string) *ctrlbench.Phase { return findPhase(phases, mode, wl, name) }
+	writes := controllerWritesPerPod
+	modes := []string{ModeImmediate}
+	for _, p := range phases {
 		if p.Mode != ModeImmediate && !contains(modes, p.Mode) {
 			modes = append(modes, p.Mode)
 		}
 	}
 	for _, m := range modes {
 		sfx := " (" + m + ")"
-		atMost("CloneSet scale-up: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetInPlace, "scale-up"), writes, 2, "")
-		atMost("CloneSet in-place update: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetInPlace, "rollout"), writes, 2, "")
-		atMost("CloneSet recreate update: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetRecreate, "rollout"), writes, 3, "")
+		out = append(out,
+			atMost("CloneSet scale-up: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetInPlace, "scale-up"), writes, 2, ""),
+			atMost("CloneSet in-place update: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetInPlace, "rollout"), writes, 2, ""),
+			atMost("CloneSet recreate update: controller writes per pod"+sfx, phase(m, ctrlbench.CloneSetRecreate, "rollout"), writes, 3, ""))
 		inPlace, dep := phase(m, ctrlbench.CloneSetInPlace, "rollout"), phase(m, ctrlbench.Deployment, "rollout")
 		t := Target{Name: "In-place rollout: all writes per pod (every client) below Deployment's rollout" + sfx}
 		if inPlace == nil || dep == nil {
@@ -67,7 +133,7 @@ func Judge(r *Results) []Target {
 		}
 		out = append(out, t)
 	}
-	atMost("CloneSet 0→N ready, wall time (immediate)", phase(ModeImmediate, ctrlbench.CloneSetInPlace, "scale-up"), secs, 70, " s")
+	out = append(out, atMost("CloneSet 0→N ready, wall time (immediate)", phase(ModeImmediate, ctrlbench.CloneSetInPlace, "scale-up"), seconds, 70, " s"))
 	inPlace, dep := phase(ModeImmediate, ctrlbench.CloneSetInPlace, "rollout"), phase(ModeImmediate, ctrlbench.Deployment, "rollout")
 	t := Target{Name: "In-place rollout no slower than Deployment's rolling update, same run (immediate)"}
 	if inPlace == nil || dep == nil {
@@ -77,35 +143,26 @@ func Judge(r *Results) []Target {
 		t.Got, t.Met = fmt.Sprintf("%.1f s", inPlace.Seconds), inPlace.Seconds <= dep.Seconds
 	}
 	out = append(out, t)
-	atMost("In-place rollout ≤ 0.5× OpenKruise's 214 s (immediate)", inPlace, secs, 107, " s")
-
-	out = append(out, judgeJobs(r.Jobs))
-
-	out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
-
-	out = append(out, judgeWebhookCost(r.Ceiling))
-
-	t = Target{Name: "kruise-controller peak RSS with the ceiling's pods in the cluster", Want: "≤ 250 MiB"}
-	if r.Ceiling == nil {
-		t.Missing, t.Got = true, "no figure"
-	} else if u, ok := r.Ceiling.Processes["kruise-controller"]; ok {
-		t.Name = fmt.Sprintf("kruise-controller peak RSS at %d pods", r.Ceiling.Pods)
-		t.Got, t.Met = fmt.Sprintf("%.0f MiB", u.PeakRSSMiB), u.PeakRSSMiB <= 250
-	} else {
-		t.Missing, t.Got = true, "no figure"
-	}
-	peak := 0.0
-	for _, p := range r.Controller {
-		if u, ok := p.Processes["kruise-controller"]; ok {
-			peak = max(peak, u.PeakRSSMiB)
-		}
-	}
-	out = append(out, t)
-	if peak > 0 {
-		out = append(out, Target{Name: "kruise-controller peak RSS during the controller phases", Want: "≤ 250 MiB",
-			Got: fmt.Sprintf("%.0f MiB", peak), Met: peak <= 250})
-	}
+	out = append(out, atMost("In-place rollout ≤ 0.5× OpenKruise's 214 s (immediate)", inPlace, seconds, 107, " s"))
 	return out
+}
+
+// judgeDaemonSets: issue 16's targets for the Advanced DaemonSet's in-place rollout —
+// one pod write per pod plus a few for the set, and at most half the wall time of kube
+// DaemonSet's rolling update (same maxUnavailable) in the same run.
+func judgeDaemonSets(phases []ctrlbench.Phase) []Target {
+	inPlace := findPhase(phases, ModeImmediate, ctrlbench.DaemonSetInPlace, ctrlbench.PhaseRollout)
+	kube := findPhase(phases, ModeImmediate, ctrlbench.KubeDaemonSet, ctrlbench.PhaseRollout)
+	out := []Target{atMost("Advanced DaemonSet in-place rollout: controller writes per pod", inPlace, controllerWritesPerPod, 1.1, "")}
+	t := Target{Name: "Advanced DaemonSet in-place rollout ≤ 0.5× DaemonSet's rolling update, same run", Want: "≤ 0.5× DaemonSet"}
+	if inPlace == nil || kube == nil || kube.Seconds == 0 {
+		t.Missing, t.Got = true, "no figure"
+	} else {
+		ratio := inPlace.Seconds / kube.Seconds
+		t.Want = fmt.Sprintf("≤ %.1f s (0.5× %.1f s)", kube.Seconds/2, kube.Seconds)
+		t.Got, t.Met = fmt.Sprintf("%.1f s (%.2f×)", inPlace.Seconds, ratio), ratio <= 0.5
+	}
+	return append(out, t)
 }
 
 // judgeJobs: the BroadcastJob's controller writes per pod no more than kube's Job's, in
@@ -185,6 +242,8 @@ func contains(l []string, s string) bool {
 	return false
 }
 
+// judgeWebhookCost: the pod-create ceiling with the Pod webhook registered at least 0.9×
+// the one without it (median of the rounds' ratios), and no call failing open.
 // judgeWebhookCost: the pod-create ceiling with the Pod webhook registered at least 0.9×
 // the one without it (median of the rounds' ratios), and no call failing open.
 func judgeWebhookCost(c *ceiling.Result) Target {

@@ -1,0 +1,61 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+)
+
+// The DaemonSet targets: writes per pod of the in-place rollout, and its wall time
+// against the DaemonSet's in the same run; a missing or timed-out phase gives no figure.
+func TestJudgeDaemonSets(t *testing.T) {
+	rollout := func(wl string, secs, writes float64, timedOut bool) ctrlbench.Phase {
+		return ctrlbench.Phase{Mode: ModeImmediate, Workload: wl, Phase: ctrlbench.PhaseRollout,
+			Seconds: secs, ControllerWritesPerPod: writes, TimedOut: timedOut}
+	}
+	for _, tc := range []struct {
+		name        string
+		phases      []ctrlbench.Phase
+		writesMet   bool
+		timeMet     bool
+		timeMissing bool
+	}{
+		{name: "both met", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false), rollout(ctrlbench.DaemonSetInPlace, 6, 1.1, false)},
+			writesMet: true, timeMet: true},
+		{name: "too slow, too many writes", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false), rollout(ctrlbench.DaemonSetInPlace, 6.1, 1.11, false)}},
+		{name: "DaemonSet timed out", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, true), rollout(ctrlbench.DaemonSetInPlace, 6, 1, false)},
+			writesMet: true, timeMissing: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := judgeDaemonSets(tc.phases)
+			if len(got) != 2 {
+				t.Fatalf("got %d targets, want 2: %+v", len(got), got)
+			}
+			if got[0].Met != tc.writesMet {
+				t.Errorf("writes target %+v, want met=%v", got[0], tc.writesMet)
+			}
+			if got[1].Met != tc.timeMet || got[1].Missing != tc.timeMissing {
+				t.Errorf("time target %+v, want met=%v missing=%v", got[1], tc.timeMet, tc.timeMissing)
+			}
+		})
+	}
+}
+
+// Only the phases a run was asked for are judged; results without the record ran all.
+func TestJudgeOnlyPhasesRun(t *testing.T) {
+	for _, tc := range []struct {
+		phases string
+		want   int
+	}{
+		{phases: "daemonsets", want: 2},
+		{phases: "jobs, daemonsets", want: 3},
+	} {
+		got := Judge(&Results{Config: Config{Phases: tc.phases}})
+		if len(got) != tc.want {
+			t.Errorf("phases %q: %d targets, want %d: %+v", tc.phases, len(got), tc.want, got)
+		}
+	}
+	if !ran(&Results{}, "api") {
+		t.Error("results without recorded phases: api not judged")
+	}
+}
