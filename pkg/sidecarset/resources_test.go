@@ -57,7 +57,7 @@ func TestSidecarResources(t *testing.T) {
 			limits: "cpu=200m,memory=200Mi", requests: "cpu=50m,memory=100Mi"},
 		{name: "a target without a cpu limit leaves the sidecar's cpu limit unset", mode: "max", regex: `^large`, expr: halfCPU,
 			containers: []corev1.Container{engines[0], ctr("large.engine.v8", "memory=400Mi", "cpu=100m,memory=200Mi")},
-			limits: "memory=200Mi", requests: "cpu=50m,memory=100Mi"},
+			limits:     "memory=200Mi", requests: "cpu=50m,memory=100Mi"},
 		{name: "a target without requests counts as zero", mode: "sum", regex: `.*`,
 			expr:       apps.ResourceExpr{Requests: &apps.ResourceExprRequests{CPU: "cpu*50%", Memory: "memory+10Mi"}},
 			containers: []corev1.Container{ctr("a", "", "cpu=1,memory=100Mi"), ctr("b", "", "")},
