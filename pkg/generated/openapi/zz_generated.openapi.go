@@ -7753,12 +7753,19 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 							Format:      "",
 						},
 					},
-					"missingReplicas": {
+					"replicas": {
 						SchemaProps: spec.SchemaProps{
-							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited. Replicas is how many active (not deleting) pods the subset holds.",
 							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int32",
 						},
 					},
 					"creatingPods": {
@@ -7812,7 +7819,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 						},
 					},
 				},
-				Required: []string{"name", "missingReplicas"},
+				Required: []string{"name", "replicas", "missingReplicas"},
 			},
 		},
 		Dependencies: []string{
@@ -12870,12 +12877,19 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref common.Referenc
 							Format:      "",
 						},
 					},
-					"missingReplicas": {
+					"replicas": {
 						SchemaProps: spec.SchemaProps{
-							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited. Replicas is how many active (not deleting) pods the subset holds.",
 							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int32",
 						},
 					},
 					"creatingPods": {
@@ -12929,7 +12943,7 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref common.Referenc
 						},
 					},
 				},
-				Required: []string{"name", "missingReplicas"},
+				Required: []string{"name", "replicas", "missingReplicas"},
 			},
 		},
 		Dependencies: []string{

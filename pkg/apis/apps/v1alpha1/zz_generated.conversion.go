@@ -4909,6 +4909,7 @@ func Convert_apps_WorkloadSpreadSubsetCondition_To_v1alpha1_WorkloadSpreadSubset
 
 func autoConvert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(in *WorkloadSpreadSubsetStatus, out *apps.WorkloadSpreadSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
+	out.Replicas = in.Replicas
 	out.MissingReplicas = in.MissingReplicas
 	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
 	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))
@@ -4923,6 +4924,7 @@ func Convert_v1alpha1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetSta
 
 func autoConvert_apps_WorkloadSpreadSubsetStatus_To_v1alpha1_WorkloadSpreadSubsetStatus(in *apps.WorkloadSpreadSubsetStatus, out *WorkloadSpreadSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
+	out.Replicas = in.Replicas
 	out.MissingReplicas = in.MissingReplicas
 	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
 	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))

@@ -3701,6 +3701,7 @@ func Convert_apps_WorkloadSpreadSubsetCondition_To_v1beta1_WorkloadSpreadSubsetC
 
 func autoConvert_v1beta1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStatus(in *WorkloadSpreadSubsetStatus, out *apps.WorkloadSpreadSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
+	out.Replicas = in.Replicas
 	out.MissingReplicas = in.MissingReplicas
 	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
 	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))
@@ -3715,6 +3716,7 @@ func Convert_v1beta1_WorkloadSpreadSubsetStatus_To_apps_WorkloadSpreadSubsetStat
 
 func autoConvert_apps_WorkloadSpreadSubsetStatus_To_v1beta1_WorkloadSpreadSubsetStatus(in *apps.WorkloadSpreadSubsetStatus, out *WorkloadSpreadSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
+	out.Replicas = in.Replicas
 	out.MissingReplicas = in.MissingReplicas
 	out.CreatingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.CreatingPods))
 	out.DeletingPods = *(*map[string]metav1.Time)(unsafe.Pointer(&in.DeletingPods))
