@@ -36,13 +36,13 @@ func SidecarResources(p *apps.ResourcesPolicy, pod *corev1.Pod, sidecarNames set
 	if len(targets) == 0 {
 		return out, fmt.Errorf("no container of the pod matches targetContainersNameRegex %q", p.TargetContainersNameRegex)
 	}
-	limits, requests := aggregate(targets, p.TargetContainerMode)
-	if l := p.ResourceExpr.Limits; l != nil {
+	limits, requests := aggregate(targets, p.TargetContainersMode)
+	if l := p.ResourcesExpr.Limits; l != nil {
 		if out.Limits, err = evaluate(map[corev1.ResourceName]string{corev1.ResourceCPU: l.CPU, corev1.ResourceMemory: l.Memory}, limits, "limits"); err != nil {
 			return out, err
 		}
 	}
-	if r := p.ResourceExpr.Requests; r != nil {
+	if r := p.ResourcesExpr.Requests; r != nil {
 		if out.Requests, err = evaluate(map[corev1.ResourceName]string{corev1.ResourceCPU: r.CPU, corev1.ResourceMemory: r.Memory}, requests, "requests"); err != nil {
 			return out, err
 		}
@@ -71,10 +71,10 @@ func targetContainers(pod *corev1.Pod, re *regexp.Regexp, sidecarNames sets.Set[
 
 // aggregate returns, per resource, the aggregate of the targets' limits (absent when
 // some target has no limit: unlimited) and requests (always present, 0 if none).
-func aggregate(targets []corev1.Container, mode apps.TargetContainerModeType) (limits, requests map[corev1.ResourceName]float64) {
+func aggregate(targets []corev1.Container, mode apps.TargetContainersModeType) (limits, requests map[corev1.ResourceName]float64) {
 	limits, requests = map[corev1.ResourceName]float64{}, map[corev1.ResourceName]float64{}
 	combine := func(acc, v float64) float64 {
-		if mode == apps.TargetContainerModeMax {
+		if mode == apps.TargetContainersModeMax {
 			return math.Max(acc, v)
 		}
 		return acc + v
@@ -110,14 +110,14 @@ func evaluate(exprs map[corev1.ResourceName]string, values map[corev1.ResourceNa
 		}
 		e, err := resourceexpr.Parse(src, Variable(r))
 		if err != nil {
-			return nil, fmt.Errorf("resourceExpr.%s.%s: %w", kind, r, err)
+			return nil, fmt.Errorf("resourcesExpr.%s.%s: %w", kind, r, err)
 		}
 		v, err := e.Eval(value)
 		if err != nil {
-			return nil, fmt.Errorf("resourceExpr.%s.%s: %w", kind, r, err)
+			return nil, fmt.Errorf("resourcesExpr.%s.%s: %w", kind, r, err)
 		}
 		if v < 0 {
-			return nil, fmt.Errorf("resourceExpr.%s.%s: %q gives %v, below zero", kind, r, src, v)
+			return nil, fmt.Errorf("resourcesExpr.%s.%s: %q gives %v, below zero", kind, r, src, v)
 		}
 		if out == nil {
 			out = corev1.ResourceList{}

@@ -34,15 +34,15 @@ func TestSidecarResources(t *testing.T) {
 		ctr("large.engine.v4", "cpu=200m,memory=200Mi", "cpu=50m,memory=100Mi"),
 		ctr("large.engine.v8", "cpu=400m,memory=400Mi", "cpu=100m,memory=200Mi"),
 	}
-	halfCPU := apps.ResourceExpr{
+	halfCPU := apps.ResourcesExpr{
 		Limits:   &apps.ResourceExprLimits{CPU: "max(cpu*50%, 50m)", Memory: "200Mi"},
 		Requests: &apps.ResourceExprRequests{CPU: "max(cpu*50%, 50m)", Memory: "100Mi"},
 	}
 	cases := []struct {
 		name        string
-		mode        apps.TargetContainerModeType
+		mode        apps.TargetContainersModeType
 		regex       string
-		expr        apps.ResourceExpr
+		expr        apps.ResourcesExpr
 		init        []corev1.Container
 		containers  []corev1.Container
 		limits      string
@@ -59,14 +59,14 @@ func TestSidecarResources(t *testing.T) {
 			containers: []corev1.Container{engines[0], ctr("large.engine.v8", "memory=400Mi", "cpu=100m,memory=200Mi")},
 			limits:     "memory=200Mi", requests: "cpu=50m,memory=100Mi"},
 		{name: "a target without requests counts as zero", mode: "sum", regex: `.*`,
-			expr:       apps.ResourceExpr{Requests: &apps.ResourceExprRequests{CPU: "cpu*50%", Memory: "memory+10Mi"}},
+			expr:       apps.ResourcesExpr{Requests: &apps.ResourceExprRequests{CPU: "cpu*50%", Memory: "memory+10Mi"}},
 			containers: []corev1.Container{ctr("a", "", "cpu=1,memory=100Mi"), ctr("b", "", "")},
 			requests:   "cpu=500m,memory=110Mi"},
 		{name: "memory from memory", mode: "sum", regex: `.*`,
-			expr:       apps.ResourceExpr{Limits: &apps.ResourceExprLimits{Memory: "max(memory*50%, 100Mi)"}},
+			expr:       apps.ResourcesExpr{Limits: &apps.ResourceExprLimits{Memory: "max(memory*50%, 100Mi)"}},
 			containers: engines, limits: "memory=300Mi"},
 		{name: "native sidecars count, plain init containers and injected sidecars do not", mode: "sum", regex: `.*`,
-			expr: apps.ResourceExpr{Limits: &apps.ResourceExprLimits{CPU: "cpu"}},
+			expr: apps.ResourcesExpr{Limits: &apps.ResourceExprLimits{CPU: "cpu"}},
 			init: []corev1.Container{
 				{Name: "native", RestartPolicy: &always, Resources: corev1.ResourceRequirements{Limits: res("cpu=1")}},
 				ctr("setup", "cpu=4", ""),
@@ -76,7 +76,7 @@ func TestSidecarResources(t *testing.T) {
 		{name: "no matching container refuses", mode: "sum", regex: `^nothing$`, expr: halfCPU, containers: engines,
 			errContains: "no container of the pod matches"},
 		{name: "a negative result refuses", mode: "sum", regex: `.*`,
-			expr:       apps.ResourceExpr{Requests: &apps.ResourceExprRequests{CPU: "cpu-1"}},
+			expr:       apps.ResourcesExpr{Requests: &apps.ResourceExprRequests{CPU: "cpu-1"}},
 			containers: engines, errContains: "below zero"},
 		{name: "only the injected sidecar matches", mode: "sum", regex: `^injected$`, expr: halfCPU,
 			containers: []corev1.Container{ctr("app", "cpu=1", ""), ctr("injected", "cpu=1", "")}, errContains: "no container"},
@@ -84,7 +84,7 @@ func TestSidecarResources(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			pod := &corev1.Pod{Spec: corev1.PodSpec{InitContainers: c.init, Containers: c.containers}}
-			p := &apps.ResourcesPolicy{TargetContainerMode: c.mode, TargetContainersNameRegex: c.regex, ResourceExpr: c.expr}
+			p := &apps.ResourcesPolicy{TargetContainersMode: c.mode, TargetContainersNameRegex: c.regex, ResourcesExpr: c.expr}
 			got, err := SidecarResources(p, pod, sets.New("injected"))
 			if c.errContains != "" {
 				if err == nil || !strings.Contains(err.Error(), c.errContains) {

@@ -15,8 +15,8 @@ func TestInjectResourcesPolicy(t *testing.T) {
 	ss := storedSidecarSet(t, []byte(`{"apiVersion":"apps.kruise.io/v1alpha1","kind":"SidecarSet",
 		"metadata":{"name":"proxy"},"spec":{"selector":{"matchLabels":{"app":"web"}},
 		"containers":[{"name":"envoy","image":"envoy:v1","resourcesPolicy":{
-			"targetContainerMode":"sum","targetContainersNameRegex":"^engine-",
-			"resourceExpr":{"limits":{"cpu":"max(cpu*50%, 50m)","memory":"200Mi"},
+			"targetContainersMode":"sum","targetContainersNameRegex":"^engine-",
+			"resourcesExpr":{"limits":{"cpu":"max(cpu*50%, 50m)","memory":"200Mi"},
 			"requests":{"cpu":"max(cpu*50%, 50m)","memory":"100Mi"}}}}]}}`))
 	pod := func(names ...string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Labels: map[string]string{"app": "web"}}}

@@ -54,24 +54,24 @@ type SidecarContainer struct {
 
 // ResourcesPolicy derives a sidecar's resources from the containers of the pod it is
 // injected into: the containers whose names match TargetContainersNameRegex are
-// aggregated by TargetContainerMode, and each expression of ResourceExpr is evaluated
+// aggregated by TargetContainersMode, and each expression of ResourcesExpr is evaluated
 // with the aggregate bound to its variable (cpu or memory).
 type ResourcesPolicy struct {
-	TargetContainerMode       TargetContainerModeType
+	TargetContainersMode       TargetContainersModeType
 	TargetContainersNameRegex string
-	ResourceExpr              ResourceExpr
+	ResourcesExpr              ResourcesExpr
 }
 
-// TargetContainerModeType is how the target containers' resources are aggregated.
-type TargetContainerModeType string
+// TargetContainersModeType is how the target containers' resources are aggregated.
+type TargetContainersModeType string
 
 const (
-	TargetContainerModeSum TargetContainerModeType = "sum"
-	TargetContainerModeMax TargetContainerModeType = "max"
+	TargetContainersModeSum TargetContainersModeType = "sum"
+	TargetContainersModeMax TargetContainersModeType = "max"
 )
 
-// ResourceExpr holds the expressions of the sidecar's limits and requests.
-type ResourceExpr struct {
+// ResourcesExpr holds the expressions of the sidecar's limits and requests.
+type ResourcesExpr struct {
 	Limits   *ResourceExprLimits
 	Requests *ResourceExprRequests
 }

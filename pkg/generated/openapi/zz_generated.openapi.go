@@ -124,9 +124,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ResourceDistributionStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_ResourceDistributionStatus(ref),
 		v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():            schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargetNamespaces(ref),
 		v1alpha1.ResourceDistributionTargets{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref),
-		v1alpha1.ResourceExpr{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ResourceExpr(ref),
 		v1alpha1.ResourceExprLimits{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_ResourceExprLimits(ref),
 		v1alpha1.ResourceExprRequests{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ResourceExprRequests(ref),
+		v1alpha1.ResourcesExpr{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_ResourcesExpr(ref),
 		v1alpha1.ResourcesPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_ResourcesPolicy(ref),
 		v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref),
 		v1alpha1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_RollingUpdateStatefulSetStrategy(ref),
@@ -223,9 +223,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.ResourceDistributionStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1beta1_ResourceDistributionStatus(ref),
 		v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():             schema_pkg_apis_apps_v1beta1_ResourceDistributionTargetNamespaces(ref),
 		v1beta1.ResourceDistributionTargets{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref),
-		v1beta1.ResourceExpr{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ResourceExpr(ref),
 		v1beta1.ResourceExprLimits{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_ResourceExprLimits(ref),
 		v1beta1.ResourceExprRequests{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ResourceExprRequests(ref),
+		v1beta1.ResourcesExpr{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_ResourcesExpr(ref),
 		v1beta1.ResourcesPolicy{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_ResourcesPolicy(ref),
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
 		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
@@ -4751,33 +4751,6 @@ func schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref common.Refere
 	}
 }
 
-func schema_pkg_apis_apps_v1alpha1_ResourceExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
-	return common.OpenAPIDefinition{
-		Schema: spec.Schema{
-			SchemaProps: spec.SchemaProps{
-				Description: "ResourceExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
-				Type:        []string{"object"},
-				Properties: map[string]spec.Schema{
-					"limits": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
-							Ref:         ref(v1alpha1.ResourceExprLimits{}.OpenAPIModelName()),
-						},
-					},
-					"requests": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Requests: a target container without a request counts as 0.",
-							Ref:         ref(v1alpha1.ResourceExprRequests{}.OpenAPIModelName()),
-						},
-					},
-				},
-			},
-		},
-		Dependencies: []string{
-			v1alpha1.ResourceExprLimits{}.OpenAPIModelName(), v1alpha1.ResourceExprRequests{}.OpenAPIModelName()},
-	}
-}
-
 func schema_pkg_apis_apps_v1alpha1_ResourceExprLimits(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -4828,16 +4801,43 @@ func schema_pkg_apis_apps_v1alpha1_ResourceExprRequests(ref common.ReferenceCall
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_ResourcesExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"limits": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
+							Ref:         ref(v1alpha1.ResourceExprLimits{}.OpenAPIModelName()),
+						},
+					},
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests: a target container without a request counts as 0.",
+							Ref:         ref(v1alpha1.ResourceExprRequests{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceExprLimits{}.OpenAPIModelName(), v1alpha1.ResourceExprRequests{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_ResourcesPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainerMode, and each expression of resourceExpr is evaluated with the aggregate bound to its variable.",
+				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainersMode, and each expression of resourcesExpr is evaluated with the aggregate bound to its variable.",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
-					"targetContainerMode": {
+					"targetContainersMode": {
 						SchemaProps: spec.SchemaProps{
-							Description: "TargetContainerMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
+							Description: "TargetContainersMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
 							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
@@ -4852,19 +4852,19 @@ func schema_pkg_apis_apps_v1alpha1_ResourcesPolicy(ref common.ReferenceCallback)
 							Format:      "",
 						},
 					},
-					"resourceExpr": {
+					"resourcesExpr": {
 						SchemaProps: spec.SchemaProps{
-							Description: "ResourceExpr holds the expressions of the sidecar's limits and requests.",
+							Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.ResourceExpr{}.OpenAPIModelName()),
+							Ref:         ref(v1alpha1.ResourcesExpr{}.OpenAPIModelName()),
 						},
 					},
 				},
-				Required: []string{"targetContainerMode", "targetContainersNameRegex", "resourceExpr"},
+				Required: []string{"targetContainersMode", "targetContainersNameRegex", "resourcesExpr"},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ResourceExpr{}.OpenAPIModelName()},
+			v1alpha1.ResourcesExpr{}.OpenAPIModelName()},
 	}
 }
 
@@ -9871,33 +9871,6 @@ func schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref common.Referen
 	}
 }
 
-func schema_pkg_apis_apps_v1beta1_ResourceExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
-	return common.OpenAPIDefinition{
-		Schema: spec.Schema{
-			SchemaProps: spec.SchemaProps{
-				Description: "ResourceExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
-				Type:        []string{"object"},
-				Properties: map[string]spec.Schema{
-					"limits": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
-							Ref:         ref(v1beta1.ResourceExprLimits{}.OpenAPIModelName()),
-						},
-					},
-					"requests": {
-						SchemaProps: spec.SchemaProps{
-							Description: "Requests: a target container without a request counts as 0.",
-							Ref:         ref(v1beta1.ResourceExprRequests{}.OpenAPIModelName()),
-						},
-					},
-				},
-			},
-		},
-		Dependencies: []string{
-			v1beta1.ResourceExprLimits{}.OpenAPIModelName(), v1beta1.ResourceExprRequests{}.OpenAPIModelName()},
-	}
-}
-
 func schema_pkg_apis_apps_v1beta1_ResourceExprLimits(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -9948,16 +9921,43 @@ func schema_pkg_apis_apps_v1beta1_ResourceExprRequests(ref common.ReferenceCallb
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_ResourcesExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"limits": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
+							Ref:         ref(v1beta1.ResourceExprLimits{}.OpenAPIModelName()),
+						},
+					},
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests: a target container without a request counts as 0.",
+							Ref:         ref(v1beta1.ResourceExprRequests{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceExprLimits{}.OpenAPIModelName(), v1beta1.ResourceExprRequests{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_ResourcesPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainerMode, and each expression of resourceExpr is evaluated with the aggregate bound to its variable.",
+				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainersMode, and each expression of resourcesExpr is evaluated with the aggregate bound to its variable.",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
-					"targetContainerMode": {
+					"targetContainersMode": {
 						SchemaProps: spec.SchemaProps{
-							Description: "TargetContainerMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
+							Description: "TargetContainersMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
 							Default:     "",
 							Type:        []string{"string"},
 							Format:      "",
@@ -9972,19 +9972,19 @@ func schema_pkg_apis_apps_v1beta1_ResourcesPolicy(ref common.ReferenceCallback) 
 							Format:      "",
 						},
 					},
-					"resourceExpr": {
+					"resourcesExpr": {
 						SchemaProps: spec.SchemaProps{
-							Description: "ResourceExpr holds the expressions of the sidecar's limits and requests.",
+							Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1beta1.ResourceExpr{}.OpenAPIModelName()),
+							Ref:         ref(v1beta1.ResourcesExpr{}.OpenAPIModelName()),
 						},
 					},
 				},
-				Required: []string{"targetContainerMode", "targetContainersNameRegex", "resourceExpr"},
+				Required: []string{"targetContainersMode", "targetContainersNameRegex", "resourcesExpr"},
 			},
 		},
 		Dependencies: []string{
-			v1beta1.ResourceExpr{}.OpenAPIModelName()},
+			v1beta1.ResourcesExpr{}.OpenAPIModelName()},
 	}
 }
 

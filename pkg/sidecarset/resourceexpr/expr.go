@@ -1,5 +1,5 @@
 // Package resourceexpr parses and evaluates the arithmetic of a SidecarSet
-// resourcesPolicy (resourceExpr.limits/requests.cpu|memory): numbers, percentages,
+// resourcesPolicy (resourcesExpr.limits/requests.cpu|memory): numbers, percentages,
 // Kubernetes quantities, one variable (cpu or memory, the aggregated value of the
 // pod's target containers), + - * /, parentheses, min() and max().
 //

@@ -165,9 +165,9 @@ spec:
   - name: s
     image: busybox
     resourcesPolicy:
-      targetContainerMode: sum
+      targetContainersMode: sum
       targetContainersNameRegex: ^main$
-      resourceExpr: {limits: {cpu: "max(cpu*50%"}}`, "spec.containers[0].resourcesPolicy.resourceExpr.limits.cpu"},
+      resourcesExpr: {limits: {cpu: "max(cpu*50%"}}`, "spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"},
 		{"resourcesPolicy with a bad regex", `
 apiVersion: apps.kruise.io/v1beta1
 kind: SidecarSet
@@ -178,9 +178,9 @@ spec:
   - name: s
     image: busybox
     resourcesPolicy:
-      targetContainerMode: max
+      targetContainersMode: max
       targetContainersNameRegex: "^main(["
-      resourceExpr: {requests: {memory: "memory*10%"}}`, "spec.containers[0].resourcesPolicy.targetContainersNameRegex"},
+      resourcesExpr: {requests: {memory: "memory*10%"}}`, "spec.containers[0].resourcesPolicy.targetContainersNameRegex"},
 		{"resourcesPolicy together with resources", `
 apiVersion: apps.kruise.io/v1alpha1
 kind: SidecarSet
@@ -192,9 +192,9 @@ spec:
     image: busybox
     resources: {limits: {cpu: "1"}}
     resourcesPolicy:
-      targetContainerMode: sum
+      targetContainersMode: sum
       targetContainersNameRegex: ^main$
-      resourceExpr: {limits: {cpu: "cpu"}}`, "spec.containers[0].resourcesPolicy"},
+      resourcesExpr: {limits: {cpu: "cpu"}}`, "spec.containers[0].resourcesPolicy"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,9 +35,9 @@ spec:
   - name: envoy
     image: envoy:v1
     resourcesPolicy:
-      targetContainerMode: sum
+      targetContainersMode: sum
       targetContainersNameRegex: ^large-engine-v.*$
-      resourceExpr:
+      resourcesExpr:
         limits: {cpu: "max(cpu*50%, 50m)", memory: 200Mi}
         requests: {cpu: "max(cpu*50%, 50m)", memory: 100Mi}`, ns,
 		kwokPod("probe", map[string]string{"app": "sized"}, engine("large-engine-v1", "100m", "10m")))

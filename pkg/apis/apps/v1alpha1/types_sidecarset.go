@@ -106,34 +106,34 @@ type SidecarContainer struct {
 // ResourcesPolicy derives a sidecar's resources from the containers of the pod it is
 // injected into, when the pod is created: the containers (plain ones and native
 // sidecars, never Kruise-injected sidecars) whose names match
-// targetContainersNameRegex are aggregated by targetContainerMode, and each
-// expression of resourceExpr is evaluated with the aggregate bound to its variable.
+// targetContainersNameRegex are aggregated by targetContainersMode, and each
+// expression of resourcesExpr is evaluated with the aggregate bound to its variable.
 type ResourcesPolicy struct {
-	// TargetContainerMode is sum or max.
-	TargetContainerMode TargetContainerModeType `json:"targetContainerMode" protobuf:"bytes,1,opt,name=targetContainerMode,casttype=TargetContainerModeType"`
+	// TargetContainersMode is sum or max.
+	TargetContainersMode TargetContainersModeType `json:"targetContainersMode" protobuf:"bytes,1,opt,name=targetContainersMode,casttype=TargetContainersModeType"`
 	// TargetContainersNameRegex selects the pod's containers to aggregate; a pod with
 	// none that matches is refused.
 	TargetContainersNameRegex string `json:"targetContainersNameRegex" protobuf:"bytes,2,opt,name=targetContainersNameRegex"`
-	// ResourceExpr holds the expressions of the sidecar's limits and requests.
-	ResourceExpr ResourceExpr `json:"resourceExpr" protobuf:"bytes,3,opt,name=resourceExpr"`
+	// ResourcesExpr holds the expressions of the sidecar's limits and requests.
+	ResourcesExpr ResourcesExpr `json:"resourcesExpr" protobuf:"bytes,3,opt,name=resourcesExpr"`
 }
 
-// TargetContainerModeType is how the target containers' resources are aggregated.
+// TargetContainersModeType is how the target containers' resources are aggregated.
 // +enum
-type TargetContainerModeType string
+type TargetContainersModeType string
 
 const (
-	// TargetContainerModeSum adds the target containers' values.
-	TargetContainerModeSum TargetContainerModeType = "sum"
-	// TargetContainerModeMax takes the largest of the target containers' values.
-	TargetContainerModeMax TargetContainerModeType = "max"
+	// TargetContainersModeSum adds the target containers' values.
+	TargetContainersModeSum TargetContainersModeType = "sum"
+	// TargetContainersModeMax takes the largest of the target containers' values.
+	TargetContainersModeMax TargetContainersModeType = "max"
 )
 
-// ResourceExpr holds the expressions of the sidecar's limits and requests. An
+// ResourcesExpr holds the expressions of the sidecar's limits and requests. An
 // expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /,
 // parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a
 // memory expression.
-type ResourceExpr struct {
+type ResourcesExpr struct {
 	// Limits: a target container without a limit makes the aggregate unlimited, and
 	// then the sidecar gets no limit for that resource.
 	// +optional

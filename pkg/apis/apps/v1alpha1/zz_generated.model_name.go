@@ -397,11 +397,6 @@ func (in ResourceDistributionTargets) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
-func (in ResourceExpr) OpenAPIModelName() string {
-	return "io.kruise.apps.v1alpha1.ResourceExpr"
-}
-
-// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceExprLimits) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ResourceExprLimits"
 }
@@ -409,6 +404,11 @@ func (in ResourceExprLimits) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceExprRequests) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.ResourceExprRequests"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesExpr) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourcesExpr"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -126,11 +126,11 @@ func (m *ResourceDistributionTargetNamespaces) Reset() { *m = ResourceDistributi
 
 func (m *ResourceDistributionTargets) Reset() { *m = ResourceDistributionTargets{} }
 
-func (m *ResourceExpr) Reset() { *m = ResourceExpr{} }
-
 func (m *ResourceExprLimits) Reset() { *m = ResourceExprLimits{} }
 
 func (m *ResourceExprRequests) Reset() { *m = ResourceExprRequests{} }
+
+func (m *ResourcesExpr) Reset() { *m = ResourcesExpr{} }
 
 func (m *ResourcesPolicy) Reset() { *m = ResourcesPolicy{} }
 
@@ -2469,53 +2469,6 @@ func (m *ResourceDistributionTargets) MarshalToSizedBuffer(dAtA []byte) (int, er
 	return len(dAtA) - i, nil
 }
 
-func (m *ResourceExpr) Marshal() (dAtA []byte, err error) {
-	size := m.Size()
-	dAtA = make([]byte, size)
-	n, err := m.MarshalToSizedBuffer(dAtA[:size])
-	if err != nil {
-		return nil, err
-	}
-	return dAtA[:n], nil
-}
-
-func (m *ResourceExpr) MarshalTo(dAtA []byte) (int, error) {
-	size := m.Size()
-	return m.MarshalToSizedBuffer(dAtA[:size])
-}
-
-func (m *ResourceExpr) MarshalToSizedBuffer(dAtA []byte) (int, error) {
-	i := len(dAtA)
-	_ = i
-	var l int
-	_ = l
-	if m.Requests != nil {
-		{
-			size, err := m.Requests.MarshalToSizedBuffer(dAtA[:i])
-			if err != nil {
-				return 0, err
-			}
-			i -= size
-			i = encodeVarintGenerated(dAtA, i, uint64(size))
-		}
-		i--
-		dAtA[i] = 0x12
-	}
-	if m.Limits != nil {
-		{
-			size, err := m.Limits.MarshalToSizedBuffer(dAtA[:i])
-			if err != nil {
-				return 0, err
-			}
-			i -= size
-			i = encodeVarintGenerated(dAtA, i, uint64(size))
-		}
-		i--
-		dAtA[i] = 0xa
-	}
-	return len(dAtA) - i, nil
-}
-
 func (m *ResourceExprLimits) Marshal() (dAtA []byte, err error) {
 	size := m.Size()
 	dAtA = make([]byte, size)
@@ -2582,6 +2535,53 @@ func (m *ResourceExprRequests) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
+func (m *ResourcesExpr) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *ResourcesExpr) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ResourcesExpr) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.Requests != nil {
+		{
+			size, err := m.Requests.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x12
+	}
+	if m.Limits != nil {
+		{
+			size, err := m.Limits.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
 func (m *ResourcesPolicy) Marshal() (dAtA []byte, err error) {
 	size := m.Size()
 	dAtA = make([]byte, size)
@@ -2603,7 +2603,7 @@ func (m *ResourcesPolicy) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	var l int
 	_ = l
 	{
-		size, err := m.ResourceExpr.MarshalToSizedBuffer(dAtA[:i])
+		size, err := m.ResourcesExpr.MarshalToSizedBuffer(dAtA[:i])
 		if err != nil {
 			return 0, err
 		}
@@ -2617,9 +2617,9 @@ func (m *ResourcesPolicy) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	i = encodeVarintGenerated(dAtA, i, uint64(len(m.TargetContainersNameRegex)))
 	i--
 	dAtA[i] = 0x12
-	i -= len(m.TargetContainerMode)
-	copy(dAtA[i:], m.TargetContainerMode)
-	i = encodeVarintGenerated(dAtA, i, uint64(len(m.TargetContainerMode)))
+	i -= len(m.TargetContainersMode)
+	copy(dAtA[i:], m.TargetContainersMode)
+	i = encodeVarintGenerated(dAtA, i, uint64(len(m.TargetContainersMode)))
 	i--
 	dAtA[i] = 0xa
 	return len(dAtA) - i, nil
@@ -6425,23 +6425,6 @@ func (m *ResourceDistributionTargets) Size() (n int) {
 	return n
 }
 
-func (m *ResourceExpr) Size() (n int) {
-	if m == nil {
-		return 0
-	}
-	var l int
-	_ = l
-	if m.Limits != nil {
-		l = m.Limits.Size()
-		n += 1 + l + sovGenerated(uint64(l))
-	}
-	if m.Requests != nil {
-		l = m.Requests.Size()
-		n += 1 + l + sovGenerated(uint64(l))
-	}
-	return n
-}
-
 func (m *ResourceExprLimits) Size() (n int) {
 	if m == nil {
 		return 0
@@ -6468,17 +6451,34 @@ func (m *ResourceExprRequests) Size() (n int) {
 	return n
 }
 
+func (m *ResourcesExpr) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Limits != nil {
+		l = m.Limits.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
+	if m.Requests != nil {
+		l = m.Requests.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
+	return n
+}
+
 func (m *ResourcesPolicy) Size() (n int) {
 	if m == nil {
 		return 0
 	}
 	var l int
 	_ = l
-	l = len(m.TargetContainerMode)
+	l = len(m.TargetContainersMode)
 	n += 1 + l + sovGenerated(uint64(l))
 	l = len(m.TargetContainersNameRegex)
 	n += 1 + l + sovGenerated(uint64(l))
-	l = m.ResourceExpr.Size()
+	l = m.ResourcesExpr.Size()
 	n += 1 + l + sovGenerated(uint64(l))
 	return n
 }
@@ -8191,17 +8191,6 @@ func (this *ResourceDistributionTargets) String() string {
 	}, "")
 	return s
 }
-func (this *ResourceExpr) String() string {
-	if this == nil {
-		return "nil"
-	}
-	s := strings.Join([]string{`&ResourceExpr{`,
-		`Limits:` + strings.Replace(this.Limits.String(), "ResourceExprLimits", "ResourceExprLimits", 1) + `,`,
-		`Requests:` + strings.Replace(this.Requests.String(), "ResourceExprRequests", "ResourceExprRequests", 1) + `,`,
-		`}`,
-	}, "")
-	return s
-}
 func (this *ResourceExprLimits) String() string {
 	if this == nil {
 		return "nil"
@@ -8224,14 +8213,25 @@ func (this *ResourceExprRequests) String() string {
 	}, "")
 	return s
 }
+func (this *ResourcesExpr) String() string {
+	if this == nil {
+		return "nil"
+	}
+	s := strings.Join([]string{`&ResourcesExpr{`,
+		`Limits:` + strings.Replace(this.Limits.String(), "ResourceExprLimits", "ResourceExprLimits", 1) + `,`,
+		`Requests:` + strings.Replace(this.Requests.String(), "ResourceExprRequests", "ResourceExprRequests", 1) + `,`,
+		`}`,
+	}, "")
+	return s
+}
 func (this *ResourcesPolicy) String() string {
 	if this == nil {
 		return "nil"
 	}
 	s := strings.Join([]string{`&ResourcesPolicy{`,
-		`TargetContainerMode:` + fmt.Sprintf("%v", this.TargetContainerMode) + `,`,
+		`TargetContainersMode:` + fmt.Sprintf("%v", this.TargetContainersMode) + `,`,
 		`TargetContainersNameRegex:` + fmt.Sprintf("%v", this.TargetContainersNameRegex) + `,`,
-		`ResourceExpr:` + strings.Replace(strings.Replace(this.ResourceExpr.String(), "ResourceExpr", "ResourceExpr", 1), `&`, ``, 1) + `,`,
+		`ResourcesExpr:` + strings.Replace(strings.Replace(this.ResourcesExpr.String(), "ResourcesExpr", "ResourcesExpr", 1), `&`, ``, 1) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -15856,128 +15856,6 @@ func (m *ResourceDistributionTargets) Unmarshal(dAtA []byte) error {
 	}
 	return nil
 }
-func (m *ResourceExpr) Unmarshal(dAtA []byte) error {
-	l := len(dAtA)
-	iNdEx := 0
-	for iNdEx < l {
-		preIndex := iNdEx
-		var wire uint64
-		for shift := uint(0); ; shift += 7 {
-			if shift >= 64 {
-				return ErrIntOverflowGenerated
-			}
-			if iNdEx >= l {
-				return io.ErrUnexpectedEOF
-			}
-			b := dAtA[iNdEx]
-			iNdEx++
-			wire |= uint64(b&0x7F) << shift
-			if b < 0x80 {
-				break
-			}
-		}
-		fieldNum := int32(wire >> 3)
-		wireType := int(wire & 0x7)
-		if wireType == 4 {
-			return fmt.Errorf("proto: ResourceExpr: wiretype end group for non-group")
-		}
-		if fieldNum <= 0 {
-			return fmt.Errorf("proto: ResourceExpr: illegal tag %d (wire type %d)", fieldNum, wire)
-		}
-		switch fieldNum {
-		case 1:
-			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Limits", wireType)
-			}
-			var msglen int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return ErrIntOverflowGenerated
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				msglen |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			if msglen < 0 {
-				return ErrInvalidLengthGenerated
-			}
-			postIndex := iNdEx + msglen
-			if postIndex < 0 {
-				return ErrInvalidLengthGenerated
-			}
-			if postIndex > l {
-				return io.ErrUnexpectedEOF
-			}
-			if m.Limits == nil {
-				m.Limits = &ResourceExprLimits{}
-			}
-			if err := m.Limits.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
-				return err
-			}
-			iNdEx = postIndex
-		case 2:
-			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Requests", wireType)
-			}
-			var msglen int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return ErrIntOverflowGenerated
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				msglen |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			if msglen < 0 {
-				return ErrInvalidLengthGenerated
-			}
-			postIndex := iNdEx + msglen
-			if postIndex < 0 {
-				return ErrInvalidLengthGenerated
-			}
-			if postIndex > l {
-				return io.ErrUnexpectedEOF
-			}
-			if m.Requests == nil {
-				m.Requests = &ResourceExprRequests{}
-			}
-			if err := m.Requests.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
-				return err
-			}
-			iNdEx = postIndex
-		default:
-			iNdEx = preIndex
-			skippy, err := skipGenerated(dAtA[iNdEx:])
-			if err != nil {
-				return err
-			}
-			if (skippy < 0) || (iNdEx+skippy) < 0 {
-				return ErrInvalidLengthGenerated
-			}
-			if (iNdEx + skippy) > l {
-				return io.ErrUnexpectedEOF
-			}
-			iNdEx += skippy
-		}
-	}
-
-	if iNdEx > l {
-		return io.ErrUnexpectedEOF
-	}
-	return nil
-}
 func (m *ResourceExprLimits) Unmarshal(dAtA []byte) error {
 	l := len(dAtA)
 	iNdEx := 0
@@ -16206,6 +16084,128 @@ func (m *ResourceExprRequests) Unmarshal(dAtA []byte) error {
 	}
 	return nil
 }
+func (m *ResourcesExpr) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowGenerated
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: ResourcesExpr: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: ResourcesExpr: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Limits", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Limits == nil {
+				m.Limits = &ResourceExprLimits{}
+			}
+			if err := m.Limits.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Requests", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Requests == nil {
+				m.Requests = &ResourceExprRequests{}
+			}
+			if err := m.Requests.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipGenerated(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
 func (m *ResourcesPolicy) Unmarshal(dAtA []byte) error {
 	l := len(dAtA)
 	iNdEx := 0
@@ -16237,7 +16237,7 @@ func (m *ResourcesPolicy) Unmarshal(dAtA []byte) error {
 		switch fieldNum {
 		case 1:
 			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field TargetContainerMode", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field TargetContainersMode", wireType)
 			}
 			var stringLen uint64
 			for shift := uint(0); ; shift += 7 {
@@ -16265,7 +16265,7 @@ func (m *ResourcesPolicy) Unmarshal(dAtA []byte) error {
 			if postIndex > l {
 				return io.ErrUnexpectedEOF
 			}
-			m.TargetContainerMode = TargetContainerModeType(dAtA[iNdEx:postIndex])
+			m.TargetContainersMode = TargetContainersModeType(dAtA[iNdEx:postIndex])
 			iNdEx = postIndex
 		case 2:
 			if wireType != 2 {
@@ -16301,7 +16301,7 @@ func (m *ResourcesPolicy) Unmarshal(dAtA []byte) error {
 			iNdEx = postIndex
 		case 3:
 			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field ResourceExpr", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field ResourcesExpr", wireType)
 			}
 			var msglen int
 			for shift := uint(0); ; shift += 7 {
@@ -16328,7 +16328,7 @@ func (m *ResourcesPolicy) Unmarshal(dAtA []byte) error {
 			if postIndex > l {
 				return io.ErrUnexpectedEOF
 			}
-			if err := m.ResourceExpr.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+			if err := m.ResourcesExpr.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
 				return err
 			}
 			iNdEx = postIndex

@@ -237,11 +237,6 @@ func (in ResourceDistributionTargets) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
-func (in ResourceExpr) OpenAPIModelName() string {
-	return "io.kruise.apps.v1beta1.ResourceExpr"
-}
-
-// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceExprLimits) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ResourceExprLimits"
 }
@@ -249,6 +244,11 @@ func (in ResourceExprLimits) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceExprRequests) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ResourceExprRequests"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesExpr) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourcesExpr"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -25,7 +25,7 @@ var (
 	supportedUpgradeTypes        = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade, apps.SidecarContainerHotUpgrade}
 	// Init containers are injected at creation only and never upgraded in place.
 	supportedInitUpgradeTypes     = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade}
-	supportedTargetContainerModes = []apps.TargetContainerModeType{apps.TargetContainerModeSum, apps.TargetContainerModeMax}
+	supportedTargetContainersModes = []apps.TargetContainersModeType{apps.TargetContainersModeSum, apps.TargetContainersModeMax}
 	// transferEnvFieldPaths are the pod fields a sidecar may read its source container's name from.
 	transferEnvFieldPaths = []string{"metadata.name", "metadata.labels['<KEY>']", "metadata.annotations['<KEY>']"}
 )
@@ -262,8 +262,8 @@ func validateResourcesPolicy(c *apps.SidecarContainer, initContainer bool, fldPa
 	if initContainer && (c.RestartPolicy == nil || *c.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
 		allErrs = append(allErrs, field.Forbidden(path, "only a native sidecar init container (restartPolicy Always) may have a resourcesPolicy"))
 	}
-	if !phaseIn(p.TargetContainerMode, supportedTargetContainerModes) {
-		allErrs = append(allErrs, field.NotSupported(path.Child("targetContainerMode"), p.TargetContainerMode, supportedTargetContainerModes))
+	if !phaseIn(p.TargetContainersMode, supportedTargetContainersModes) {
+		allErrs = append(allErrs, field.NotSupported(path.Child("targetContainersMode"), p.TargetContainersMode, supportedTargetContainersModes))
 	}
 	regexPath := path.Child("targetContainersNameRegex")
 	if p.TargetContainersNameRegex == "" {
@@ -271,8 +271,8 @@ func validateResourcesPolicy(c *apps.SidecarContainer, initContainer bool, fldPa
 	} else if _, err := regexp.Compile(p.TargetContainersNameRegex); err != nil {
 		allErrs = append(allErrs, field.Invalid(regexPath, p.TargetContainersNameRegex, err.Error()))
 	}
-	exprPath := path.Child("resourceExpr")
-	e := p.ResourceExpr
+	exprPath := path.Child("resourcesExpr")
+	e := p.ResourcesExpr
 	if e.Limits == nil && e.Requests == nil {
 		allErrs = append(allErrs, field.Required(exprPath, "at least one of limits and requests"))
 	}

@@ -51,8 +51,8 @@ func hotSidecar(name string) apps.SidecarContainer {
 
 func resourcesPolicy() *apps.ResourcesPolicy {
 	return &apps.ResourcesPolicy{
-		TargetContainerMode: apps.TargetContainerModeSum, TargetContainersNameRegex: "^main$",
-		ResourceExpr: apps.ResourceExpr{
+		TargetContainersMode: apps.TargetContainersModeSum, TargetContainersNameRegex: "^main$",
+		ResourcesExpr: apps.ResourcesExpr{
 			Limits:   &apps.ResourceExprLimits{CPU: "max(cpu*50%, 50m)", Memory: "200Mi"},
 			Requests: &apps.ResourceExprRequests{CPU: "cpu*10%", Memory: "min(memory, 100Mi)"},
 		},
@@ -189,22 +189,22 @@ func TestValidateSidecarSet(t *testing.T) {
 		}, want: []wantErr{forbidden("spec.containers[0].resourcesPolicy", "together with resources")}},
 		{name: "resources policy with a bad regex, mode and expressions", mutate: func(ss *apps.SidecarSet) {
 			p := resourcesPolicy()
-			p.TargetContainerMode = "avg"
+			p.TargetContainersMode = "avg"
 			p.TargetContainersNameRegex = "^main(["
-			p.ResourceExpr.Limits.CPU = "max(cpu*50%"
-			p.ResourceExpr.Requests.Memory = "cpu*2"
+			p.ResourcesExpr.Limits.CPU = "max(cpu*50%"
+			p.ResourcesExpr.Requests.Memory = "cpu*2"
 			ss.Spec.Containers[0].ResourcesPolicy = p
 		}, want: []wantErr{
-			notSupported("spec.containers[0].resourcesPolicy.targetContainerMode"),
+			notSupported("spec.containers[0].resourcesPolicy.targetContainersMode"),
 			invalid("spec.containers[0].resourcesPolicy.targetContainersNameRegex"),
-			invalid("spec.containers[0].resourcesPolicy.resourceExpr.limits.cpu"),
-			invalid("spec.containers[0].resourcesPolicy.resourceExpr.requests.memory", "unknown name"),
+			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"),
+			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.requests.memory", "unknown name"),
 		}},
 		{name: "resources policy without regex or expressions", mutate: func(ss *apps.SidecarSet) {
-			ss.Spec.Containers[0].ResourcesPolicy = &apps.ResourcesPolicy{TargetContainerMode: apps.TargetContainerModeMax}
+			ss.Spec.Containers[0].ResourcesPolicy = &apps.ResourcesPolicy{TargetContainersMode: apps.TargetContainersModeMax}
 		}, want: []wantErr{
 			required("spec.containers[0].resourcesPolicy.targetContainersNameRegex"),
-			required("spec.containers[0].resourcesPolicy.resourceExpr"),
+			required("spec.containers[0].resourcesPolicy.resourcesExpr"),
 		}},
 		{name: "resources policy on a run-to-completion init container", mutate: func(ss *apps.SidecarSet) {
 			c := sidecar("init", "busybox:1.36")

@@ -28,16 +28,16 @@ import (
 // ResourcesPolicy derives a sidecar's resources from the containers of the pod it is
 // injected into, when the pod is created: the containers (plain ones and native
 // sidecars, never Kruise-injected sidecars) whose names match
-// targetContainersNameRegex are aggregated by targetContainerMode, and each
-// expression of resourceExpr is evaluated with the aggregate bound to its variable.
+// targetContainersNameRegex are aggregated by targetContainersMode, and each
+// expression of resourcesExpr is evaluated with the aggregate bound to its variable.
 type ResourcesPolicyApplyConfiguration struct {
-	// TargetContainerMode is sum or max.
-	TargetContainerMode *appsv1beta1.TargetContainerModeType `json:"targetContainerMode,omitempty"`
+	// TargetContainersMode is sum or max.
+	TargetContainersMode *appsv1beta1.TargetContainersModeType `json:"targetContainersMode,omitempty"`
 	// TargetContainersNameRegex selects the pod's containers to aggregate; a pod with
 	// none that matches is refused.
 	TargetContainersNameRegex *string `json:"targetContainersNameRegex,omitempty"`
-	// ResourceExpr holds the expressions of the sidecar's limits and requests.
-	ResourceExpr *ResourceExprApplyConfiguration `json:"resourceExpr,omitempty"`
+	// ResourcesExpr holds the expressions of the sidecar's limits and requests.
+	ResourcesExpr *ResourcesExprApplyConfiguration `json:"resourcesExpr,omitempty"`
 }
 
 // ResourcesPolicyApplyConfiguration constructs a declarative configuration of the ResourcesPolicy type for use with
@@ -46,11 +46,11 @@ func ResourcesPolicy() *ResourcesPolicyApplyConfiguration {
 	return &ResourcesPolicyApplyConfiguration{}
 }
 
-// WithTargetContainerMode sets the TargetContainerMode field in the declarative configuration to the given value
+// WithTargetContainersMode sets the TargetContainersMode field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the TargetContainerMode field is set to the value of the last call.
-func (b *ResourcesPolicyApplyConfiguration) WithTargetContainerMode(value appsv1beta1.TargetContainerModeType) *ResourcesPolicyApplyConfiguration {
-	b.TargetContainerMode = &value
+// If called multiple times, the TargetContainersMode field is set to the value of the last call.
+func (b *ResourcesPolicyApplyConfiguration) WithTargetContainersMode(value appsv1beta1.TargetContainersModeType) *ResourcesPolicyApplyConfiguration {
+	b.TargetContainersMode = &value
 	return b
 }
 
@@ -62,10 +62,10 @@ func (b *ResourcesPolicyApplyConfiguration) WithTargetContainersNameRegex(value 
 	return b
 }
 
-// WithResourceExpr sets the ResourceExpr field in the declarative configuration to the given value
+// WithResourcesExpr sets the ResourcesExpr field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the ResourceExpr field is set to the value of the last call.
-func (b *ResourcesPolicyApplyConfiguration) WithResourceExpr(value *ResourceExprApplyConfiguration) *ResourcesPolicyApplyConfiguration {
-	b.ResourceExpr = value
+// If called multiple times, the ResourcesExpr field is set to the value of the last call.
+func (b *ResourcesPolicyApplyConfiguration) WithResourcesExpr(value *ResourcesExprApplyConfiguration) *ResourcesPolicyApplyConfiguration {
+	b.ResourcesExpr = value
 	return b
 }
