@@ -129,6 +129,7 @@ func Compute(ws *appsv1beta1.WorkloadSpread, replicas int32, pods []Pod, now tim
 				res.Costs[p.Name] = want
 			}
 		}
+		st.Replicas = int32(counted)
 		if max == Unlimited {
 			st.MissingReplicas = Unlimited
 		} else {

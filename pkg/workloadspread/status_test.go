@@ -58,6 +58,10 @@ func TestComputeMissingReplicasAndCosts(t *testing.T) {
 	if b.MissingReplicas != Unlimited || len(b.DeletingPods) != 1 {
 		t.Errorf("subset b: %+v", b)
 	}
+	// replicas counts the active pods: a0 and a1; b0 (b1 is being deleted).
+	if a.Replicas != 2 || b.Replicas != 1 {
+		t.Errorf("replicas a=%d b=%d, want 2 and 1", a.Replicas, b.Replicas)
+	}
 	want := map[string]int32{"a1": 200, "b0": 100} // b1 is being deleted: it holds no slot
 	if len(res.Costs) != len(want) {
 		t.Errorf("costs %v, want %v", res.Costs, want)

@@ -2,6 +2,7 @@ package podwebhook
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -36,6 +37,23 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 	}
 	working := sidecarset.WorkingHotUpgradeContainers(pod)
 	hotUpgraded := false
+	sidecarNames := sidecarNames(matched)
+	build := func(ss *apps.SidecarSet, sc *apps.SidecarContainer) (corev1.Container, error) {
+		c := sidecarContainer(sc, pod, appContainers)
+		if sc.ResourcesPolicy == nil {
+			return c, nil
+		}
+		// pod still holds only its own containers here: sidecars are placed at the end.
+		r, err := sidecarset.SidecarResources(sc.ResourcesPolicy, pod, sidecarNames)
+		if err != nil {
+			// The pod is what the policy cannot size (no target container, a negative
+			// result), so it is refused, as OpenKruise does, whatever the failurePolicy.
+			return c, DenyWith(http.StatusUnprocessableEntity, metav1.StatusReasonInvalid,
+				fmt.Sprintf("resourcesPolicy of sidecar %s of SidecarSet %s: %v", sc.Name, ss.Name, err))
+		}
+		c.Resources = r
+		return c, nil
+	}
 
 	for _, ss := range matched {
 		var injected []string
@@ -47,12 +65,19 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 			if taken.Has(sc.Name) {
 				continue
 			}
-			place(sidecarContainer(sc, pod, appContainers), sc.PodInjectPolicy, &initBefore, &initAfter)
+			c, err := build(ss, sc)
+			if err != nil {
+				return err
+			}
+			place(c, sc.PodInjectPolicy, &initBefore, &initAfter)
 			injected = append(injected, sc.Name)
 		}
 		for i := range ss.Spec.Containers {
 			sc := &ss.Spec.Containers[i]
-			c := sidecarContainer(sc, pod, appContainers)
+			c, err := build(ss, sc)
+			if err != nil {
+				return err
+			}
 			if sc.UpgradeStrategy.UpgradeType != apps.SidecarContainerHotUpgrade {
 				if taken.Has(sc.Name) {
 					continue
@@ -93,6 +118,25 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 		return sidecarset.SetWorkingHotUpgradeContainers(pod, working)
 	}
 	return nil
+}
+
+// sidecarNames are the names of every container the matched SidecarSets inject: a
+// resourcesPolicy sizes a sidecar from the pod's own containers only.
+func sidecarNames(matched []*apps.SidecarSet) sets.Set[string] {
+	names := sets.New[string]()
+	for _, ss := range matched {
+		for _, c := range ss.Spec.InitContainers {
+			names.Insert(c.Name)
+		}
+		for _, c := range ss.Spec.Containers {
+			names.Insert(c.Name)
+			if c.UpgradeStrategy.UpgradeType == apps.SidecarContainerHotUpgrade {
+				n := pub.HotUpgradeContainerNames(c.Name)
+				names.Insert(n[0], n[1])
+			}
+		}
+	}
+	return names
 }
 
 // recordInjection writes the hash annotations and the injected list for ss.

@@ -47,6 +47,45 @@ type SidecarContainer struct {
 	UpgradeStrategy   SidecarContainerUpgradeStrategy
 	ShareVolumePolicy ShareVolumePolicy
 	TransferEnv       []TransferEnvVar
+	// ResourcesPolicy computes the sidecar's resources from the pod's own containers
+	// when the pod is created; it excludes Container.Resources.
+	ResourcesPolicy *ResourcesPolicy
+}
+
+// ResourcesPolicy derives a sidecar's resources from the containers of the pod it is
+// injected into: the containers whose names match TargetContainersNameRegex are
+// aggregated by TargetContainersMode, and each expression of ResourcesExpr is evaluated
+// with the aggregate bound to its variable (cpu or memory).
+type ResourcesPolicy struct {
+	TargetContainersMode       TargetContainersModeType
+	TargetContainersNameRegex string
+	ResourcesExpr              ResourcesExpr
+}
+
+// TargetContainersModeType is how the target containers' resources are aggregated.
+type TargetContainersModeType string
+
+const (
+	TargetContainersModeSum TargetContainersModeType = "sum"
+	TargetContainersModeMax TargetContainersModeType = "max"
+)
+
+// ResourcesExpr holds the expressions of the sidecar's limits and requests.
+type ResourcesExpr struct {
+	Limits   *ResourceExprLimits
+	Requests *ResourceExprRequests
+}
+
+// ResourceExprLimits are the expressions of the sidecar's limits; empty is unset.
+type ResourceExprLimits struct {
+	CPU    string
+	Memory string
+}
+
+// ResourceExprRequests are the expressions of the sidecar's requests; empty is unset.
+type ResourceExprRequests struct {
+	CPU    string
+	Memory string
 }
 
 // PodInjectPolicyType says where among the pod's containers a sidecar goes.

@@ -78,6 +78,8 @@ type WorkloadSpreadStatus struct {
 // WorkloadSpreadSubsetStatus counts a subset's room and the pods in flight.
 type WorkloadSpreadSubsetStatus struct {
 	Name string
+	// Replicas is how many active (not deleting) pods the subset holds.
+	Replicas int32
 	// MissingReplicas is the room left; -1 is unlimited.
 	MissingReplicas int32
 	// CreatingPods: pods the webhook admitted into the subset and the controller has not

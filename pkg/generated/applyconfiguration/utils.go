@@ -182,6 +182,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.ResourceDistributionTargetNamespacesApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ResourceDistributionTargets"):
 		return &appsv1alpha1.ResourceDistributionTargetsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceExprLimits"):
+		return &appsv1alpha1.ResourceExprLimitsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourceExprRequests"):
+		return &appsv1alpha1.ResourceExprRequestsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourcesExpr"):
+		return &appsv1alpha1.ResourcesExprApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ResourcesPolicy"):
+		return &appsv1alpha1.ResourcesPolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):
 		return &appsv1alpha1.RollingUpdateDaemonSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
@@ -350,6 +358,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.ResourceDistributionTargetNamespacesApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionTargets"):
 		return &appsv1beta1.ResourceDistributionTargetsApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceExprLimits"):
+		return &appsv1beta1.ResourceExprLimitsApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourceExprRequests"):
+		return &appsv1beta1.ResourceExprRequestsApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourcesExpr"):
+		return &appsv1beta1.ResourcesExprApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ResourcesPolicy"):
+		return &appsv1beta1.ResourcesPolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateCloneSetStrategy"):
 		return &appsv1beta1.RollingUpdateCloneSetStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateDaemonSet"):

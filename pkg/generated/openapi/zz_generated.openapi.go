@@ -124,6 +124,10 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ResourceDistributionStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_ResourceDistributionStatus(ref),
 		v1alpha1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():            schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargetNamespaces(ref),
 		v1alpha1.ResourceDistributionTargets{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref),
+		v1alpha1.ResourceExprLimits{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_ResourceExprLimits(ref),
+		v1alpha1.ResourceExprRequests{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ResourceExprRequests(ref),
+		v1alpha1.ResourcesExpr{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_ResourcesExpr(ref),
+		v1alpha1.ResourcesPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_ResourcesPolicy(ref),
 		v1alpha1.RollingUpdateDaemonSet{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref),
 		v1alpha1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                schema_pkg_apis_apps_v1alpha1_RollingUpdateStatefulSetStrategy(ref),
 		v1alpha1.SandboxConfig{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1alpha1_SandboxConfig(ref),
@@ -219,6 +223,10 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.ResourceDistributionStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1beta1_ResourceDistributionStatus(ref),
 		v1beta1.ResourceDistributionTargetNamespaces{}.OpenAPIModelName():             schema_pkg_apis_apps_v1beta1_ResourceDistributionTargetNamespaces(ref),
 		v1beta1.ResourceDistributionTargets{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref),
+		v1beta1.ResourceExprLimits{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_ResourceExprLimits(ref),
+		v1beta1.ResourceExprRequests{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ResourceExprRequests(ref),
+		v1beta1.ResourcesExpr{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_ResourcesExpr(ref),
+		v1beta1.ResourcesPolicy{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_ResourcesPolicy(ref),
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
 		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
 		v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref),
@@ -4743,6 +4751,123 @@ func schema_pkg_apis_apps_v1alpha1_ResourceDistributionTargets(ref common.Refere
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_ResourceExprLimits(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceExprLimits are the expressions of the sidecar's limits.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cpu": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"memory": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourceExprRequests(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceExprRequests are the expressions of the sidecar's requests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cpu": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"memory": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourcesExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"limits": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
+							Ref:         ref(v1alpha1.ResourceExprLimits{}.OpenAPIModelName()),
+						},
+					},
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests: a target container without a request counts as 0.",
+							Ref:         ref(v1alpha1.ResourceExprRequests{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourceExprLimits{}.OpenAPIModelName(), v1alpha1.ResourceExprRequests{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ResourcesPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainersMode, and each expression of resourcesExpr is evaluated with the aggregate bound to its variable.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetContainersMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetContainersMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"max", "sum"},
+						},
+					},
+					"targetContainersNameRegex": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetContainersNameRegex selects the pod's containers to aggregate; a pod with none that matches is refused.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"resourcesExpr": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ResourcesExpr{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"targetContainersMode", "targetContainersNameRegex", "resourcesExpr"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ResourcesExpr{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_RollingUpdateDaemonSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -5276,12 +5401,18 @@ func schema_pkg_apis_apps_v1alpha1_SidecarContainer(ref common.ReferenceCallback
 							},
 						},
 					},
+					"resourcesPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourcesPolicy computes the sidecar's resources from the pod's own containers when the pod is created. It cannot be set together with resources.",
+							Ref:         ref(v1alpha1.ResourcesPolicy{}.OpenAPIModelName()),
+						},
+					},
 				},
 				Required: []string{"name"},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ShareVolumePolicy{}.OpenAPIModelName(), v1alpha1.SidecarContainerUpgradeStrategy{}.OpenAPIModelName(), v1alpha1.TransferEnvVar{}.OpenAPIModelName(), corev1.ContainerPort{}.OpenAPIModelName(), corev1.ContainerResizePolicy{}.OpenAPIModelName(), corev1.ContainerRestartRule{}.OpenAPIModelName(), corev1.EnvFromSource{}.OpenAPIModelName(), corev1.EnvVar{}.OpenAPIModelName(), corev1.Lifecycle{}.OpenAPIModelName(), corev1.Probe{}.OpenAPIModelName(), corev1.ResourceRequirements{}.OpenAPIModelName(), corev1.SecurityContext{}.OpenAPIModelName(), corev1.VolumeDevice{}.OpenAPIModelName(), corev1.VolumeMount{}.OpenAPIModelName()},
+			v1alpha1.ResourcesPolicy{}.OpenAPIModelName(), v1alpha1.ShareVolumePolicy{}.OpenAPIModelName(), v1alpha1.SidecarContainerUpgradeStrategy{}.OpenAPIModelName(), v1alpha1.TransferEnvVar{}.OpenAPIModelName(), corev1.ContainerPort{}.OpenAPIModelName(), corev1.ContainerResizePolicy{}.OpenAPIModelName(), corev1.ContainerRestartRule{}.OpenAPIModelName(), corev1.EnvFromSource{}.OpenAPIModelName(), corev1.EnvVar{}.OpenAPIModelName(), corev1.Lifecycle{}.OpenAPIModelName(), corev1.Probe{}.OpenAPIModelName(), corev1.ResourceRequirements{}.OpenAPIModelName(), corev1.SecurityContext{}.OpenAPIModelName(), corev1.VolumeDevice{}.OpenAPIModelName(), corev1.VolumeMount{}.OpenAPIModelName()},
 	}
 }
 
@@ -7622,12 +7753,19 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 							Format:      "",
 						},
 					},
-					"missingReplicas": {
+					"replicas": {
 						SchemaProps: spec.SchemaProps{
-							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited. Replicas is how many active (not deleting) pods the subset holds.",
 							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int32",
 						},
 					},
 					"creatingPods": {
@@ -7681,7 +7819,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 						},
 					},
 				},
-				Required: []string{"name", "missingReplicas"},
+				Required: []string{"name", "replicas", "missingReplicas"},
 			},
 		},
 		Dependencies: []string{
@@ -9733,6 +9871,123 @@ func schema_pkg_apis_apps_v1beta1_ResourceDistributionTargets(ref common.Referen
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_ResourceExprLimits(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceExprLimits are the expressions of the sidecar's limits.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cpu": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"memory": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourceExprRequests(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceExprRequests are the expressions of the sidecar's requests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cpu": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"memory": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourcesExpr(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests. An expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /, parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a memory expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"limits": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limits: a target container without a limit makes the aggregate unlimited, and then the sidecar gets no limit for that resource.",
+							Ref:         ref(v1beta1.ResourceExprLimits{}.OpenAPIModelName()),
+						},
+					},
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests: a target container without a request counts as 0.",
+							Ref:         ref(v1beta1.ResourceExprRequests{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourceExprLimits{}.OpenAPIModelName(), v1beta1.ResourceExprRequests{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ResourcesPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcesPolicy derives a sidecar's resources from the containers of the pod it is injected into, when the pod is created: the containers (plain ones and native sidecars, never Kruise-injected sidecars) whose names match targetContainersNameRegex are aggregated by targetContainersMode, and each expression of resourcesExpr is evaluated with the aggregate bound to its variable.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetContainersMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetContainersMode is sum or max.\n\nPossible enum values:\n - `\"max\"` takes the largest of the target containers' values.\n - `\"sum\"` adds the target containers' values.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"max", "sum"},
+						},
+					},
+					"targetContainersNameRegex": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetContainersNameRegex selects the pod's containers to aggregate; a pod with none that matches is refused.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"resourcesExpr": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourcesExpr holds the expressions of the sidecar's limits and requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ResourcesExpr{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"targetContainersMode", "targetContainersNameRegex", "resourcesExpr"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ResourcesExpr{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -10302,12 +10557,18 @@ func schema_pkg_apis_apps_v1beta1_SidecarContainer(ref common.ReferenceCallback)
 							},
 						},
 					},
+					"resourcesPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourcesPolicy computes the sidecar's resources from the pod's own containers when the pod is created. It cannot be set together with resources.",
+							Ref:         ref(v1beta1.ResourcesPolicy{}.OpenAPIModelName()),
+						},
+					},
 				},
 				Required: []string{"name"},
 			},
 		},
 		Dependencies: []string{
-			v1beta1.ShareVolumePolicy{}.OpenAPIModelName(), v1beta1.SidecarContainerUpgradeStrategy{}.OpenAPIModelName(), v1beta1.TransferEnvVar{}.OpenAPIModelName(), corev1.ContainerPort{}.OpenAPIModelName(), corev1.ContainerResizePolicy{}.OpenAPIModelName(), corev1.ContainerRestartRule{}.OpenAPIModelName(), corev1.EnvFromSource{}.OpenAPIModelName(), corev1.EnvVar{}.OpenAPIModelName(), corev1.Lifecycle{}.OpenAPIModelName(), corev1.Probe{}.OpenAPIModelName(), corev1.ResourceRequirements{}.OpenAPIModelName(), corev1.SecurityContext{}.OpenAPIModelName(), corev1.VolumeDevice{}.OpenAPIModelName(), corev1.VolumeMount{}.OpenAPIModelName()},
+			v1beta1.ResourcesPolicy{}.OpenAPIModelName(), v1beta1.ShareVolumePolicy{}.OpenAPIModelName(), v1beta1.SidecarContainerUpgradeStrategy{}.OpenAPIModelName(), v1beta1.TransferEnvVar{}.OpenAPIModelName(), corev1.ContainerPort{}.OpenAPIModelName(), corev1.ContainerResizePolicy{}.OpenAPIModelName(), corev1.ContainerRestartRule{}.OpenAPIModelName(), corev1.EnvFromSource{}.OpenAPIModelName(), corev1.EnvVar{}.OpenAPIModelName(), corev1.Lifecycle{}.OpenAPIModelName(), corev1.Probe{}.OpenAPIModelName(), corev1.ResourceRequirements{}.OpenAPIModelName(), corev1.SecurityContext{}.OpenAPIModelName(), corev1.VolumeDevice{}.OpenAPIModelName(), corev1.VolumeMount{}.OpenAPIModelName()},
 	}
 }
 
@@ -12616,12 +12877,19 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref common.Referenc
 							Format:      "",
 						},
 					},
-					"missingReplicas": {
+					"replicas": {
 						SchemaProps: spec.SchemaProps{
-							Description: "MissingReplicas is the room left in the subset; -1 is unlimited.",
+							Description: "MissingReplicas is the room left in the subset; -1 is unlimited. Replicas is how many active (not deleting) pods the subset holds.",
 							Default:     0,
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"missingReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int32",
 						},
 					},
 					"creatingPods": {
@@ -12675,7 +12943,7 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSubsetStatus(ref common.Referenc
 						},
 					},
 				},
-				Required: []string{"name", "missingReplicas"},
+				Required: []string{"name", "replicas", "missingReplicas"},
 			},
 		},
 		Dependencies: []string{

@@ -155,6 +155,46 @@ spec:
   namespace: default
   namespaceSelector: {matchLabels: {env: prod}}
   containers: [{name: s, image: busybox}]`, "spec.namespaceSelector"},
+		{"resourcesPolicy with a bad expression", `
+apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: invalid-sidecarset}
+spec:
+  selector: {matchLabels: {app: x}}
+  containers:
+  - name: s
+    image: busybox
+    resourcesPolicy:
+      targetContainersMode: sum
+      targetContainersNameRegex: ^main$
+      resourcesExpr: {limits: {cpu: "max(cpu*50%"}}`, "spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"},
+		{"resourcesPolicy with a bad regex", `
+apiVersion: apps.kruise.io/v1beta1
+kind: SidecarSet
+metadata: {name: invalid-sidecarset}
+spec:
+  selector: {matchLabels: {app: x}}
+  containers:
+  - name: s
+    image: busybox
+    resourcesPolicy:
+      targetContainersMode: max
+      targetContainersNameRegex: "^main(["
+      resourcesExpr: {requests: {memory: "memory*10%"}}`, "spec.containers[0].resourcesPolicy.targetContainersNameRegex"},
+		{"resourcesPolicy together with resources", `
+apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: invalid-sidecarset}
+spec:
+  selector: {matchLabels: {app: x}}
+  containers:
+  - name: s
+    image: busybox
+    resources: {limits: {cpu: "1"}}
+    resourcesPolicy:
+      targetContainersMode: sum
+      targetContainersNameRegex: ^main$
+      resourcesExpr: {limits: {cpu: "cpu"}}`, "spec.containers[0].resourcesPolicy"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -127,6 +127,8 @@ type WorkloadSpreadSubsetStatus struct {
 	// Name of the subset.
 	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
 	// MissingReplicas is the room left in the subset; -1 is unlimited.
+	// Replicas is how many active (not deleting) pods the subset holds.
+	Replicas        int32 `json:"replicas" protobuf:"varint,6,opt,name=replicas"`
 	MissingReplicas int32 `json:"missingReplicas" protobuf:"varint,2,opt,name=missingReplicas"`
 	// CreatingPods: pods admitted into the subset that the controller has not seen yet,
 	// by name, with the admission time.

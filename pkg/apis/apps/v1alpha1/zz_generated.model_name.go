@@ -397,6 +397,26 @@ func (in ResourceDistributionTargets) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceExprLimits) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceExprLimits"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceExprRequests) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourceExprRequests"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesExpr) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourcesExpr"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.ResourcesPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RollingUpdateDaemonSet) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.RollingUpdateDaemonSet"
 }

@@ -97,6 +97,66 @@ type SidecarContainer struct {
 	// +optional
 	// +listType=atomic
 	TransferEnv []TransferEnvVar `json:"transferEnv,omitempty" protobuf:"bytes,5,rep,name=transferEnv"`
+	// ResourcesPolicy computes the sidecar's resources from the pod's own containers
+	// when the pod is created. It cannot be set together with resources.
+	// +optional
+	ResourcesPolicy *ResourcesPolicy `json:"resourcesPolicy,omitempty" protobuf:"bytes,6,opt,name=resourcesPolicy"`
+}
+
+// ResourcesPolicy derives a sidecar's resources from the containers of the pod it is
+// injected into, when the pod is created: the containers (plain ones and native
+// sidecars, never Kruise-injected sidecars) whose names match
+// targetContainersNameRegex are aggregated by targetContainersMode, and each
+// expression of resourcesExpr is evaluated with the aggregate bound to its variable.
+type ResourcesPolicy struct {
+	// TargetContainersMode is sum or max.
+	TargetContainersMode TargetContainersModeType `json:"targetContainersMode" protobuf:"bytes,1,opt,name=targetContainersMode,casttype=TargetContainersModeType"`
+	// TargetContainersNameRegex selects the pod's containers to aggregate; a pod with
+	// none that matches is refused.
+	TargetContainersNameRegex string `json:"targetContainersNameRegex" protobuf:"bytes,2,opt,name=targetContainersNameRegex"`
+	// ResourcesExpr holds the expressions of the sidecar's limits and requests.
+	ResourcesExpr ResourcesExpr `json:"resourcesExpr" protobuf:"bytes,3,opt,name=resourcesExpr"`
+}
+
+// TargetContainersModeType is how the target containers' resources are aggregated.
+// +enum
+type TargetContainersModeType string
+
+const (
+	// TargetContainersModeSum adds the target containers' values.
+	TargetContainersModeSum TargetContainersModeType = "sum"
+	// TargetContainersModeMax takes the largest of the target containers' values.
+	TargetContainersModeMax TargetContainersModeType = "max"
+)
+
+// ResourcesExpr holds the expressions of the sidecar's limits and requests. An
+// expression uses numbers, percentages (50%), quantities (50m, 100Mi), + - * /,
+// parentheses, min(), max() and one variable: cpu in a cpu expression, memory in a
+// memory expression.
+type ResourcesExpr struct {
+	// Limits: a target container without a limit makes the aggregate unlimited, and
+	// then the sidecar gets no limit for that resource.
+	// +optional
+	Limits *ResourceExprLimits `json:"limits,omitempty" protobuf:"bytes,1,opt,name=limits"`
+	// Requests: a target container without a request counts as 0.
+	// +optional
+	Requests *ResourceExprRequests `json:"requests,omitempty" protobuf:"bytes,2,opt,name=requests"`
+}
+
+// ResourceExprLimits are the expressions of the sidecar's limits.
+type ResourceExprLimits struct {
+	// +optional
+	CPU string `json:"cpu,omitempty" protobuf:"bytes,1,opt,name=cpu"`
+	// +optional
+	Memory string `json:"memory,omitempty" protobuf:"bytes,2,opt,name=memory"`
+}
+
+// ResourceExprRequests are the expressions of the sidecar's requests.
+type ResourceExprRequests struct {
+	// +optional
+	CPU string `json:"cpu,omitempty" protobuf:"bytes,1,opt,name=cpu"`
+	// +optional
+	Memory string `json:"memory,omitempty" protobuf:"bytes,2,opt,name=memory"`
 }
 
 // PodInjectPolicyType says where among the pod's containers a sidecar goes.

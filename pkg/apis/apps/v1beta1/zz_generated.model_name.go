@@ -237,6 +237,26 @@ func (in ResourceDistributionTargets) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceExprLimits) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceExprLimits"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceExprRequests) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourceExprRequests"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesExpr) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourcesExpr"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourcesPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ResourcesPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RollingUpdateCloneSetStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.RollingUpdateCloneSetStrategy"
 }

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/defaulting"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/sidecarset/resourceexpr"
 )
 
 var (
@@ -22,7 +24,8 @@ var (
 	supportedShareVolumePolicies = []apps.ShareVolumePolicyType{apps.ShareVolumePolicyEnabled, apps.ShareVolumePolicyDisabled}
 	supportedUpgradeTypes        = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade, apps.SidecarContainerHotUpgrade}
 	// Init containers are injected at creation only and never upgraded in place.
-	supportedInitUpgradeTypes = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade}
+	supportedInitUpgradeTypes     = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade}
+	supportedTargetContainersModes = []apps.TargetContainersModeType{apps.TargetContainersModeSum, apps.TargetContainersModeMax}
 	// transferEnvFieldPaths are the pod fields a sidecar may read its source container's name from.
 	transferEnvFieldPaths = []string{"metadata.name", "metadata.labels['<KEY>']", "metadata.annotations['<KEY>']"}
 )
@@ -135,7 +138,11 @@ func validateSidecarContainer(c *apps.SidecarContainer, initContainer bool, fldP
 			allErrs = append(allErrs, field.Invalid(emptyPath, emptyImage, "must differ from the sidecar's image: the idle container must do no work"))
 		}
 	}
-	return append(allErrs, validateTransferEnv(c.TransferEnv, fldPath.Child("transferEnv"))...)
+	allErrs = append(allErrs, validateTransferEnv(c.TransferEnv, fldPath.Child("transferEnv"))...)
+	if c.ResourcesPolicy != nil {
+		allErrs = append(allErrs, validateResourcesPolicy(c, initContainer, fldPath)...)
+	}
+	return allErrs
 }
 
 // validateHotUpgradeNames checks the two containers a hot-upgraded sidecar runs as
@@ -236,6 +243,54 @@ func validateSourceContainerFieldRef(ref *corev1.ObjectFieldSelector, fldPath *f
 		}
 	default:
 		allErrs = append(allErrs, field.NotSupported(pathPath, ref.FieldPath, transferEnvFieldPaths))
+	}
+	return allErrs
+}
+
+// validateResourcesPolicy checks a sidecar's resourcesPolicy as OpenKruise does: not
+// together with fixed resources, only on a plain sidecar or a native-sidecar init
+// container (a run-to-completion init container runs before the others and is not
+// sized from them), a mode, a regex that compiles, at least one of limits/requests
+// and expressions that parse with the variable of their own resource.
+func validateResourcesPolicy(c *apps.SidecarContainer, initContainer bool, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	p := c.ResourcesPolicy
+	path := fldPath.Child("resourcesPolicy")
+	if len(c.Resources.Limits) > 0 || len(c.Resources.Requests) > 0 {
+		allErrs = append(allErrs, field.Forbidden(path, "may not be set together with resources"))
+	}
+	if initContainer && (c.RestartPolicy == nil || *c.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
+		allErrs = append(allErrs, field.Forbidden(path, "only a native sidecar init container (restartPolicy Always) may have a resourcesPolicy"))
+	}
+	if !phaseIn(p.TargetContainersMode, supportedTargetContainersModes) {
+		allErrs = append(allErrs, field.NotSupported(path.Child("targetContainersMode"), p.TargetContainersMode, supportedTargetContainersModes))
+	}
+	regexPath := path.Child("targetContainersNameRegex")
+	if p.TargetContainersNameRegex == "" {
+		allErrs = append(allErrs, field.Required(regexPath, "selects the pod's containers the resources are computed from"))
+	} else if _, err := regexp.Compile(p.TargetContainersNameRegex); err != nil {
+		allErrs = append(allErrs, field.Invalid(regexPath, p.TargetContainersNameRegex, err.Error()))
+	}
+	exprPath := path.Child("resourcesExpr")
+	e := p.ResourcesExpr
+	if e.Limits == nil && e.Requests == nil {
+		allErrs = append(allErrs, field.Required(exprPath, "at least one of limits and requests"))
+	}
+	check := func(src string, r corev1.ResourceName, at *field.Path) {
+		if src == "" {
+			return
+		}
+		if _, err := resourceexpr.Parse(src, string(r)); err != nil {
+			allErrs = append(allErrs, field.Invalid(at, src, err.Error()))
+		}
+	}
+	if l := e.Limits; l != nil {
+		check(l.CPU, corev1.ResourceCPU, exprPath.Child("limits", "cpu"))
+		check(l.Memory, corev1.ResourceMemory, exprPath.Child("limits", "memory"))
+	}
+	if r := e.Requests; r != nil {
+		check(r.CPU, corev1.ResourceCPU, exprPath.Child("requests", "cpu"))
+		check(r.Memory, corev1.ResourceMemory, exprPath.Child("requests", "memory"))
 	}
 	return allErrs
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
@@ -46,6 +47,16 @@ func hotSidecar(name string) apps.SidecarContainer {
 	c := sidecar(name, "envoy:v1")
 	c.UpgradeStrategy = apps.SidecarContainerUpgradeStrategy{UpgradeType: apps.SidecarContainerHotUpgrade, HotUpgradeEmptyImage: "envoy:empty"}
 	return c
+}
+
+func resourcesPolicy() *apps.ResourcesPolicy {
+	return &apps.ResourcesPolicy{
+		TargetContainersMode: apps.TargetContainersModeSum, TargetContainersNameRegex: "^main$",
+		ResourcesExpr: apps.ResourcesExpr{
+			Limits:   &apps.ResourceExprLimits{CPU: "max(cpu*50%, 50m)", Memory: "200Mi"},
+			Requests: &apps.ResourceExprRequests{CPU: "cpu*10%", Memory: "min(memory, 100Mi)"},
+		},
+	}
 }
 
 func matchLabels(kv ...string) *metav1.LabelSelector {
@@ -171,6 +182,42 @@ func TestValidateSidecarSet(t *testing.T) {
 		{name: "transfer env with a bad variable name", mutate: func(ss *apps.SidecarSet) {
 			ss.Spec.Containers[0].TransferEnv = []apps.TransferEnvVar{{SourceContainerName: "main", EnvNames: []string{"OK", "1=BAD"}}}
 		}, want: []wantErr{invalid("spec.containers[0].transferEnv[0].envNames[1]")}},
+		{name: "resources policy", mutate: func(ss *apps.SidecarSet) { ss.Spec.Containers[0].ResourcesPolicy = resourcesPolicy() }},
+		{name: "resources policy with resources", mutate: func(ss *apps.SidecarSet) {
+			ss.Spec.Containers[0].ResourcesPolicy = resourcesPolicy()
+			ss.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}
+		}, want: []wantErr{forbidden("spec.containers[0].resourcesPolicy", "together with resources")}},
+		{name: "resources policy with a bad regex, mode and expressions", mutate: func(ss *apps.SidecarSet) {
+			p := resourcesPolicy()
+			p.TargetContainersMode = "avg"
+			p.TargetContainersNameRegex = "^main(["
+			p.ResourcesExpr.Limits.CPU = "max(cpu*50%"
+			p.ResourcesExpr.Requests.Memory = "cpu*2"
+			ss.Spec.Containers[0].ResourcesPolicy = p
+		}, want: []wantErr{
+			notSupported("spec.containers[0].resourcesPolicy.targetContainersMode"),
+			invalid("spec.containers[0].resourcesPolicy.targetContainersNameRegex"),
+			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"),
+			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.requests.memory", "unknown name"),
+		}},
+		{name: "resources policy without regex or expressions", mutate: func(ss *apps.SidecarSet) {
+			ss.Spec.Containers[0].ResourcesPolicy = &apps.ResourcesPolicy{TargetContainersMode: apps.TargetContainersModeMax}
+		}, want: []wantErr{
+			required("spec.containers[0].resourcesPolicy.targetContainersNameRegex"),
+			required("spec.containers[0].resourcesPolicy.resourcesExpr"),
+		}},
+		{name: "resources policy on a run-to-completion init container", mutate: func(ss *apps.SidecarSet) {
+			c := sidecar("init", "busybox:1.36")
+			c.ResourcesPolicy = resourcesPolicy()
+			ss.Spec.InitContainers = []apps.SidecarContainer{c}
+		}, want: []wantErr{forbidden("spec.initContainers[0].resourcesPolicy", "native sidecar")}},
+		{name: "resources policy on a native sidecar init container", mutate: func(ss *apps.SidecarSet) {
+			always := corev1.ContainerRestartPolicyAlways
+			c := sidecar("init", "busybox:1.36")
+			c.RestartPolicy = &always
+			c.ResourcesPolicy = resourcesPolicy()
+			ss.Spec.InitContainers = []apps.SidecarContainer{c}
+		}},
 		{name: "unknown update type", mutate: func(ss *apps.SidecarSet) { ss.Spec.UpdateStrategy.Type = "OnDelete" },
 			want: []wantErr{notSupported("spec.updateStrategy.type")}},
 		{name: "NotUpdate", mutate: func(ss *apps.SidecarSet) { ss.Spec.UpdateStrategy.Type = apps.NotUpdateSidecarSetStrategyType }},

@@ -49,7 +49,7 @@ func ValidateWorkloadSpreadUpdate(ws, old *apps.WorkloadSpread) field.ErrorList 
 }
 
 // ValidateWorkloadSpreadStatusUpdate checks what the webhook and the controller write:
-// subset statuses name distinct subsets, missingReplicas is -1 or more.
+// subset statuses name distinct subsets, missingReplicas is -1 or more, replicas 0 or more.
 func ValidateWorkloadSpreadStatusUpdate(ws, old *apps.WorkloadSpread) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ws.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	seen := sets.New[string]()
@@ -61,6 +61,9 @@ func ValidateWorkloadSpreadStatusUpdate(ws, old *apps.WorkloadSpread) field.Erro
 		seen.Insert(s.Name)
 		if s.MissingReplicas < -1 {
 			allErrs = append(allErrs, field.Invalid(fld.Index(i).Child("missingReplicas"), s.MissingReplicas, "must be -1 (unlimited) or more"))
+		}
+		if s.Replicas < 0 {
+			allErrs = append(allErrs, field.Invalid(fld.Index(i).Child("replicas"), s.Replicas, "must be 0 or more"))
 		}
 	}
 	return allErrs

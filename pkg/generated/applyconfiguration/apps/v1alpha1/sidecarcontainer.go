@@ -39,6 +39,9 @@ type SidecarContainerApplyConfiguration struct {
 	ShareVolumePolicy *ShareVolumePolicyApplyConfiguration `json:"shareVolumePolicy,omitempty"`
 	// TransferEnv copies env vars of the pod's own containers into the sidecar.
 	TransferEnv []TransferEnvVarApplyConfiguration `json:"transferEnv,omitempty"`
+	// ResourcesPolicy computes the sidecar's resources from the pod's own containers
+	// when the pod is created. It cannot be set together with resources.
+	ResourcesPolicy *ResourcesPolicyApplyConfiguration `json:"resourcesPolicy,omitempty"`
 }
 
 // SidecarContainerApplyConfiguration constructs a declarative configuration of the SidecarContainer type for use with
@@ -320,5 +323,13 @@ func (b *SidecarContainerApplyConfiguration) WithTransferEnv(values ...*Transfer
 		}
 		b.TransferEnv = append(b.TransferEnv, *values[i])
 	}
+	return b
+}
+
+// WithResourcesPolicy sets the ResourcesPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ResourcesPolicy field is set to the value of the last call.
+func (b *SidecarContainerApplyConfiguration) WithResourcesPolicy(value *ResourcesPolicyApplyConfiguration) *SidecarContainerApplyConfiguration {
+	b.ResourcesPolicy = value
 	return b
 }

@@ -30,6 +30,8 @@ type WorkloadSpreadSubsetStatusApplyConfiguration struct {
 	// Name of the subset.
 	Name *string `json:"name,omitempty"`
 	// MissingReplicas is the room left in the subset; -1 is unlimited.
+	// Replicas is how many active (not deleting) pods the subset holds.
+	Replicas        *int32 `json:"replicas,omitempty"`
 	MissingReplicas *int32 `json:"missingReplicas,omitempty"`
 	// CreatingPods: pods admitted into the subset that the controller has not seen yet,
 	// by name, with the admission time.
@@ -51,6 +53,14 @@ func WorkloadSpreadSubsetStatus() *WorkloadSpreadSubsetStatusApplyConfiguration 
 // If called multiple times, the Name field is set to the value of the last call.
 func (b *WorkloadSpreadSubsetStatusApplyConfiguration) WithName(value string) *WorkloadSpreadSubsetStatusApplyConfiguration {
 	b.Name = &value
+	return b
+}
+
+// WithReplicas sets the Replicas field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Replicas field is set to the value of the last call.
+func (b *WorkloadSpreadSubsetStatusApplyConfiguration) WithReplicas(value int32) *WorkloadSpreadSubsetStatusApplyConfiguration {
+	b.Replicas = &value
 	return b
 }
 

@@ -1,0 +1,270 @@
+package aggregation
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// TestFieldParity compares the OpenAPI v3 that kruise-apiserver serves (through
+// kube-apiserver's aggregator) with OpenKruise's published fields, kind by kind, and
+// fails for every JSON field path OpenKruise has and this server does not serve.
+//
+// OpenKruise's fields are the golden files under testdata/openkruise, one per
+// group/version/kind, written by hack/openkruise-fields/update.sh (do not edit them):
+//   - apps.kruise.io/v1alpha1, policy.kruise.io/v1alpha1 and apps.kruise.io/v1beta1
+//     StatefulSet come from the Go module github.com/openkruise/kruise-api@v1.8.0 (the
+//     latest release the module proxy serves);
+//   - the other v1beta1 kinds exist only on OpenKruise's master branch, which the
+//     module proxy does not serve: their type declarations, reduced to json tags, are
+//     committed under testdata/openkruise-master, each file naming the upstream commit
+//     it was taken from, and the generator reads them like the module's sources.
+//
+// Both sides stop at Kubernetes' own types (PodTemplateSpec, PVC templates,
+// LabelSelector, ...): their fields are Kubernetes', not OpenKruise's. A missing field
+// may only be accepted in testdata/openkruise/exceptions.txt, with its reason.
+func TestFieldParity(t *testing.T) {
+	c := framework.Get(t)
+	exceptions := readExceptions(t)
+	docs := map[string]map[string]any{}
+	for _, r := range parityRows {
+		t.Run(r.String(), func(t *testing.T) {
+			gv := r.group + "/" + r.version
+			if docs[gv] == nil {
+				raw, err := c.Client.Discovery().RESTClient().Get().AbsPath("/openapi/v3/apis/" + gv).DoRaw(context.Background())
+				if err != nil {
+					t.Fatalf("fetching the OpenAPI v3 of %s: %v", gv, err)
+				}
+				var doc map[string]any
+				if err := json.Unmarshal(raw, &doc); err != nil {
+					t.Fatalf("decoding the OpenAPI v3 of %s: %v", gv, err)
+				}
+				docs[gv] = doc
+			}
+			served, err := servedPaths(docs[gv], r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var missing []string
+			for _, p := range readGolden(t, r) {
+				if served[p] {
+					continue
+				}
+				if _, ok := exceptions[r.String()+" "+p]; ok {
+					continue
+				}
+				missing = append(missing, p)
+			}
+			if len(missing) > 0 {
+				t.Errorf("%d field(s) OpenKruise has that %s does not serve:\n  %s", len(missing), r, strings.Join(missing, "\n  "))
+			}
+		})
+	}
+}
+
+// Every golden file has a row, a pending row or a reason not to be served, so a kind
+// OpenKruise adds is never skipped silently.
+func TestFieldParityCoversEveryGolden(t *testing.T) {
+	known := map[string]bool{}
+	for _, list := range [][]parityRow{parityRows, pendingParityRows} {
+		for _, r := range list {
+			known[r.golden()] = true
+		}
+	}
+	for r := range notServed {
+		known[r.golden()] = true
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "openkruise", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if b := filepath.Base(f); b != "exceptions.txt" && !known[b] {
+			t.Errorf("%s has no row in parityRows, pendingParityRows or notServed", b)
+		}
+	}
+}
+
+type parityRow struct{ group, version, kind string }
+
+func (r parityRow) String() string { return r.group + "/" + r.version + " " + r.kind }
+func (r parityRow) golden() string { return r.group + "_" + r.version + "_" + r.kind + ".txt" }
+
+// parityRows are the kinds and versions kruise-apiserver serves.
+var parityRows = []parityRow{
+	{"apps.kruise.io", "v1alpha1", "AdvancedCronJob"},
+	{"apps.kruise.io", "v1alpha1", "BroadcastJob"},
+	{"apps.kruise.io", "v1alpha1", "CloneSet"},
+	{"apps.kruise.io", "v1alpha1", "ContainerRecreateRequest"},
+	{"apps.kruise.io", "v1alpha1", "DaemonSet"},
+	{"apps.kruise.io", "v1alpha1", "ImageListPullJob"},
+	{"apps.kruise.io", "v1alpha1", "ImagePullJob"},
+	{"apps.kruise.io", "v1alpha1", "NodeImage"},
+	{"apps.kruise.io", "v1alpha1", "ResourceDistribution"},
+	{"apps.kruise.io", "v1alpha1", "SidecarSet"},
+	{"apps.kruise.io", "v1alpha1", "StatefulSet"},
+	{"apps.kruise.io", "v1alpha1", "UnitedDeployment"},
+	{"apps.kruise.io", "v1alpha1", "WorkloadSpread"},
+	{"apps.kruise.io", "v1beta1", "AdvancedCronJob"},
+	{"apps.kruise.io", "v1beta1", "BroadcastJob"},
+	{"apps.kruise.io", "v1beta1", "CloneSet"},
+	{"apps.kruise.io", "v1beta1", "DaemonSet"},
+	{"apps.kruise.io", "v1beta1", "ResourceDistribution"},
+	{"apps.kruise.io", "v1beta1", "SidecarSet"},
+	{"apps.kruise.io", "v1beta1", "StatefulSet"},
+	{"apps.kruise.io", "v1beta1", "UnitedDeployment"},
+	{"apps.kruise.io", "v1beta1", "WorkloadSpread"},
+	{"policy.kruise.io", "v1alpha1", "PodUnavailableBudget"},
+	{"policy.kruise.io", "v1beta1", "PodUnavailableBudget"},
+}
+
+// pendingParityRows are served by a branch not merged yet; after the merge each moves
+// to parityRows (one line each) and this list is emptied.
+var pendingParityRows = []parityRow{
+	{"apps.kruise.io", "v1beta1", "ContainerRecreateRequest"},
+	{"apps.kruise.io", "v1beta1", "ImageListPullJob"},
+	{"apps.kruise.io", "v1beta1", "ImagePullJob"},
+	{"apps.kruise.io", "v1beta1", "NodeImage"},
+}
+
+// notServed are OpenKruise kinds Kruise Native does not serve at all, with the reason.
+var notServed = map[parityRow]string{
+	{"apps.kruise.io", "v1alpha1", "EphemeralJob"}:       "not implemented: ephemeral containers are created with kubectl debug",
+	{"apps.kruise.io", "v1alpha1", "NodePodProbe"}:       "not implemented (PodProbeMarker's node side)",
+	{"apps.kruise.io", "v1alpha1", "PersistentPodState"}: "not implemented",
+	{"apps.kruise.io", "v1alpha1", "PodProbeMarker"}:     "not implemented",
+}
+
+func readGolden(t *testing.T, r parityRow) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "openkruise", r.golden()))
+	if err != nil {
+		t.Fatalf("golden of %s: %v (regenerate with hack/openkruise-fields/update.sh)", r, err)
+	}
+	defer f.Close()
+	var out []string
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if line := strings.TrimSpace(s.Text()); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// readExceptions reads "group/version Kind path reason..." lines; a line without a
+// reason fails the test.
+func readExceptions(t *testing.T) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "openkruise", "exceptions.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for i, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			t.Fatalf("exceptions.txt:%d: want group/version Kind path reason, got %q", i+1, line)
+		}
+		out[f[0]+" "+f[1]+" "+f[2]] = strings.Join(f[3:], " ")
+	}
+	return out
+}
+
+// servedPaths walks the served schema of r's kind: properties, array items and map
+// values, through $ref (also wrapped in allOf), stopping at Kubernetes' own types.
+func servedPaths(doc map[string]any, r parityRow) (map[string]bool, error) {
+	schemas, _ := dig(doc, "components", "schemas").(map[string]any)
+	var root string
+	for name, s := range schemas {
+		gvks, _ := dig(s, "x-kubernetes-group-version-kind").([]any)
+		for _, g := range gvks {
+			m, _ := g.(map[string]any)
+			if m["group"] == r.group && m["version"] == r.version && m["kind"] == r.kind {
+				root = name
+			}
+		}
+	}
+	if root == "" {
+		return nil, fmt.Errorf("no schema for %s in the served OpenAPI v3", r)
+	}
+	out := map[string]bool{}
+	var walk func(s any, prefix string, seen map[string]bool)
+	walk = func(s any, prefix string, seen map[string]bool) {
+		m, _ := s.(map[string]any)
+		if m == nil {
+			return
+		}
+		if ref := refOf(m); ref != "" {
+			if strings.HasPrefix(ref, "io.k8s.") || seen[ref] {
+				return
+			}
+			next := map[string]bool{ref: true}
+			for k := range seen {
+				next[k] = true
+			}
+			walk(schemas[ref], prefix, next)
+			return
+		}
+		props, _ := m["properties"].(map[string]any)
+		names := make([]string, 0, len(props))
+		for n := range props {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if prefix == "" && (n == "metadata" || n == "apiVersion" || n == "kind") {
+				continue
+			}
+			p := n
+			if prefix != "" {
+				p = prefix + "." + n
+			}
+			out[p] = true
+			walk(props[n], p, seen)
+		}
+		walk(m["items"], prefix, seen)
+		walk(m["additionalProperties"], prefix, seen)
+	}
+	walk(schemas[root], "", map[string]bool{root: true})
+	return out, nil
+}
+
+// refOf is the schema name a $ref (or an allOf holding one $ref) points to.
+func refOf(m map[string]any) string {
+	if ref, ok := m["$ref"].(string); ok {
+		return strings.TrimPrefix(ref, "#/components/schemas/")
+	}
+	if all, ok := m["allOf"].([]any); ok && len(all) == 1 {
+		if inner, ok := all[0].(map[string]any); ok {
+			return refOf(inner)
+		}
+	}
+	return ""
+}
+
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
