@@ -16,8 +16,12 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	m := r.Machine
-	w("Run of %s (commit %s): %d kwok nodes, %d pods per workload, every controller at client QPS/burst %d/%d. ",
-		r.Started, r.Commit, r.Config.Nodes, r.Config.Pods, r.Config.QPS, r.Config.Burst)
+	if r.Config.Phases == "scale" {
+		w("Run of %s (commit %s), the scale phase alone. ", r.Started, r.Commit)
+	} else {
+		w("Run of %s (commit %s): %d kwok nodes, %d pods per workload, every controller at client QPS/burst %d/%d. ",
+			r.Started, r.Commit, r.Config.Nodes, r.Config.Pods, r.Config.QPS, r.Config.Burst)
+	}
 	w("Machine: %d cores, load average %.2f/%.2f/%.2f at start, %.2f/%.2f/%.2f at the end",
 		m.NProc, m.LoadAvgStart[0], m.LoadAvgStart[1], m.LoadAvgStart[2], m.LoadAvgEnd[0], m.LoadAvgEnd[1], m.LoadAvgEnd[2])
 	if m.Shared {
@@ -151,6 +155,8 @@ func Markdown(r *Results, chartDir string, short bool) string {
 		w("%d pods created by %d clients at %.0f pods/s (p50 %.0f ms, p99 %.0f ms, %d failed); all Running and Ready after %.1f s.\n",
 			c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
 	}
+
+	b.WriteString(scaleMarkdown(r.Scale, short))
 
 	if len(r.Profiles) > 0 && !short {
 		w("\n### Profiles\n\n")

@@ -29,6 +29,8 @@ type Results struct {
 	Controller     []ctrlbench.Phase       `json:"controller,omitempty"`
 	Jobs           []ctrlbench.JobRun      `json:"jobs,omitempty"`
 	Ceiling        *ceiling.Result         `json:"ceiling,omitempty"`
+	// Scale: the opt-in scale phase (-phases=scale).
+	Scale *ScaleResults `json:"scale,omitempty"`
 
 	Targets  []Target          `json:"targets"`
 	Profiles []profile.Capture `json:"profiles,omitempty"`

@@ -23,6 +23,9 @@ const ModeImmediate = "immediate"
 
 // Judge evaluates every target of the issue against r.
 func Judge(r *Results) []Target {
+	if r.Config.Phases == "scale" { // the opt-in phase alone: only its own targets
+		return judgeScale(r.Scale)
+	}
 	var out []Target
 	phase := func(mode, wl, ph string) *ctrlbench.Phase {
 		for i := range r.Controller {
@@ -102,7 +105,7 @@ func Judge(r *Results) []Target {
 		out = append(out, Target{Name: "kruise-controller peak RSS during the controller phases", Want: "≤ 250 MiB",
 			Got: fmt.Sprintf("%.0f MiB", peak), Met: peak <= 250})
 	}
-	return out
+	return append(out, judgeScale(r.Scale)...)
 }
 
 // judgeJobs: the BroadcastJob's controller writes per pod no more than kube's Job's, in

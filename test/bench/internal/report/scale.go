@@ -1,0 +1,243 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
+)
+
+// ScaleResults are the scale phase's: many small workloads, Deployments against
+// CloneSets, each side alone on the same stack.
+type ScaleResults struct {
+	Nodes     int `json:"nodes"`
+	Workloads int `json:"workloads"`
+	PodsEach  int `json:"podsEach"`
+	// QPS/Burst: both controllers' client rate limit for the phase.
+	QPS                int     `json:"qps"`
+	Burst              int     `json:"burst"`
+	Idle               string  `json:"idle"`
+	RestartWindow      string  `json:"restartWindow"`
+	ImageChangePercent float64 `json:"imageChangePercent"`
+	// KubeControllerManagerControllers: its --controllers as the stack starts it.
+	KubeControllerManagerControllers string `json:"kubeControllerManagerControllers"`
+	// RSS: how the servers' memory was read.
+	RSS   string                 `json:"rss"`
+	CRD   *CRDMemory             `json:"crd,omitempty"`
+	Sides []*ctrlbench.ScaleSide `json:"sides"`
+}
+
+// CRDMemory is what kube-apiserver (and its etcd) add to serve the same CloneSets as
+// a CRD: settled memory before the CRD, with the CRD and no objects, and with them.
+type CRDMemory struct {
+	Objects int `json:"objects"`
+	// PreInstalled: the CRD existed before (the API phase ran first), so Before
+	// already includes it.
+	PreInstalled bool                   `json:"preInstalled,omitempty"`
+	Before       map[string]proc.Steady `json:"before"`
+	CRDOnly      map[string]proc.Steady `json:"crdOnly"`
+	WithObjects  map[string]proc.Steady `json:"withObjects"`
+}
+
+// Added is what kube-apiserver's (or etcd's) settled RSS grew by from Before.
+func (c *CRDMemory) Added(process string) float64 {
+	return c.WithObjects[process].RSSMiB - c.Before[process].RSSMiB
+}
+
+func (s *ScaleResults) side(kind string) *ctrlbench.ScaleSide {
+	if s == nil {
+		return nil
+	}
+	for _, sd := range s.Sides {
+		if sd.Workload == kind {
+			return sd
+		}
+	}
+	return nil
+}
+
+// sideCost is the controller's CPU seconds over the side's steps (the restarted
+// process counted from its start) and its peak RSS over them.
+func sideCost(sd *ctrlbench.ScaleSide) (cpu, peak float64) {
+	steps := []*ctrlbench.ScaleStep{&sd.Ready, &sd.Idle, sd.ImageChange}
+	for _, st := range steps {
+		if st == nil {
+			continue
+		}
+		u := st.Processes[sd.Controller]
+		cpu += u.CPUSeconds
+		peak = max(peak, u.PeakRSSMiB)
+	}
+	if r := sd.Restart; r != nil {
+		cpu += r.StartupCPUSeconds
+		peak = max(peak, r.StartupPeakRSSMiB)
+	}
+	return cpu, peak
+}
+
+// judgeScale: the issue's targets for 2 000 CloneSets against 2 000 Deployments.
+func judgeScale(s *ScaleResults) []Target {
+	if s == nil {
+		return nil
+	}
+	var out []Target
+	cs, dep := s.side(ctrlbench.ScaleCloneSet), s.side(ctrlbench.ScaleDeployment)
+	n := fmt.Sprintf("%d CloneSets", s.Workloads)
+	ratio := func(name string, got, base float64, unit string) {
+		t := Target{Name: name, Want: "≤ 0.5×"}
+		if base <= 0 {
+			t.Missing, t.Got = true, "no figure"
+		} else {
+			r := got / base
+			t.Got, t.Met = fmt.Sprintf("%.2f× (%.1f vs %.1f%s)", r, got, base, unit), r <= 0.5
+		}
+		out = append(out, t)
+	}
+	if cs != nil && dep != nil && !cs.Ready.TimedOut && !dep.Ready.TimedOut {
+		csCPU, csPeak := sideCost(cs)
+		depCPU, depPeak := sideCost(dep)
+		ratio(n+": kruise-controller peak RSS vs kube-controller-manager's for the Deployments", csPeak, depPeak, " MiB")
+		ratio(n+": kruise-controller CPU seconds vs kube-controller-manager's for the Deployments (ready + idle + restart + image change)", csCPU, depCPU, " s")
+	} else {
+		out = append(out, Target{Name: n + ": controller peak RSS and CPU vs kube-controller-manager's", Want: "≤ 0.5×", Got: "no figure", Missing: true})
+	}
+	zero := func(name string, ok bool, got int) {
+		t := Target{Name: name, Want: "0"}
+		if !ok {
+			t.Missing, t.Got = true, "no figure"
+		} else {
+			t.Got, t.Met = fmt.Sprintf("%d", got), got == 0
+		}
+		out = append(out, t)
+	}
+	if cs != nil {
+		zero(fmt.Sprintf("%s: writes in %s idle", n, s.Idle), cs.ServersIdle != nil, cs.Idle.AllWritesTotal)
+		zero(n+": writes of a controller restart (besides the probe)", cs.Restart != nil, restartWrites(cs))
+	} else {
+		zero(n+": writes idle", false, 0)
+		zero(n+": writes of a controller restart", false, 0)
+	}
+	t := Target{Name: n + ": kruise-apiserver RSS holding them vs what kube-apiserver adds for the same as a CRD", Want: "≤ 0.5×"}
+	if cs == nil || cs.ServersIdle == nil || s.CRD == nil || s.CRD.Added("kube-apiserver") <= 0 {
+		t.Missing, t.Got = true, "no figure"
+	} else {
+		k, added := cs.ServersIdle["kruise-apiserver"].RSSMiB, s.CRD.Added("kube-apiserver")
+		t.Got, t.Met = fmt.Sprintf("%.2f× (%.0f vs %.0f MiB)", k/added, k, added), k/added <= 0.5
+	}
+	out = append(out, t)
+	return out
+}
+
+func restartWrites(sd *ctrlbench.ScaleSide) int {
+	if sd.Restart == nil {
+		return 0
+	}
+	return sd.Restart.AllWritesTotal
+}
+
+// scaleMarkdown renders the scale phase.
+func scaleMarkdown(s *ScaleResults, short bool) string {
+	if s == nil {
+		return ""
+	}
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("\n### Scale: %d workloads × %d pods, %d kwok nodes, each side alone\n\n", s.Workloads, s.PodsEach, s.Nodes)
+	w("Both controllers at client QPS/burst %d/%d (kruise-controller: one client shared by its controllers; kube-controller-manager: %s, each of its controllers with its own client at that rate). Idle window %s; restart writes counted for %s from the new process's start; image change: %.0f %% of the workloads at once.\n\n",
+		s.QPS, s.Burst, s.KubeControllerManagerControllers, s.Idle, s.RestartWindow, s.ImageChangePercent)
+	w("| workload | step | pods | wall s | controller writes | controller writes/pod | all writes | all writes/pod | controller CPU s | controller peak RSS MiB |\n")
+	w("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, sd := range s.Sides {
+		row := func(name string, st *ctrlbench.ScaleStep, cpu, peak float64) {
+			wall := fmt.Sprintf("%.1f", st.Seconds)
+			if st.TimedOut {
+				wall += " (timed out)"
+			}
+			w("| %s | %s | %d | %s | %d | %.3f | %d | %.3f | %.1f | %.0f |\n", sd.Workload, name, st.Pods, wall,
+				st.ControllerWritesTotal, st.ControllerWritesPerPod, st.AllWritesTotal, st.AllWritesPerPod, cpu, peak)
+		}
+		u := func(st *ctrlbench.ScaleStep) (float64, float64) {
+			p := st.Processes[sd.Controller]
+			return p.CPUSeconds, p.PeakRSSMiB
+		}
+		c, p := u(&sd.Ready)
+		row("all ready", &sd.Ready, c, p)
+		if sd.ServersIdle != nil {
+			c, p = u(&sd.Idle)
+			row("idle "+s.Idle, &sd.Idle, c, p)
+		}
+		if r := sd.Restart; r != nil {
+			row("restart (window)", &r.ScaleStep, r.StartupCPUSeconds, r.StartupPeakRSSMiB)
+		}
+		if st := sd.ImageChange; st != nil {
+			c, p = u(st)
+			row(fmt.Sprintf("image change, %d workloads", sd.ImageChanged), st, c, p)
+		}
+		cpu, peak := sideCost(sd)
+		w("| %s | **side total** | | | | | | | **%.1f** | **%.0f** |\n", sd.Workload, cpu, peak)
+	}
+	w("\nController restart (the process stopped, a probe workload in its own namespace scaled by one pod meanwhile, the process started):\n\n")
+	w("| workload | process | health endpoint up s | probe done s | writes in the side's namespace | controller writes on the probe | startup CPU s | startup peak RSS MiB |\n|---|---|---|---|---|---|---|---|\n")
+	for _, sd := range s.Sides {
+		if r := sd.Restart; r != nil {
+			w("| %s | %s | %.1f | %.1f | %d | %d (%s) | %.1f | %.0f |\n", sd.Workload, sd.Controller, r.ReadySeconds, r.ActedSeconds,
+				r.AllWritesTotal, r.ProbeWritesTotal, formatCounts(r.ProbeWrites), r.StartupCPUSeconds, r.StartupPeakRSSMiB)
+		}
+	}
+	w("\nAPI server memory (%s):\n\n", s.RSS)
+	w("| holding | process | before MiB | after MiB | added MiB |\n|---|---|---|---|---|\n")
+	if c := s.CRD; c != nil {
+		for _, p := range []string{"kube-apiserver", "etcd"} {
+			w("| %d CloneSets as a CRD (CRD + objects) | %s | %.0f | %.0f | %.0f |\n", c.Objects, p, c.Before[p].RSSMiB, c.WithObjects[p].RSSMiB, c.Added(p))
+			w("| %d CloneSets as a CRD (objects only) | %s | %.0f | %.0f | %.0f |\n", c.Objects, p, c.CRDOnly[p].RSSMiB, c.WithObjects[p].RSSMiB, c.WithObjects[p].RSSMiB-c.CRDOnly[p].RSSMiB)
+		}
+	}
+	for _, sd := range s.Sides {
+		if sd.ServersIdle == nil {
+			continue
+		}
+		for _, p := range []string{"kruise-apiserver", "kube-apiserver", "etcd"} {
+			w("| %d %ss and their %d pods, after the idle window | %s | %.0f | %.0f | %.0f |\n", sd.Workloads, sd.Workload, sd.Workloads*sd.PodsEach, p,
+				sd.ServersBefore[p].RSSMiB, sd.ServersIdle[p].RSSMiB, sd.ServersIdle[p].RSSMiB-sd.ServersBefore[p].RSSMiB)
+		}
+	}
+	if !short {
+		w("\nController writes by verb and resource (events left out, counted apart):\n\n")
+		for _, sd := range s.Sides {
+			steps := []struct {
+				name string
+				st   *ctrlbench.ScaleStep
+			}{{"all ready", &sd.Ready}, {"idle", &sd.Idle}}
+			if sd.Restart != nil {
+				steps = append(steps, struct {
+					name string
+					st   *ctrlbench.ScaleStep
+				}{"restart", &sd.Restart.ScaleStep})
+			}
+			if sd.ImageChange != nil {
+				steps = append(steps, struct {
+					name string
+					st   *ctrlbench.ScaleStep
+				}{"image change", sd.ImageChange})
+			}
+			for _, x := range steps {
+				var clients []string
+				for _, c := range sortedKeys(x.st.AllWrites) {
+					clients = append(clients, fmt.Sprintf("%s %d", c, x.st.AllWrites.Total(c)))
+				}
+				all := strings.Join(clients, ", ")
+				if all == "" {
+					all = "none"
+				}
+				w("- %s, %s: %s; events %d. All clients: %s\n", sd.Workload, x.name, formatCounts(x.st.ControllerWrites), x.st.ControllerEvents, all)
+			}
+		}
+		for _, sd := range s.Sides {
+			for _, e := range sd.Errors {
+				w("- %s error: %s\n", sd.Workload, e)
+			}
+		}
+	}
+	return b.String()
+}
