@@ -40,12 +40,12 @@ type flags struct {
 
 // scaleFlags size the opt-in scale phase (-phases=scale).
 type scaleFlags struct {
-	workloads, pods, nodes int
-	qps, burst             int
-	imagePercent           float64
-	idle, restartWindow    time.Duration
-	timeout                time.Duration
-	rssSettle, rssWindow   time.Duration
+	workloads, pods, nodes          int
+	qps, burst                      int
+	imagePercent                    float64
+	idle, restartWindow, drainQuiet time.Duration
+	timeout                         time.Duration
+	rssSettle, rssWindow            time.Duration
 }
 
 func parseFlags() *flags {
@@ -80,7 +80,8 @@ func parseFlags() *flags {
 	flag.IntVar(&s.qps, "scale-qps", 100, "scale phase: client QPS of both kruise-controller and kube-controller-manager")
 	flag.IntVar(&s.burst, "scale-burst", 200, "scale phase: client burst of both controllers")
 	flag.Float64Var(&s.imagePercent, "scale-image-percent", 1, "scale phase: percent of the workloads given a new image at once")
-	flag.DurationVar(&s.idle, "scale-idle", 5*time.Minute, "scale phase: idle window after all are ready")
+	flag.DurationVar(&s.idle, "scale-idle", 5*time.Minute, "scale phase: idle window after all are ready (and -scale-drain-quiet without writes)")
+	flag.DurationVar(&s.drainQuiet, "scale-drain-quiet", 15*time.Second, "scale phase: the idle window starts once the namespace had no write for this long (the ready step's trailing events written)")
 	flag.DurationVar(&s.restartWindow, "scale-restart-window", time.Minute, "scale phase: how long after a controller restart its writes are counted")
 	flag.DurationVar(&s.timeout, "scale-timeout", 25*time.Minute, "scale phase: bound of each wait")
 	flag.DurationVar(&s.rssSettle, "scale-rss-settle", 20*time.Second, "scale phase: wait after the forced GC before reading the API servers' RSS")

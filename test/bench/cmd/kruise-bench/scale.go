@@ -71,6 +71,7 @@ func (b *bench) scale(ctx context.Context) error {
 	opts := ctrlbench.ScaleOptions{
 		Workloads: f.scale.workloads, Pods: f.scale.pods, Idle: f.scale.idle, RestartWindow: f.scale.restartWindow,
 		ImageChangePercent: f.scale.imagePercent, Timeout: f.scale.timeout, Workers: f.clients,
+		DrainQuiet: f.scale.drainQuiet,
 	}
 	var errs []string
 	// Deployments first: kruise-controller then starts with the Deployments' pods
@@ -112,13 +113,14 @@ func (b *bench) restart(ctx context.Context, component, env string) error {
 // servers forces a GC on both API servers, then reads their settled RSS (and etcd's).
 func (b *bench) servers(ctx context.Context) map[string]proc.Steady {
 	logger := klog.FromContext(ctx)
-	forced := map[string]bool{}
+	heap := map[string]float64{}
 	for _, t := range []profile.Target{{Name: "kube-apiserver", Config: b.st.Config}, {Name: "kruise-apiserver", Config: b.kruiseAPIServerConfig()}} {
-		if err := profile.ForceGC(ctx, t); err != nil {
+		live, err := profile.ForceGC(ctx, t)
+		if err != nil {
 			logger.Error(err, "No forced GC: the reading includes uncollected garbage", "server", t.Name)
 			continue
 		}
-		forced[t.Name] = true
+		heap[t.Name] = live / (1 << 20)
 	}
 	all := b.pids()
 	pids := map[string]int{}
@@ -129,7 +131,7 @@ func (b *bench) servers(ctx context.Context) map[string]proc.Steady {
 	}
 	out := proc.SampleSteady(ctx, pids, b.f.scale.rssSettle, b.f.scale.rssWindow)
 	for name, s := range out {
-		s.ForcedGC = forced[name]
+		s.HeapMiB, s.ForcedGC = heap[name]
 		out[name] = s
 	}
 	logger.Info("Server memory", "rss", out)
@@ -158,6 +160,7 @@ func scaleNotes(f *flags) []string {
 	return []string{
 		fmt.Sprintf("Scale phase: %d Deployments, then %d CloneSets (InPlaceIfPossible, maxUnavailable 25%% like the Deployments), each of %d pods in one namespace, each workload with its own selector; the other side's workloads, pods and namespace are gone before a side starts. kwok's immediate mode on %d nodes (beyond the stack's %d, added without node daemons).", f.scale.workloads, f.scale.workloads, f.scale.pods, max(f.scale.nodes, f.nodes), f.nodes),
 		"All ready: from the benchmark's first create (the creates, by its own unthrottled client, are not counted as writes) until the workloads' status (watched through an informer) says every pod of every workload is updated and ready; then the pods themselves are listed and must agree.",
+		fmt.Sprintf("Idle: the window starts once the side's namespace has had no write for %s (the controllers' events of the ready step trail it: kruise-controller writes events through its own client at 10 QPS, so that they never take QPS from pod writes); that drain is reported apart, and the window then wants 0 writes.", f.scale.drainQuiet),
 		"Writes are kube-apiserver's audit events in the side's namespace (so leases, node status and other namespaces are not in them). Controller writes: kruise-controller, or kube-controller-manager's deployment and replicaset controllers.",
 		"Controller restart: the process is stopped (SIGTERM), a probe workload of 1 pod in its own namespace is scaled to 2, and the process started again; 'health endpoint up' is until /readyz (kruise-controller) or /healthz (kube-controller-manager) answers, 'probe done' until the probe's status says 2 ready. Writes in the side's namespace are counted from the start over the restart window: want 0. Startup CPU and peak RSS are the new process's own since it started.",
 		fmt.Sprintf("Image change: %.0f %% of the workloads (every %dth) get a new image at once; CloneSets update in place, Deployments roll new pods. Writes per pod are over the changed workloads' pods.", f.scale.imagePercent, max(1, int(100/max(f.scale.imagePercent, 0.01)))),

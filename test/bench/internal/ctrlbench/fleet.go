@@ -284,15 +284,24 @@ func countPods(ctx context.Context, kube kubernetes.Interface, ns string) (PodCo
 func (f *fleet) remove(ctx context.Context, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
+	logger := klog.FromContext(ctx)
 	bg := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
-	var errs []error
+	// The collection deletes only speed the namespace's deletion up (a delete of
+	// thousands of pods can outlast the request timeout and still go on): the
+	// namespace being gone is what counts.
+	// Owners first, so that no controller makes the pods again.
+	var quick []error
 	if f.kind == ScaleDeployment {
-		errs = append(errs, f.kube.AppsV1().Deployments(f.ns).DeleteCollection(ctx, bg, metav1.ListOptions{}),
+		quick = append(quick, f.kube.AppsV1().Deployments(f.ns).DeleteCollection(ctx, bg, metav1.ListOptions{}),
 			f.kube.AppsV1().ReplicaSets(f.ns).DeleteCollection(ctx, bg, metav1.ListOptions{}))
 	} else {
-		errs = append(errs, f.kruise.AppsV1alpha1().CloneSets(f.ns).DeleteCollection(ctx, bg, metav1.ListOptions{}))
+		quick = append(quick, f.kruise.AppsV1alpha1().CloneSets(f.ns).DeleteCollection(ctx, bg, metav1.ListOptions{}))
 	}
-	errs = append(errs, f.kube.CoreV1().Pods(f.ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}, metav1.ListOptions{}))
+	quick = append(quick, f.kube.CoreV1().Pods(f.ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}, metav1.ListOptions{}))
+	if err := errors.Join(quick...); err != nil {
+		logger.Info("A collection delete failed; waiting for the namespace's deletion instead", "error", err)
+	}
+	var errs []error
 	if err := f.kube.CoreV1().Namespaces().Delete(ctx, f.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		errs = append(errs, err)
 	}

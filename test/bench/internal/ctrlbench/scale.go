@@ -42,6 +42,9 @@ type ScaleOptions struct {
 	Timeout time.Duration
 	// Workers: the benchmark's concurrent creates and patches.
 	Workers int
+	// DrainQuiet: the idle window starts once the side's namespace has had no write
+	// for this long (the event backlog of the ready step written).
+	DrainQuiet time.Duration
 }
 
 // ScaleController is the process that runs kind's controller.
@@ -51,6 +54,9 @@ func ScaleController(kind string) string {
 	}
 	return "kruise-controller"
 }
+
+// ScaleControllerClients are the audit clients of kind's controller.
+func ScaleControllerClients(kind string) []string { return controllerClients(kind) }
 
 // RunScale measures one side: o.Workloads workloads of o.Pods pods made ready, an idle
 // window, a controller restart, and an image change of o.ImageChangePercent of them.
@@ -91,7 +97,10 @@ func RunScale(ctx context.Context, env ScaleEnv, kind string, o ScaleOptions) (*
 		return side, fmt.Errorf("ready: %w", err)
 	}
 
-	logger.Info("Idle", "window", o.Idle)
+	if side.Drain, err = drain(ctx, env, ns, o.DrainQuiet, o.Timeout); err != nil {
+		return side, fmt.Errorf("drain: %w", err)
+	}
+	logger.Info("Idle", "window", o.Idle, "afterDrainSeconds", side.Drain.Seconds, "drainWrites", side.Drain.WritesTotal)
 	side.Idle, err = scaleStep(ctx, env, kind, ns, total, func(context.Context) error { return nil },
 		func(ctx context.Context) error { return sleep(ctx, o.Idle) })
 	if err != nil {
@@ -264,5 +273,45 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	case <-time.After(d):
 		return nil
+	}
+}
+
+// drain waits until ns has had no write for quiet, at most limit: the controllers'
+// events of the step before are written through their own rate-limited clients and
+// trail it; the idle window measures what comes after them.
+func drain(ctx context.Context, env ScaleEnv, ns string, quiet, limit time.Duration) (*ScaleDrain, error) {
+	d := &ScaleDrain{Writes: audit.Counts{}}
+	start := time.Now()
+	last := start
+	for {
+		if err := sleep(ctx, 2*time.Second); err != nil {
+			return d, err
+		}
+		counts, err := env.Audit.Count(audit.Filter{Namespace: ns, From: start.Add(-time.Minute), To: time.Now().Add(time.Hour)})
+		if err != nil {
+			return d, err
+		}
+		delete(counts, "bench")
+		if n := counts.Total(); n > 0 {
+			last = time.Now()
+			d.WritesTotal += n
+			for c, m := range counts {
+				if d.Writes[c] == nil {
+					d.Writes[c] = map[string]int{}
+				}
+				for k, v := range m {
+					d.Writes[c][k] += v
+				}
+			}
+		}
+		d.Seconds = round(time.Since(start).Seconds())
+		if time.Since(last) >= quiet {
+			d.Drained = true
+			return d, nil
+		}
+		if time.Since(start) > limit {
+			klog.FromContext(ctx).Info("Writes still going on; the idle window starts anyway", "after", limit)
+			return d, nil
+		}
 	}
 }

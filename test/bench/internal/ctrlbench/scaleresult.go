@@ -17,6 +17,8 @@ type ScaleSide struct {
 	// Ready: from the first create until every workload's status says all its pods
 	// are ready (the creates themselves are the benchmark's, and not counted).
 	Ready ScaleStep `json:"ready"`
+	// Drain: from the end of Ready until the namespace had no write for a while.
+	Drain *ScaleDrain `json:"drain,omitempty"`
 	// Idle: nothing changes; every write is one too many.
 	Idle ScaleStep `json:"idle"`
 	// Restart: the controller stopped and started again.
@@ -98,4 +100,13 @@ func controllerWrites(kind string, counts audit.Counts, into map[string]int) (wr
 		}
 	}
 	return writes, events
+}
+
+// ScaleDrain is the wait for the writes that trail the ready step (mostly events,
+// written through the controllers' own rate-limited event clients).
+type ScaleDrain struct {
+	Seconds     float64      `json:"seconds"`
+	Drained     bool         `json:"drained"`
+	Writes      audit.Counts `json:"writes"`
+	WritesTotal int          `json:"writesTotal"`
 }

@@ -17,6 +17,8 @@ type Steady struct {
 	// ForcedGC: a garbage collection was forced on the process just before the window
 	// (pprof's heap?gc=1); without it the figure includes garbage not yet collected.
 	ForcedGC bool `json:"forcedGC"`
+	// HeapMiB: the Go live heap right after that forced GC (go_memstats_alloc_bytes).
+	HeapMiB float64 `json:"heapMiB,omitempty"`
 }
 
 // SampleSteady waits settle, then samples every named process once a second for
