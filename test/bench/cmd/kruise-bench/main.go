@@ -44,6 +44,7 @@ type scaleFlags struct {
 	qps, burst                      int
 	imagePercent                    float64
 	idle, restartWindow, drainQuiet time.Duration
+	sides                           string
 	timeout                         time.Duration
 	rssSettle, rssWindow            time.Duration
 }
@@ -74,6 +75,7 @@ func parseFlags() *flags {
 	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 10 job nodes, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
 	s := &f.scale
+	flag.StringVar(&s.sides, "scale-sides", "Deployment,CloneSet", "scale phase: the sides to run, in order (Deployment, CloneSet)")
 	flag.IntVar(&s.workloads, "scale-workloads", 2000, "scale phase: Deployments, then as many CloneSets")
 	flag.IntVar(&s.pods, "scale-pods", 10, "scale phase: pods per workload")
 	flag.IntVar(&s.nodes, "scale-nodes", 100, "scale phase: kwok nodes (beyond -nodes, added for the phase)")

@@ -29,6 +29,14 @@ func (b *bench) scale(ctx context.Context) error {
 		RSS: fmt.Sprintf("each process's RSS from /proc, the median of 1 s samples over %s, taken %s after a garbage collection forced through pprof's heap?gc=1 (kube-apiserver, kruise-apiserver; etcd is not Go-GC'd on demand)",
 			f.scale.rssWindow, f.scale.rssSettle),
 	}
+	var sides []string
+	for _, kind := range strings.Split(f.scale.sides, ",") {
+		kind = strings.TrimSpace(kind)
+		if kind != ctrlbench.ScaleDeployment && kind != ctrlbench.ScaleCloneSet {
+			return fmt.Errorf("-scale-sides: %q is neither %s nor %s", kind, ctrlbench.ScaleDeployment, ctrlbench.ScaleCloneSet)
+		}
+		sides = append(sides, kind)
+	}
 	b.res.Scale = res
 	b.res.Notes = append(b.res.Notes, scaleNotes(f)...)
 	reader, err := audit.NewReader(b.audit)
@@ -76,7 +84,7 @@ func (b *bench) scale(ctx context.Context) error {
 	var errs []string
 	// Deployments first: kruise-controller then starts with the Deployments' pods
 	// already seen (and gone), not kube-controller-manager with ours.
-	for _, kind := range []string{ctrlbench.ScaleDeployment, ctrlbench.ScaleCloneSet} {
+	for _, kind := range sides {
 		ctl := ctrlbench.ScaleController(kind)
 		senv := ctrlbench.ScaleEnv{
 			Kube: b.kube, Kruise: b.kruise, Audit: reader, PIDs: b.pids, Servers: b.servers,

@@ -202,6 +202,16 @@ func restart(ctx context.Context, env ScaleEnv, kind, ns string, pods int, o Sca
 	if err := env.StopController(ctx); err != nil {
 		return nil, fmt.Errorf("stopping %s: %w", ctl, err)
 	}
+	// From here on the controller must run again whatever fails: kube-controller-
+	// manager also deletes namespaces, the probe's included.
+	started := false
+	defer func() {
+		if !started {
+			if err := env.StartController(context.WithoutCancel(ctx)); err != nil {
+				logger.Error(err, "Starting the controller again after a failed restart", "process", ctl)
+			}
+		}
+	}()
 	if err := probe.scale(ctx, "probe", 2); err != nil {
 		return nil, err
 	}
@@ -213,6 +223,7 @@ func restart(ctx context.Context, env ScaleEnv, kind, ns string, pods int, o Sca
 	if err := env.StartController(ctx); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", ctl, err)
 	}
+	started = true
 	r.ReadySeconds = round(time.Since(start).Seconds())
 	err = probe.waitDone(ctx, 1, o.Timeout)
 	r.ActedSeconds = round(time.Since(start).Seconds())
