@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/pkg/localstack"
 	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
@@ -88,7 +92,7 @@ func (b *bench) scale(ctx context.Context) error {
 		ctl := ctrlbench.ScaleController(kind)
 		senv := ctrlbench.ScaleEnv{
 			Kube: b.kube, Kruise: b.kruise, Audit: reader, PIDs: b.pids, Servers: b.servers,
-			StopController:  func(ctx context.Context) error { return b.st.Stop(ctx, ctl) },
+			StopController:  func(ctx context.Context) error { return b.stopAndFree(ctx, ctl) },
 			StartController: func(ctx context.Context) error { return b.st.Start(ctx, ctl, env[ctl]) },
 		}
 		side, err := ctrlbench.RunScale(ctx, senv, kind, opts)
@@ -109,11 +113,31 @@ func (b *bench) scale(ctx context.Context) error {
 
 // restart stops component and starts it with one extra environment setting.
 func (b *bench) restart(ctx context.Context, component, env string) error {
-	if err := b.st.Stop(ctx, component); err != nil {
+	if err := b.stopAndFree(ctx, component); err != nil {
 		return fmt.Errorf("stopping %s: %w", component, err)
 	}
 	if err := b.st.Start(ctx, component, env); err != nil {
 		return fmt.Errorf("starting %s with %s: %w", component, env, err)
+	}
+	return nil
+}
+
+// stopAndFree stops component and waits until nothing listens on its port: right
+// after the process is gone its listening socket can linger in /proc/net/tcp for a
+// moment, and a start then refuses the port.
+func (b *bench) stopAndFree(ctx context.Context, component string) error {
+	if err := b.st.Stop(ctx, component); err != nil {
+		return err
+	}
+	port, ok := b.st.Ports[component]
+	if !ok {
+		return nil
+	}
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
+		return localstack.PortHolder(port) == "", nil // what Start checks
+	})
+	if err != nil {
+		return fmt.Errorf("port %d of %s still taken a minute after it stopped: %w", port, component, err)
 	}
 	return nil
 }
