@@ -64,22 +64,39 @@ func (s *ScaleResults) side(kind string) *ctrlbench.ScaleSide {
 }
 
 // sideCost is the controller's CPU seconds over the side's steps (the restarted
-// process counted from its start) and its peak RSS over them.
-func sideCost(sd *ctrlbench.ScaleSide) (cpu, peak float64) {
-	steps := []*ctrlbench.ScaleStep{&sd.Ready, &sd.Idle, sd.ImageChange}
-	for _, st := range steps {
-		if st == nil {
-			continue
-		}
-		u := st.Processes[sd.Controller]
+// process counted from its start) and its peak RSS over them; with peer set, only
+// over the steps both sides completed, so that a failed step does not tilt a ratio.
+func sideCost(sd, peer *ctrlbench.ScaleSide) (cpu, peak float64) {
+	add := func(u proc.Usage) {
 		cpu += u.CPUSeconds
 		peak = max(peak, u.PeakRSSMiB)
 	}
-	if r := sd.Restart; r != nil {
-		cpu += r.StartupCPUSeconds
-		peak = max(peak, r.StartupPeakRSSMiB)
+	add(sd.Ready.Processes[sd.Controller])
+	if sd.ServersIdle != nil && (peer == nil || peer.ServersIdle != nil) {
+		add(sd.Idle.Processes[sd.Controller])
+	}
+	if r := sd.Restart; r != nil && (peer == nil || peer.Restart != nil) {
+		add(proc.Usage{CPUSeconds: r.StartupCPUSeconds, PeakRSSMiB: r.StartupPeakRSSMiB})
+	}
+	if st := sd.ImageChange; st != nil && (peer == nil || peer.ImageChange != nil) {
+		add(st.Processes[sd.Controller])
 	}
 	return cpu, peak
+}
+
+// steps names the steps sideCost counts for sd against peer.
+func steps(sd, peer *ctrlbench.ScaleSide) string {
+	out := []string{"ready"}
+	if sd.ServersIdle != nil && peer.ServersIdle != nil {
+		out = append(out, "idle")
+	}
+	if sd.Restart != nil && peer.Restart != nil {
+		out = append(out, "restart")
+	}
+	if sd.ImageChange != nil && peer.ImageChange != nil {
+		out = append(out, "image change")
+	}
+	return strings.Join(out, " + ")
 }
 
 // judgeScale: the targets for 2 000 CloneSets against 2 000 Deployments.
@@ -101,10 +118,10 @@ func judgeScale(s *ScaleResults) []Target {
 		out = append(out, t)
 	}
 	if cs != nil && dep != nil && !cs.Ready.TimedOut && !dep.Ready.TimedOut {
-		csCPU, csPeak := sideCost(cs)
-		depCPU, depPeak := sideCost(dep)
+		csCPU, csPeak := sideCost(cs, dep)
+		depCPU, depPeak := sideCost(dep, cs)
 		ratio(n+": kruise-controller peak RSS vs kube-controller-manager's for the Deployments", csPeak, depPeak, " MiB")
-		ratio(n+": kruise-controller CPU seconds vs kube-controller-manager's for the Deployments (ready + idle + restart + image change)", csCPU, depCPU, " s")
+		ratio(fmt.Sprintf("%s: kruise-controller CPU seconds vs kube-controller-manager's for the Deployments (%s)", n, steps(cs, dep)), csCPU, depCPU, " s")
 	} else {
 		out = append(out, Target{Name: n + ": controller peak RSS and CPU vs kube-controller-manager's", Want: "≤ 0.5×", Got: "no figure", Missing: true})
 	}
@@ -199,7 +216,7 @@ func scaleMarkdown(s *ScaleResults, short bool) string {
 			c, p = u(st)
 			row(fmt.Sprintf("image change, %d workloads", sd.ImageChanged), st, c, p)
 		}
-		cpu, peak := sideCost(sd)
+		cpu, peak := sideCost(sd, nil)
 		w("| %s | **side total** | | | | | | | **%.1f** | **%.0f** |\n", sd.Workload, cpu, peak)
 	}
 	w("\nController restart (the process stopped, a probe workload in its own namespace scaled by one pod meanwhile, the process started):\n\n")
