@@ -151,7 +151,7 @@ func judgeScale(s *ScaleResults) []Target {
 	out = append(out, t)
 	// The same question on the live heap after a forced GC, added against added: RSS
 	// deltas of a Go process move by tens of MiB with no objects added or removed.
-	t = Target{Name: n + ": live heap kruise-apiserver added holding them (and their pods' side) vs what kube-apiserver's adds for the same as a CRD", Want: "≤ 0.5×"}
+	t = Target{Name: n + ": live heap kruise-apiserver added holding them (embedded etcd included) vs what kube-apiserver added for the same as a CRD (its etcd apart)", Want: "≤ 0.5×"}
 	if cs == nil || cs.ServersIdle == nil || s.CRD == nil || s.CRD.AddedHeap("kube-apiserver") <= 0 || cs.ServersIdle["kruise-apiserver"].HeapMiB == 0 {
 		t.Missing, t.Got = true, "no figure"
 	} else {
