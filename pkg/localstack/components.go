@@ -76,22 +76,22 @@ func (s *Stack) startKubeAPIServer(ctx context.Context) error {
 
 func (s *Stack) startKubeControllerManager(ctx context.Context) error {
 	kc := s.ComponentKubeconfig(KubeControllerManager)
-	if err := s.startProcess(KubeControllerManager, s.bin(KubeControllerManager), nil,
-		"--kubeconfig="+kc,
-		"--authentication-kubeconfig="+kc,
-		"--authorization-kubeconfig="+kc,
+	args := []string{
+		"--kubeconfig=" + kc,
+		"--authentication-kubeconfig=" + kc,
+		"--authorization-kubeconfig=" + kc,
 		"--bind-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(s.Ports.KubeControllerManager),
-		"--tls-cert-file="+s.PKI("kube-controller-manager-serving.crt"),
-		"--tls-private-key-file="+s.PKI("kube-controller-manager-serving.key"),
-		"--client-ca-file="+s.PKI("ca.crt"),
-		"--requestheader-client-ca-file="+s.PKI("front-proxy-ca.crt"),
+		"--secure-port=" + strconv.Itoa(s.Ports.KubeControllerManager),
+		"--tls-cert-file=" + s.PKI("kube-controller-manager-serving.crt"),
+		"--tls-private-key-file=" + s.PKI("kube-controller-manager-serving.key"),
+		"--client-ca-file=" + s.PKI("ca.crt"),
+		"--requestheader-client-ca-file=" + s.PKI("front-proxy-ca.crt"),
 		"--use-service-account-credentials=true",
-		"--service-account-private-key-file="+s.PKI("sa.key"),
-		"--root-ca-file="+s.PKI("ca.crt"),
-		"--cluster-signing-cert-file="+s.PKI("ca.crt"),
-		"--cluster-signing-key-file="+s.PKI("ca.key"),
-		"--service-cluster-ip-range="+serviceCIDR,
+		"--service-account-private-key-file=" + s.PKI("sa.key"),
+		"--root-ca-file=" + s.PKI("ca.crt"),
+		"--cluster-signing-cert-file=" + s.PKI("ca.crt"),
+		"--cluster-signing-key-file=" + s.PKI("ca.key"),
+		"--service-cluster-ip-range=" + serviceCIDR,
 		"--cluster-name=kruise-native-local",
 		"--leader-elect=false",
 		"--profiling=false",
@@ -99,7 +99,8 @@ func (s *Stack) startKubeControllerManager(ctx context.Context) error {
 		// can come late, and kube's 50 s grace would mark nodes NotReady and their pods
 		// unready for good (kwok does not bring a pod back to Ready).
 		"--node-monitor-grace-period=5m",
-	); err != nil {
+	}
+	if err := s.startProcess(KubeControllerManager, s.bin(KubeControllerManager), nil, append(args, s.KubeControllerManagerArgs...)...); err != nil {
 		return err
 	}
 	check, err := s.httpCheck(fmt.Sprintf("https://127.0.0.1:%d/healthz", s.Ports.KubeControllerManager), "ca.crt", "")

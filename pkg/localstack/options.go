@@ -40,6 +40,9 @@ type Options struct {
 	// Extra flags, appended to each program's own.
 	KruiseAPIServerArgs, KruiseControllerArgs, KruiseNodeDaemonArgs []string
 	KubeAPIServerArgs, KwokArgs                                     []string
+	// KubeControllerManagerArgs: e.g. the benchmark's --kube-api-qps, so that both
+	// controllers under comparison run at one client QPS/burst.
+	KubeControllerManagerArgs []string
 	// PodWebhookFailurePolicy is the Pod webhook registration's failurePolicy.
 	PodWebhookFailurePolicy string
 	// KwokStages is the directory of kwok Stage files.
@@ -54,21 +57,22 @@ type Options struct {
 
 // Environment variables FromEnv and WithEnv read.
 const (
-	EnvLocalDir             = "LOCAL_DIR"
-	EnvBinDir               = "BIN_DIR"
-	EnvPortBase             = "PORT_BASE"
-	EnvNodes                = "NODES"
-	EnvWaitTimeout          = "WAIT_TIMEOUT"
-	EnvStopTimeout          = "STOP_TIMEOUT"
-	EnvKruiseAPIServerArgs  = "KRUISE_APISERVER_ARGS"
-	EnvKruiseControllerArgs = "KRUISE_CONTROLLER_ARGS"
-	EnvKruiseNodeDaemonArgs = "KRUISE_NODE_DAEMON_ARGS"
-	EnvKubeAPIServerArgs    = "KUBE_APISERVER_ARGS"
-	EnvKwokArgs             = "KWOK_ARGS"
-	EnvPodWebhookPolicy     = "POD_WEBHOOK_FAILURE_POLICY"
-	EnvKwokStages           = "KWOK_STAGES"
-	EnvKwokJobRunTimeMS     = "KWOK_JOB_RUN_TIME_MS"
-	EnvHA                   = "HA"
+	EnvLocalDir                  = "LOCAL_DIR"
+	EnvBinDir                    = "BIN_DIR"
+	EnvPortBase                  = "PORT_BASE"
+	EnvNodes                     = "NODES"
+	EnvWaitTimeout               = "WAIT_TIMEOUT"
+	EnvStopTimeout               = "STOP_TIMEOUT"
+	EnvKruiseAPIServerArgs       = "KRUISE_APISERVER_ARGS"
+	EnvKruiseControllerArgs      = "KRUISE_CONTROLLER_ARGS"
+	EnvKruiseNodeDaemonArgs      = "KRUISE_NODE_DAEMON_ARGS"
+	EnvKubeAPIServerArgs         = "KUBE_APISERVER_ARGS"
+	EnvKubeControllerManagerArgs = "KUBE_CONTROLLER_MANAGER_ARGS"
+	EnvKwokArgs                  = "KWOK_ARGS"
+	EnvPodWebhookPolicy          = "POD_WEBHOOK_FAILURE_POLICY"
+	EnvKwokStages                = "KWOK_STAGES"
+	EnvKwokJobRunTimeMS          = "KWOK_JOB_RUN_TIME_MS"
+	EnvHA                        = "HA"
 )
 
 // Defaults are the options with nothing set: _output/local, _output/bin, standard ports.
@@ -180,6 +184,7 @@ func (o *Options) apply(lookup func(string) (string, bool)) error {
 	fields(EnvKruiseControllerArgs, &o.KruiseControllerArgs)
 	fields(EnvKruiseNodeDaemonArgs, &o.KruiseNodeDaemonArgs)
 	fields(EnvKubeAPIServerArgs, &o.KubeAPIServerArgs)
+	fields(EnvKubeControllerManagerArgs, &o.KubeControllerManagerArgs)
 	fields(EnvKwokArgs, &o.KwokArgs)
 	if v, ok := lookup(EnvHA); ok {
 		switch v {

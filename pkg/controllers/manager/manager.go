@@ -133,8 +133,8 @@ func runControllers(ctx context.Context, c clients, workers int, gates featurega
 	logger := klog.FromContext(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	kubeInformers := kubeinformers.NewSharedInformerFactory(kubeClient, 0)
-	kruiseInformers := kruiseinformers.NewSharedInformerFactory(kruiseClient, 0)
+	kubeInformers := kubeinformers.NewSharedInformerFactoryWithOptions(kubeClient, 0, kubeinformers.WithTransform(stripManagedFields))
+	kruiseInformers := kruiseinformers.NewSharedInformerFactoryWithOptions(kruiseClient, 0, kruiseinformers.WithTransform(stripManagedFields))
 	if err := podindex.Add(kubeInformers.Core().V1().Pods().Informer()); err != nil {
 		return fmt.Errorf("pod index: %w", err)
 	}

@@ -10,6 +10,7 @@
 //	go run ./test/bench/cmd/kruise-bench -phases=daemonsets -readme=false -date=2026-01-01-daemonset
 //	go run ./test/bench/cmd/kruise-bench -phases=controller -pods=200
 //	go run ./test/bench/cmd/kruise-bench -render=test/bench/results/2025-01-01.json
+//	go run ./test/bench/cmd/kruise-bench -phases=scale -readme=false -date=2026-11-26-scale -timeout=150m  # opt-in
 package main
 
 import (
@@ -37,6 +38,18 @@ type flags struct {
 	startDelay, phaseTimeout, total time.Duration
 	out, date, render               string
 	readme, small, profile          bool
+	scale                           scaleFlags
+}
+
+// scaleFlags size the opt-in scale phase (-phases=scale).
+type scaleFlags struct {
+	workloads, pods, nodes          int
+	qps, burst                      int
+	imagePercent                    float64
+	idle, restartWindow, drainQuiet time.Duration
+	sides                           string
+	timeout                         time.Duration
+	rssSettle, rssWindow            time.Duration
 }
 
 func parseFlags() *flags {
@@ -66,6 +79,20 @@ func parseFlags() *flags {
 	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
 	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 10 job and DaemonSet nodes, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
+	s := &f.scale
+	flag.StringVar(&s.sides, "scale-sides", "Deployment,CloneSet", "scale phase: the sides to run, in order (Deployment, CloneSet)")
+	flag.IntVar(&s.workloads, "scale-workloads", 2000, "scale phase: Deployments, then as many CloneSets")
+	flag.IntVar(&s.pods, "scale-pods", 10, "scale phase: pods per workload")
+	flag.IntVar(&s.nodes, "scale-nodes", 100, "scale phase: kwok nodes (beyond -nodes, added for the phase)")
+	flag.IntVar(&s.qps, "scale-qps", 100, "scale phase: client QPS of both kruise-controller and kube-controller-manager")
+	flag.IntVar(&s.burst, "scale-burst", 200, "scale phase: client burst of both controllers")
+	flag.Float64Var(&s.imagePercent, "scale-image-percent", 1, "scale phase: percent of the workloads given a new image at once")
+	flag.DurationVar(&s.idle, "scale-idle", 5*time.Minute, "scale phase: idle window after all are ready (and -scale-drain-quiet without writes)")
+	flag.DurationVar(&s.drainQuiet, "scale-drain-quiet", 15*time.Second, "scale phase: the idle window starts once the namespace had no write for this long (the ready step's trailing events written)")
+	flag.DurationVar(&s.restartWindow, "scale-restart-window", time.Minute, "scale phase: how long after a controller restart its writes are counted")
+	flag.DurationVar(&s.timeout, "scale-timeout", 25*time.Minute, "scale phase: bound of each wait")
+	flag.DurationVar(&s.rssSettle, "scale-rss-settle", 20*time.Second, "scale phase: wait after the forced GC before reading the API servers' RSS")
+	flag.DurationVar(&s.rssWindow, "scale-rss-window", 10*time.Second, "scale phase: window of 1 s RSS samples (median)")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f.small {

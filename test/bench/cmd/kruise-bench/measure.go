@@ -89,7 +89,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	for _, ph := range []struct {
 		name string
 		run  func(context.Context) error
-	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}} {
+	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}, {"scale", b.scale}} {
 		if !phaseOn(f, ph.name) {
 			continue
 		}
@@ -102,7 +102,9 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 			}
 		}
 	}
-	res.Notes = append(res.Notes, standingNotes(f)...)
+	if f.phases != "scale" {
+		res.Notes = append(res.Notes, standingNotes(f)...)
+	}
 	if len(errs) > 0 {
 		return res, fmt.Errorf("phases failed: %s", strings.Join(errs, "; "))
 	}

@@ -17,11 +17,15 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	m := r.Machine
-	w("Run of %s (commit %s): %d kwok nodes", r.Started, r.Commit, r.Config.Nodes)
-	if ran(r, "controller") {
-		w(", %d pods per workload", r.Config.Pods)
+	if r.Config.Phases == "scale" {
+		w("Run of %s (commit %s), the scale phase alone. ", r.Started, r.Commit)
+	} else {
+		w("Run of %s (commit %s): %d kwok nodes", r.Started, r.Commit, r.Config.Nodes)
+		if ran(r, "controller") {
+			w(", %d pods per workload", r.Config.Pods)
+		}
+		w(", every controller at client QPS/burst %d/%d. ", r.Config.QPS, r.Config.Burst)
 	}
-	w(", every controller at client QPS/burst %d/%d. ", r.Config.QPS, r.Config.Burst)
 	w("Machine: %d cores, load average %.2f/%.2f/%.2f at start, %.2f/%.2f/%.2f at the end",
 		m.NProc, m.LoadAvgStart[0], m.LoadAvgStart[1], m.LoadAvgStart[2], m.LoadAvgEnd[0], m.LoadAvgEnd[1], m.LoadAvgEnd[2])
 	if m.Shared {
@@ -142,6 +146,8 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			}
 		}
 	}
+
+	b.WriteString(scaleMarkdown(r.Scale, short))
 
 	if len(r.Profiles) > 0 && !short {
 		w("\n### Profiles\n\n")

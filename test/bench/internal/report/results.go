@@ -31,6 +31,8 @@ type Results struct {
 	// DaemonSets: kube's DaemonSet and the Advanced DaemonSet, create and rollout.
 	DaemonSets []ctrlbench.Phase `json:"daemonSets,omitempty"`
 	Ceiling    *ceiling.Result   `json:"ceiling,omitempty"`
+	// Scale: the opt-in scale phase (-phases=scale).
+	Scale *ScaleResults `json:"scale,omitempty"`
 
 	Targets  []Target          `json:"targets"`
 	Profiles []profile.Capture `json:"profiles,omitempty"`

@@ -26,6 +26,9 @@ const ModeImmediate = "immediate"
 // Judge evaluates the targets of the issue against r: those of every phase the run
 // was asked for (a phase that failed gives targets with no figure).
 func Judge(r *Results) []Target {
+	if r.Config.Phases == "scale" { // the opt-in phase alone: only its own targets
+		return judgeScale(r.Scale)
+	}
 	var out []Target
 	if ran(r, "controller") {
 		out = append(out, judgeControllers(r.Controller)...)
@@ -38,6 +41,9 @@ func Judge(r *Results) []Target {
 	}
 	if ran(r, "api") {
 		out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
+	}
+	if r.Config.Phases != "" && ran(r, "scale") { // opt-in: never judged for runs that predate it
+		out = append(out, judgeScale(r.Scale)...)
 	}
 	if ran(r, "ceiling") {
 		out = append(out, judgeWebhookCost(r.Ceiling))
