@@ -1,0 +1,302 @@
+package nodeops
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/test/integration/framework"
+)
+
+// etcdKV reads and writes kruise-apiserver's embedded etcd directly, through its JSON
+// gateway with the storage client's certificate: what an older server left there.
+type etcdKV struct {
+	url    string
+	client *http.Client
+}
+
+func newEtcdKV(t *testing.T) etcdKV {
+	t.Helper()
+	c := framework.Get(t)
+	port, ok := c.Ports["kruise-etcd"]
+	if !ok {
+		t.Skip("kruise-apiserver runs without its embedded etcd in this stack")
+	}
+	pki := filepath.Join(c.LocalDir, "kruise-etcd", "pki")
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "client.crt"), filepath.Join(pki, "client.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return etcdKV{
+		url: fmt.Sprintf("https://127.0.0.1:%d", port),
+		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			// The test reads its own stack's etcd; the client certificate is what counts.
+			TLSClientConfig: &tls.Config{InsecureSkipVerify: true, Certificates: []tls.Certificate{cert}}, //nolint:gosec
+		}},
+	}
+}
+
+func (e etcdKV) call(t *testing.T, path string, body map[string]string, out any) {
+	t.Helper()
+	data, _ := json.Marshal(body)
+	resp, err := e.client.Post(e.url+path, "application/json", bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("etcd %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("etcd %s: %d %s", path, resp.StatusCode, raw)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("etcd %s: %v in %s", path, err, raw)
+	}
+}
+
+func (e etcdKV) get(t *testing.T, key string) []byte {
+	t.Helper()
+	var out struct {
+		KVs []struct{ Value string } `json:"kvs"`
+	}
+	e.call(t, "/v3/kv/range", map[string]string{"key": b64(key)}, &out)
+	if len(out.KVs) != 1 {
+		t.Fatalf("etcd has no %s", key)
+	}
+	v, err := base64.StdEncoding.DecodeString(out.KVs[0].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func (e etcdKV) put(t *testing.T, key string, value []byte) {
+	t.Helper()
+	var out map[string]any
+	e.call(t, "/v3/kv/put", map[string]string{"key": b64(key), "value": base64.StdEncoding.EncodeToString(value)}, &out)
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// storedVersion is the apiVersion of a stored object (kube's protobuf envelope).
+func storedVersion(t *testing.T, data []byte) string {
+	t.Helper()
+	const magic = "k8s\x00"
+	if !bytes.HasPrefix(data, []byte(magic)) {
+		t.Fatalf("stored value is not kube protobuf: %.40q", data)
+	}
+	var u runtime.Unknown
+	if err := u.Unmarshal(data[len(magic):]); err != nil {
+		t.Fatal(err)
+	}
+	return u.APIVersion
+}
+
+// encodeV1alpha1 is obj as a server that stored these kinds in v1alpha1 wrote it.
+func encodeV1alpha1(t *testing.T, obj runtime.Object) []byte {
+	t.Helper()
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok {
+		t.Fatal("no protobuf serializer")
+	}
+	data, err := runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, v1alpha1.SchemeGroupVersion), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// storedObject is one kind's object in the old stored form.
+type storedObject struct {
+	resource, namespace, name string
+	// old is the v1alpha1 object written into etcd (metadata is completed from the
+	// object the API created under the same key).
+	old func(meta metav1.ObjectMeta) runtime.Object
+	// create makes the object through the API, so that its key exists.
+	create func(ctx context.Context) error
+	// specJSON is the spec the old object carries, as both versions must serve it.
+	specJSON string
+}
+
+// Objects kruise-apiserver stored in v1alpha1 before it served v1beta1 are read in
+// both versions, with the spec they were written with, and an update stores them as
+// v1beta1.
+func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
+	c := framework.Get(t)
+	ctx := context.Background()
+	kc := kruiseClient(t)
+	ns := c.CreateNamespace(t)
+	kv := newEtcdKV(t)
+
+	objects := []storedObject{
+		{
+			resource: "imagepulljobs", namespace: ns, name: "old-ipj",
+			create: func(ctx context.Context) error {
+				_, err := kc.AppsV1alpha1().ImagePullJobs(ns).Create(ctx, &v1alpha1.ImagePullJob{
+					ObjectMeta: metav1.ObjectMeta{Name: "old-ipj"},
+					Spec:       v1alpha1.ImagePullJobSpec{Image: "busybox:1.36"},
+				}, metav1.CreateOptions{})
+				return err
+			},
+			old: func(meta metav1.ObjectMeta) runtime.Object {
+				return &v1alpha1.ImagePullJob{ObjectMeta: meta, Spec: v1alpha1.ImagePullJobSpec{
+					Image: "busybox:1.37",
+					ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
+						// no node matches: the controller leaves the spec alone
+						Selector:         &v1alpha1.ImagePullJobNodeSelector{Names: []string{"no-such-node"}},
+						Parallelism:      ptr.To(intstr.FromInt32(2)),
+						PullPolicy:       &v1alpha1.PullPolicy{TimeoutSeconds: ptr.To[int32](60), BackoffLimit: ptr.To[int32](1)},
+						CompletionPolicy: v1alpha1.CompletionPolicy{Type: v1alpha1.Never},
+						ImagePullPolicy:  v1alpha1.PullIfNotPresent,
+					},
+				}}
+			},
+			specJSON: `{"image":"busybox:1.37","selector":{"names":["no-such-node"]},"parallelism":2,` +
+				`"pullPolicy":{"timeoutSeconds":60,"backoffLimit":1},"completionPolicy":{"type":"Never"},"imagePullPolicy":"IfNotPresent"}`,
+		},
+		{
+			resource: "imagelistpulljobs", namespace: ns, name: "old-ilpj",
+			create: func(ctx context.Context) error {
+				_, err := kc.AppsV1alpha1().ImageListPullJobs(ns).Create(ctx, &v1alpha1.ImageListPullJob{
+					ObjectMeta: metav1.ObjectMeta{Name: "old-ilpj"},
+					Spec:       v1alpha1.ImageListPullJobSpec{Images: []string{"busybox:1.36"}},
+				}, metav1.CreateOptions{})
+				return err
+			},
+			old: func(meta metav1.ObjectMeta) runtime.Object {
+				return &v1alpha1.ImageListPullJob{ObjectMeta: meta, Spec: v1alpha1.ImageListPullJobSpec{
+					Images: []string{"busybox:1.37", "nginx:1.27"},
+					ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
+						Selector:         &v1alpha1.ImagePullJobNodeSelector{Names: []string{"no-such-node"}},
+						Parallelism:      ptr.To(intstr.FromInt32(1)),
+						PullPolicy:       &v1alpha1.PullPolicy{TimeoutSeconds: ptr.To[int32](600), BackoffLimit: ptr.To[int32](3)},
+						CompletionPolicy: v1alpha1.CompletionPolicy{Type: v1alpha1.Always},
+						ImagePullPolicy:  v1alpha1.PullAlways,
+					},
+				}}
+			},
+			specJSON: `{"images":["busybox:1.37","nginx:1.27"],"selector":{"names":["no-such-node"]},"parallelism":1,` +
+				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"completionPolicy":{"type":"Always"},"imagePullPolicy":"Always"}`,
+		},
+		{
+			resource: "containerrecreaterequests", namespace: ns, name: "old-crr",
+			create: func(ctx context.Context) error {
+				runningPod(t, ns, "old-crr-pod", "kwok-node-0")
+				_, err := kc.AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, &v1alpha1.ContainerRecreateRequest{
+					ObjectMeta: metav1.ObjectMeta{Name: "old-crr"},
+					Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "old-crr-pod",
+						Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
+						// long enough that the request is still being handled when rewritten
+						Strategy: &v1alpha1.ContainerRecreateRequestStrategy{UnreadyGracePeriodSeconds: ptr.To[int64](3600)}},
+				}, metav1.CreateOptions{})
+				return err
+			},
+			old: func(meta metav1.ObjectMeta) runtime.Object {
+				return &v1alpha1.ContainerRecreateRequest{ObjectMeta: meta, Spec: v1alpha1.ContainerRecreateRequestSpec{
+					PodName:    "old-crr-pod",
+					Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
+					Strategy: &v1alpha1.ContainerRecreateRequestStrategy{FailurePolicy: v1alpha1.ContainerRecreateRequestFailurePolicyIgnore,
+						OrderedRecreate: true, TerminationGracePeriodSeconds: ptr.To[int64](5), UnreadyGracePeriodSeconds: ptr.To[int64](3600)},
+					TTLSecondsAfterFinished: ptr.To[int32](600),
+				}}
+			},
+			specJSON: `{"podName":"old-crr-pod","containers":[{"name":"app"}],"strategy":{"failurePolicy":"Ignore","orderedRecreate":true,` +
+				`"terminationGracePeriodSeconds":5,"unreadyGracePeriodSeconds":3600},"ttlSecondsAfterFinished":600}`,
+		},
+	}
+
+	for _, o := range objects {
+		t.Run(o.resource, func(t *testing.T) {
+			if err := o.create(ctx); err != nil {
+				t.Fatal(err)
+			}
+			key := fmt.Sprintf("/registry/kruise.io/apps.kruise.io/%s/%s/%s", o.resource, o.namespace, o.name)
+			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
+				t.Fatalf("a new object is stored as %s, want apps.kruise.io/v1beta1", got)
+			}
+
+			// Replace it with the v1alpha1 form an older server wrote.
+			created := getJSON(t, "v1alpha1", o)
+			var meta metav1.ObjectMeta
+			mustUnmarshal(t, created["metadata"], &meta)
+			meta.ResourceVersion, meta.ManagedFields = "", nil
+			if meta.Labels == nil {
+				meta.Labels = map[string]string{}
+			}
+			meta.Labels["written-by"] = "old-server"
+			kv.put(t, key, encodeV1alpha1(t, o.old(meta)))
+			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1alpha1" {
+				t.Fatalf("written as %s, want apps.kruise.io/v1alpha1", got)
+			}
+
+			// Both versions serve it, with the spec it was written with.
+			for _, v := range []string{"v1alpha1", "v1beta1"} {
+				framework.WaitFor(t, 30*time.Second, func() (bool, error) {
+					obj := getJSON(t, v, o)
+					var m metav1.ObjectMeta
+					mustUnmarshal(t, obj["metadata"], &m)
+					return m.Labels["written-by"] == "old-server", nil
+				})
+				obj := getJSON(t, v, o)
+				if got := string(obj["apiVersion"]); got != `"apps.kruise.io/`+v+`"` {
+					t.Errorf("%s: apiVersion %s", v, got)
+				}
+				assertJSONEqual(t, v+" spec", o.specJSON, obj["spec"])
+			}
+
+			// An update through the API stores it in the storage version.
+			kubectl(t, "label", o.resource+".v1alpha1.apps.kruise.io", o.name, "-n", o.namespace, "rewritten=yes")
+			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
+				t.Fatalf("after an update the object is stored as %s, want apps.kruise.io/v1beta1", got)
+			}
+			assertJSONEqual(t, "spec after the rewrite", o.specJSON, getJSON(t, "v1beta1", o)["spec"])
+		})
+	}
+}
+
+// getJSON reads o through kubectl in one version, as top-level fields.
+func getJSON(t *testing.T, version string, o storedObject) map[string]json.RawMessage {
+	t.Helper()
+	out := kubectl(t, "get", o.resource+"."+version+".apps.kruise.io", o.name, "-n", o.namespace, "-o", "json")
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	return m
+}
+
+func mustUnmarshal(t *testing.T, raw json.RawMessage, into any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, into); err != nil {
+		t.Fatalf("%v in %s", err, raw)
+	}
+}
+
+// assertJSONEqual compares two JSON documents by value.
+func assertJSONEqual(t *testing.T, what, want string, got json.RawMessage) {
+	t.Helper()
+	var w, g any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	mustUnmarshal(t, got, &g)
+	wb, _ := json.Marshal(w)
+	gb, _ := json.Marshal(g)
+	if !bytes.Equal(wb, gb) {
+		t.Errorf("%s:\n got %s\nwant %s", what, gb, wb)
+	}
+}
