@@ -15,7 +15,7 @@ import (
 func NewPullSecretLister(client kruiseclient.Interface, node string) PullSecretLister {
 	return func(ctx context.Context) ([]corev1.Secret, error) {
 		var list corev1.SecretList
-		err := client.AppsV1beta1().RESTClient().Get().
+		err := client.AppsV1alpha1().RESTClient().Get().
 			Resource("nodeimages").Name(node).SubResource("pullsecrets").
 			Do(ctx).Into(&list)
 		if err != nil {
