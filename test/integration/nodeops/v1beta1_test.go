@@ -215,7 +215,7 @@ func v1beta1FieldsFromAnnotation(t *testing.T, ni map[string]any) map[string]any
 		delete(meta, "annotations")
 	}
 	var extra struct {
-		Waiting        int64                                `json:"waiting"`
+		Waiting        int64                                 `json:"waiting"`
 		TagPullSecrets map[string]map[string]json.RawMessage `json:"tagPullSecrets"`
 	}
 	if err := json.Unmarshal([]byte(raw), &extra); err != nil {
