@@ -142,7 +142,34 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 	ns := c.CreateNamespace(t)
 	kv := newEtcdKV(t)
 
+	// A node without a daemon: its NodeImage's status stays as written.
+	const node = "kwok-stored-form"
+	c.JoinNode(t, node, nil)
+
 	objects := []storedObject{
+		{
+			resource: "nodeimages", name: node,
+			create: func(ctx context.Context) error {
+				framework.WaitFor(t, time.Minute, func() (bool, error) {
+					_, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
+					return err == nil, client404(err)
+				})
+				return nil
+			},
+			old: func(meta metav1.ObjectMeta) runtime.Object {
+				return &v1alpha1.NodeImage{ObjectMeta: meta,
+					Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{"nginx": {
+						PullSecrets: []v1alpha1.ReferenceObject{{Namespace: ns, Name: "regcred"}},
+						Tags: []v1alpha1.ImageTagSpec{{Tag: "1.27", Version: 2, ImagePullPolicy: v1alpha1.PullIfNotPresent,
+							PullPolicy: &v1alpha1.ImageTagPullPolicy{TimeoutSeconds: ptr.To[int32](600), BackoffLimit: ptr.To[int32](3)}}},
+					}}},
+					Status: v1alpha1.NodeImageStatus{Desired: 1, Pulling: 1, ImageStatuses: map[string]v1alpha1.ImageStatus{
+						"nginx": {Tags: []v1alpha1.ImageTagStatus{{Tag: "1.27", Phase: v1alpha1.ImagePhasePulling, Version: 2}}}}},
+				}
+			},
+			specJSON: `{"images":{"nginx":{"pullSecrets":[{"namespace":"` + ns + `","name":"regcred"}],"tags":[{"tag":"1.27",` +
+				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"version":2,"imagePullPolicy":"IfNotPresent"}]}}}`,
+		},
 		{
 			resource: "imagepulljobs", namespace: ns, name: "old-ipj",
 			create: func(ctx context.Context) error {
@@ -224,7 +251,10 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			if err := o.create(ctx); err != nil {
 				t.Fatal(err)
 			}
-			key := fmt.Sprintf("/registry/kruise.io/apps.kruise.io/%s/%s/%s", o.resource, o.namespace, o.name)
+			key := "/registry/kruise.io/apps.kruise.io/" + o.resource + "/" + o.name
+			if o.namespace != "" {
+				key = "/registry/kruise.io/apps.kruise.io/" + o.resource + "/" + o.namespace + "/" + o.name
+			}
 			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
 				t.Fatalf("a new object is stored as %s, want apps.kruise.io/v1beta1", got)
 			}
@@ -259,7 +289,11 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			}
 
 			// An update through the API stores it in the storage version.
-			kubectl(t, "label", o.resource+".v1alpha1.apps.kruise.io", o.name, "-n", o.namespace, "rewritten=yes")
+			args := []string{"label", o.resource + ".v1alpha1.apps.kruise.io", o.name, "rewritten=yes"}
+			if o.namespace != "" {
+				args = append(args, "-n", o.namespace)
+			}
+			kubectl(t, args...)
 			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
 				t.Fatalf("after an update the object is stored as %s, want apps.kruise.io/v1beta1", got)
 			}
@@ -271,7 +305,11 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 // getJSON reads o through kubectl in one version, as top-level fields.
 func getJSON(t *testing.T, version string, o storedObject) map[string]json.RawMessage {
 	t.Helper()
-	out := kubectl(t, "get", o.resource+"."+version+".apps.kruise.io", o.name, "-n", o.namespace, "-o", "json")
+	args := []string{"get", o.resource + "." + version + ".apps.kruise.io", o.name, "-o", "json"}
+	if o.namespace != "" {
+		args = append(args, "-n", o.namespace)
+	}
+	out := kubectl(t, args...)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("%v in %s", err, out)
