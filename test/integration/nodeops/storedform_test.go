@@ -15,6 +15,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -120,24 +121,23 @@ func encodeV1alpha1(t *testing.T, obj runtime.Object) []byte {
 	return data
 }
 
-// storedObject is one kind's object in the old stored form.
+// storedObject is one kind's object, created through the API and then put back into
+// etcd in the old stored form.
 type storedObject struct {
-	resource, namespace, name string
-	// old is the v1alpha1 object written into etcd (metadata is completed from the
-	// object the API created under the same key).
-	old func(meta metav1.ObjectMeta) runtime.Object
-	// create makes the object through the API, so that its key exists.
+	resource, kind, namespace, name string
+	// create makes the object through the API (with the spec of specJSON).
 	create func(ctx context.Context) error
-	// specJSON is the spec the old object carries, as both versions must serve it.
+	// specJSON is the object's spec, as both versions must serve it.
 	specJSON string
 }
 
 // Objects kruise-apiserver stored in v1alpha1 before it served v1beta1 are read in
 // both versions, with the spec they were written with, and an update stores them as
-// v1beta1.
+// v1beta1. Each object is created, left until its controllers are done with it, and
+// then written back as v1alpha1 protobuf (what the old server stored), so nothing
+// rewrites it before the reads.
 func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 	c := framework.Get(t)
-	ctx := context.Background()
 	kc := kruiseClient(t)
 	ns := c.CreateNamespace(t)
 	kv := newEtcdKV(t)
@@ -145,107 +145,78 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 	// A node without a daemon: its NodeImage's status stays as written.
 	const node = "kwok-stored-form"
 	c.JoinNode(t, node, nil)
+	runningPod(t, ns, "old-crr-pod", "kwok-node-0")
 
 	objects := []storedObject{
 		{
-			resource: "nodeimages", name: node,
+			resource: "nodeimages", kind: "NodeImage", name: node,
 			create: func(ctx context.Context) error {
 				framework.WaitFor(t, time.Minute, func() (bool, error) {
-					_, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
+					_, err := kc.AppsV1alpha1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 					return err == nil, client404(err)
 				})
-				return nil
-			},
-			old: func(meta metav1.ObjectMeta) runtime.Object {
-				return &v1alpha1.NodeImage{ObjectMeta: meta,
-					Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{"nginx": {
-						PullSecrets: []v1alpha1.ReferenceObject{{Namespace: ns, Name: "regcred"}},
-						Tags: []v1alpha1.ImageTagSpec{{Tag: "1.27", Version: 2, ImagePullPolicy: v1alpha1.PullIfNotPresent,
-							PullPolicy: &v1alpha1.ImageTagPullPolicy{TimeoutSeconds: ptr.To[int32](600), BackoffLimit: ptr.To[int32](3)}}},
-					}}},
-					Status: v1alpha1.NodeImageStatus{Desired: 1, Pulling: 1, ImageStatuses: map[string]v1alpha1.ImageStatus{
-						"nginx": {Tags: []v1alpha1.ImageTagStatus{{Tag: "1.27", Phase: v1alpha1.ImagePhasePulling, Version: 2}}}}},
-				}
+				patch := `{"spec":{"images":{"nginx":{"pullSecrets":[{"namespace":"` + ns + `","name":"regcred"}],"tags":[{"tag":"1.27","version":2}]}}}}`
+				_, err := kc.AppsV1alpha1().NodeImages().Patch(ctx, node, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+				return err
 			},
 			specJSON: `{"images":{"nginx":{"pullSecrets":[{"namespace":"` + ns + `","name":"regcred"}],"tags":[{"tag":"1.27",` +
 				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"version":2,"imagePullPolicy":"IfNotPresent"}]}}}`,
 		},
 		{
-			resource: "imagepulljobs", namespace: ns, name: "old-ipj",
+			resource: "imagepulljobs", kind: "ImagePullJob", namespace: ns, name: "old-ipj",
 			create: func(ctx context.Context) error {
 				_, err := kc.AppsV1alpha1().ImagePullJobs(ns).Create(ctx, &v1alpha1.ImagePullJob{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-ipj"},
-					Spec:       v1alpha1.ImagePullJobSpec{Image: "busybox:1.36"},
-				}, metav1.CreateOptions{})
-				return err
-			},
-			old: func(meta metav1.ObjectMeta) runtime.Object {
-				return &v1alpha1.ImagePullJob{ObjectMeta: meta, Spec: v1alpha1.ImagePullJobSpec{
-					Image: "busybox:1.37",
-					ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
-						// no node matches: the controller leaves the spec alone
+					Spec: v1alpha1.ImagePullJobSpec{Image: "busybox:1.37", ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
+						// no node matches: the controller has nothing to do after its first status
 						Selector:         &v1alpha1.ImagePullJobNodeSelector{Names: []string{"no-such-node"}},
 						Parallelism:      ptr.To(intstr.FromInt32(2)),
 						PullPolicy:       &v1alpha1.PullPolicy{TimeoutSeconds: ptr.To[int32](60), BackoffLimit: ptr.To[int32](1)},
 						CompletionPolicy: v1alpha1.CompletionPolicy{Type: v1alpha1.Never},
-						ImagePullPolicy:  v1alpha1.PullIfNotPresent,
-					},
-				}}
+					}},
+				}, metav1.CreateOptions{})
+				return err
 			},
 			specJSON: `{"image":"busybox:1.37","selector":{"names":["no-such-node"]},"parallelism":2,` +
 				`"pullPolicy":{"timeoutSeconds":60,"backoffLimit":1},"completionPolicy":{"type":"Never"},"imagePullPolicy":"IfNotPresent"}`,
 		},
 		{
-			resource: "imagelistpulljobs", namespace: ns, name: "old-ilpj",
+			resource: "imagelistpulljobs", kind: "ImageListPullJob", namespace: ns, name: "old-ilpj",
 			create: func(ctx context.Context) error {
 				_, err := kc.AppsV1alpha1().ImageListPullJobs(ns).Create(ctx, &v1alpha1.ImageListPullJob{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-ilpj"},
-					Spec:       v1alpha1.ImageListPullJobSpec{Images: []string{"busybox:1.36"}},
+					Spec: v1alpha1.ImageListPullJobSpec{Images: []string{"busybox:1.37", "nginx:1.27"}, ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
+						Selector:         &v1alpha1.ImagePullJobNodeSelector{Names: []string{"no-such-node"}},
+						CompletionPolicy: v1alpha1.CompletionPolicy{Type: v1alpha1.Never},
+						ImagePullPolicy:  v1alpha1.PullAlways,
+					}},
 				}, metav1.CreateOptions{})
 				return err
 			},
-			old: func(meta metav1.ObjectMeta) runtime.Object {
-				return &v1alpha1.ImageListPullJob{ObjectMeta: meta, Spec: v1alpha1.ImageListPullJobSpec{
-					Images: []string{"busybox:1.37", "nginx:1.27"},
-					ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
-						Selector:         &v1alpha1.ImagePullJobNodeSelector{Names: []string{"no-such-node"}},
-						Parallelism:      ptr.To(intstr.FromInt32(1)),
-						PullPolicy:       &v1alpha1.PullPolicy{TimeoutSeconds: ptr.To[int32](600), BackoffLimit: ptr.To[int32](3)},
-						CompletionPolicy: v1alpha1.CompletionPolicy{Type: v1alpha1.Always},
-						ImagePullPolicy:  v1alpha1.PullAlways,
-					},
-				}}
-			},
 			specJSON: `{"images":["busybox:1.37","nginx:1.27"],"selector":{"names":["no-such-node"]},"parallelism":1,` +
-				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"completionPolicy":{"type":"Always"},"imagePullPolicy":"Always"}`,
+				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"completionPolicy":{"type":"Never"},"imagePullPolicy":"Always"}`,
 		},
 		{
-			resource: "containerrecreaterequests", namespace: ns, name: "old-crr",
+			resource: "containerrecreaterequests", kind: "ContainerRecreateRequest", namespace: ns, name: "old-crr",
 			create: func(ctx context.Context) error {
-				runningPod(t, ns, "old-crr-pod", "kwok-node-0")
 				_, err := kc.AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, &v1alpha1.ContainerRecreateRequest{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-crr"},
 					Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "old-crr-pod",
 						Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
-						// long enough that the request is still being handled when rewritten
-						Strategy: &v1alpha1.ContainerRecreateRequestStrategy{UnreadyGracePeriodSeconds: ptr.To[int64](3600)}},
+						// the daemon waits out the hour before it records or stops anything
+						Strategy: &v1alpha1.ContainerRecreateRequestStrategy{FailurePolicy: v1alpha1.ContainerRecreateRequestFailurePolicyIgnore,
+							OrderedRecreate: true, UnreadyGracePeriodSeconds: ptr.To[int64](3600)},
+						TTLSecondsAfterFinished: ptr.To[int32](600)},
 				}, metav1.CreateOptions{})
 				return err
 			},
-			old: func(meta metav1.ObjectMeta) runtime.Object {
-				return &v1alpha1.ContainerRecreateRequest{ObjectMeta: meta, Spec: v1alpha1.ContainerRecreateRequestSpec{
-					PodName:    "old-crr-pod",
-					Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
-					Strategy: &v1alpha1.ContainerRecreateRequestStrategy{FailurePolicy: v1alpha1.ContainerRecreateRequestFailurePolicyIgnore,
-						OrderedRecreate: true, TerminationGracePeriodSeconds: ptr.To[int64](5), UnreadyGracePeriodSeconds: ptr.To[int64](3600)},
-					TTLSecondsAfterFinished: ptr.To[int32](600),
-				}}
-			},
+			// terminationGracePeriodSeconds is the pod's, filled in at creation
 			specJSON: `{"podName":"old-crr-pod","containers":[{"name":"app"}],"strategy":{"failurePolicy":"Ignore","orderedRecreate":true,` +
 				`"terminationGracePeriodSeconds":5,"unreadyGracePeriodSeconds":3600},"ttlSecondsAfterFinished":600}`,
 		},
 	}
 
+	ctx := context.Background()
 	for _, o := range objects {
 		t.Run(o.resource, func(t *testing.T) {
 			if err := o.create(ctx); err != nil {
@@ -255,37 +226,50 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			if o.namespace != "" {
 				key = "/registry/kruise.io/apps.kruise.io/" + o.resource + "/" + o.namespace + "/" + o.name
 			}
+			current := settled(t, o)
 			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
 				t.Fatalf("a new object is stored as %s, want apps.kruise.io/v1beta1", got)
 			}
 
-			// Replace it with the v1alpha1 form an older server wrote.
-			created := getJSON(t, "v1alpha1", o)
-			var meta metav1.ObjectMeta
-			mustUnmarshal(t, created["metadata"], &meta)
-			meta.ResourceVersion, meta.ManagedFields = "", nil
-			if meta.Labels == nil {
-				meta.Labels = map[string]string{}
+			// Write it back as the v1alpha1 protobuf an older server stored, labelled so
+			// that the reads below can tell it from what the API wrote.
+			old, err := scheme.Scheme.New(v1alpha1.SchemeGroupVersion.WithKind(o.kind))
+			if err != nil {
+				t.Fatal(err)
 			}
-			meta.Labels["written-by"] = "old-server"
-			kv.put(t, key, encodeV1alpha1(t, o.old(meta)))
+			if err := json.Unmarshal(current, old); err != nil {
+				t.Fatal(err)
+			}
+			meta := old.(metav1.Object)
+			meta.SetResourceVersion("")
+			meta.SetManagedFields(nil)
+			labels := meta.GetLabels()
+			if labels == nil {
+				labels = map[string]string{}
+			}
+			labels["written-by"] = "old-server"
+			meta.SetLabels(labels)
+			kv.put(t, key, encodeV1alpha1(t, old))
 			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1alpha1" {
 				t.Fatalf("written as %s, want apps.kruise.io/v1alpha1", got)
 			}
 
-			// Both versions serve it, with the spec it was written with.
+			// Both versions serve it, with its spec.
 			for _, v := range []string{"v1alpha1", "v1beta1"} {
+				var obj map[string]json.RawMessage
 				framework.WaitFor(t, 30*time.Second, func() (bool, error) {
-					obj := getJSON(t, v, o)
+					obj = getJSON(t, v, o)
 					var m metav1.ObjectMeta
 					mustUnmarshal(t, obj["metadata"], &m)
 					return m.Labels["written-by"] == "old-server", nil
 				})
-				obj := getJSON(t, v, o)
 				if got := string(obj["apiVersion"]); got != `"apps.kruise.io/`+v+`"` {
 					t.Errorf("%s: apiVersion %s", v, got)
 				}
 				assertJSONEqual(t, v+" spec", o.specJSON, obj["spec"])
+			}
+			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1alpha1" {
+				t.Fatalf("rewritten as %s by something other than this test", got)
 			}
 
 			// An update through the API stores it in the storage version.
@@ -300,6 +284,28 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			assertJSONEqual(t, "spec after the rewrite", o.specJSON, getJSON(t, "v1beta1", o)["spec"])
 		})
 	}
+}
+
+// settled waits until o's controllers are done with it (its resourceVersion holds for
+// three seconds) and returns it as v1alpha1 JSON.
+func settled(t *testing.T, o storedObject) []byte {
+	t.Helper()
+	var (
+		last    string
+		since   time.Time
+		current []byte
+	)
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		obj := getJSON(t, "v1alpha1", o)
+		var m metav1.ObjectMeta
+		mustUnmarshal(t, obj["metadata"], &m)
+		if m.ResourceVersion != last {
+			last, since = m.ResourceVersion, time.Now()
+			current, _ = json.Marshal(obj)
+		}
+		return time.Since(since) >= 3*time.Second, nil
+	})
+	return current
 }
 
 // getJSON reads o through kubectl in one version, as top-level fields.
