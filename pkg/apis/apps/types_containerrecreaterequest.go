@@ -64,6 +64,10 @@ type ContainerRecreateRequestStrategy struct {
 	FailurePolicy ContainerRecreateRequestFailurePolicyType
 	// OrderedRecreate recreates a container only after the previous one is running again.
 	OrderedRecreate bool
+	// ForceRecreate stops each container once even if it already restarted after the
+	// request was made (new ID, higher restart count or later start); without it such a
+	// restart counts as the recreation and nothing is stopped.
+	ForceRecreate bool
 	// TerminationGracePeriodSeconds is how long a container may take to stop; defaults
 	// to the pod's terminationGracePeriodSeconds.
 	TerminationGracePeriodSeconds *int64

@@ -56,6 +56,8 @@ type ImageTagSpec struct {
 	Version int64
 	// ImagePullPolicy is Always or IfNotPresent (default).
 	ImagePullPolicy ImagePullPolicy
+	// PullSecrets are secrets for this tag alone, tried before the image's (v1beta1).
+	PullSecrets []ReferenceObject
 }
 
 // ImageTagPullPolicy bounds one tag's pull.
@@ -78,8 +80,10 @@ type NodeImageStatus struct {
 	Succeeded int32
 	// Failed is the number of tags whose pull failed.
 	Failed int32
-	// Pulling is the number of tags not finished yet.
+	// Pulling is the number of tags being pulled.
 	Pulling int32
+	// Waiting is the number of tags queued for a pull that has not started (v1beta1).
+	Waiting int32
 	// ImageStatuses are the per-tag results, by image name.
 	ImageStatuses map[string]ImageStatus
 	// FirstSyncStatus records when the node first finished every pull.

@@ -1577,6 +1577,11 @@ func (in *ImageTagSpec) DeepCopyInto(out *ImageTagSpec) {
 		*out = make([]v1.ObjectReference, len(*in))
 		copy(*out, *in)
 	}
+	if in.PullSecrets != nil {
+		in, out := &in.PullSecrets, &out.PullSecrets
+		*out = make([]ReferenceObject, len(*in))
+		copy(*out, *in)
+	}
 	return
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // storageVersioner stores every kind of every group the scheme serves in the group's
-// most preferred version that has the kind: CloneSet and StatefulSet as v1beta1,
-// kinds OpenKruise only has in v1alpha1 (NodeImage, ImagePullJob, ...) as v1alpha1.
+// most preferred version that has the kind: CloneSet, StatefulSet, NodeImage... as
+// v1beta1, a kind OpenKruise only has in v1alpha1 as v1alpha1.
 // A new group or version needs no change here, only its version priority in its
 // install package.
 type storageVersioner struct{ scheme *runtime.Scheme }

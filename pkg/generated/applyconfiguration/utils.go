@@ -322,6 +322,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CompletionPolicy"):
 		return &appsv1beta1.CompletionPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequest"):
+		return &appsv1beta1.ContainerRecreateRequestApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestContainer"):
+		return &appsv1beta1.ContainerRecreateRequestContainerApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestContainerContext"):
+		return &appsv1beta1.ContainerRecreateRequestContainerContextApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestContainerRecreateState"):
+		return &appsv1beta1.ContainerRecreateRequestContainerRecreateStateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestSpec"):
+		return &appsv1beta1.ContainerRecreateRequestSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestStatus"):
+		return &appsv1beta1.ContainerRecreateRequestStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestStrategy"):
+		return &appsv1beta1.ContainerRecreateRequestStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CronJobTemplate"):
 		return &appsv1beta1.CronJobTemplateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DaemonSet"):
@@ -336,14 +350,56 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DeploymentTemplateSpec"):
 		return &appsv1beta1.DeploymentTemplateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("FailedImageStatus"):
+		return &appsv1beta1.FailedImageStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("FailurePolicy"):
 		return &appsv1beta1.FailurePolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJob"):
+		return &appsv1beta1.ImageListPullJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJobSpec"):
+		return &appsv1beta1.ImageListPullJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJobStatus"):
+		return &appsv1beta1.ImageListPullJobStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ImageListPullJobTemplateSpec"):
 		return &appsv1beta1.ImageListPullJobTemplateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJob"):
+		return &appsv1beta1.ImagePullJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJobNodeSelector"):
+		return &appsv1beta1.ImagePullJobNodeSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJobPodSelector"):
+		return &appsv1beta1.ImagePullJobPodSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJobSpec"):
+		return &appsv1beta1.ImagePullJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJobStatus"):
+		return &appsv1beta1.ImagePullJobStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImagePullJobTemplate"):
+		return &appsv1beta1.ImagePullJobTemplateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageSpec"):
+		return &appsv1beta1.ImageSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageStatus"):
+		return &appsv1beta1.ImageStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageTagPullPolicy"):
+		return &appsv1beta1.ImageTagPullPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageTagSpec"):
+		return &appsv1beta1.ImageTagSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ImageTagStatus"):
+		return &appsv1beta1.ImageTagStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("JobCondition"):
 		return &appsv1beta1.JobConditionApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ManualUpdate"):
 		return &appsv1beta1.ManualUpdateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodeImage"):
+		return &appsv1beta1.NodeImageApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodeImageSpec"):
+		return &appsv1beta1.NodeImageSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodeImageStatus"):
+		return &appsv1beta1.NodeImageStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ProbeHandler"):
+		return &appsv1beta1.ProbeHandlerApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PullPolicy"):
+		return &appsv1beta1.PullPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ReferenceObject"):
+		return &appsv1beta1.ReferenceObjectApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistribution"):
 		return &appsv1beta1.ResourceDistributionApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ResourceDistributionCondition"):
@@ -372,6 +428,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.RollingUpdateDaemonSetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("RollingUpdateStatefulSetStrategy"):
 		return &appsv1beta1.RollingUpdateStatefulSetStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SandboxConfig"):
+		return &appsv1beta1.SandboxConfigApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ShareVolumePolicy"):
 		return &appsv1beta1.ShareVolumePolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("SidecarContainer"):
@@ -414,6 +472,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.SubsetApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("SubsetTemplate"):
 		return &appsv1beta1.SubsetTemplateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SyncStatus"):
+		return &appsv1beta1.SyncStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("TargetReference"):
 		return &appsv1beta1.TargetReferenceApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("Topology"):

@@ -202,6 +202,15 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_CloneSetTemplateSpec(ref),
 		v1beta1.CloneSetUpdateStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref),
 		v1beta1.CompletionPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref),
+		v1beta1.ContainerRecreateRequest{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ContainerRecreateRequest(ref),
+		v1beta1.ContainerRecreateRequestContainer{}.OpenAPIModelName():                schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainer(ref),
+		v1beta1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName():         schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainerContext(ref),
+		v1beta1.ContainerRecreateRequestContainerRecreateState{}.OpenAPIModelName():   schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainerRecreateState(ref),
+		v1beta1.ContainerRecreateRequestList{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestList(ref),
+		v1beta1.ContainerRecreateRequestSpec{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestSpec(ref),
+		v1beta1.ContainerRecreateRequestStatus{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestStatus(ref),
+		v1beta1.ContainerRecreateRequestStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestStrategy(ref),
+		v1beta1.ContainerRecreateRequestSyncContainerStatus{}.OpenAPIModelName():      schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestSyncContainerStatus(ref),
 		v1beta1.CronJobTemplate{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_CronJobTemplate(ref),
 		v1beta1.DaemonSet{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1beta1_DaemonSet(ref),
 		v1beta1.DaemonSetList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_DaemonSetList(ref),
@@ -211,10 +220,34 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.DaemonSetStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_DaemonSetStatus(ref),
 		v1beta1.DaemonSetUpdateStrategy{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_DaemonSetUpdateStrategy(ref),
 		v1beta1.DeploymentTemplateSpec{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_DeploymentTemplateSpec(ref),
+		v1beta1.FailedImageStatus{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_FailedImageStatus(ref),
 		v1beta1.FailurePolicy{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_FailurePolicy(ref),
+		v1beta1.ImageListPullJob{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_ImageListPullJob(ref),
+		v1beta1.ImageListPullJobList{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ImageListPullJobList(ref),
+		v1beta1.ImageListPullJobSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ImageListPullJobSpec(ref),
+		v1beta1.ImageListPullJobStatus{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_ImageListPullJobStatus(ref),
 		v1beta1.ImageListPullJobTemplateSpec{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1beta1_ImageListPullJobTemplateSpec(ref),
+		v1beta1.ImagePullJob{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ImagePullJob(ref),
+		v1beta1.ImagePullJobList{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_ImagePullJobList(ref),
+		v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ImagePullJobNodeSelector(ref),
+		v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_ImagePullJobPodSelector(ref),
+		v1beta1.ImagePullJobSpec{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_ImagePullJobSpec(ref),
+		v1beta1.ImagePullJobStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_ImagePullJobStatus(ref),
+		v1beta1.ImagePullJobTemplate{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ImagePullJobTemplate(ref),
+		v1beta1.ImageSpec{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1beta1_ImageSpec(ref),
+		v1beta1.ImageStatus{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1beta1_ImageStatus(ref),
+		v1beta1.ImageTagPullPolicy{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_ImageTagPullPolicy(ref),
+		v1beta1.ImageTagSpec{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ImageTagSpec(ref),
+		v1beta1.ImageTagStatus{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_ImageTagStatus(ref),
 		v1beta1.JobCondition{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_JobCondition(ref),
 		v1beta1.ManualUpdate{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ManualUpdate(ref),
+		v1beta1.NodeImage{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1beta1_NodeImage(ref),
+		v1beta1.NodeImageList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageList(ref),
+		v1beta1.NodeImageSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageSpec(ref),
+		v1beta1.NodeImageStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref),
+		v1beta1.ProbeHandler{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ProbeHandler(ref),
+		v1beta1.PullPolicy{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1beta1_PullPolicy(ref),
+		v1beta1.ReferenceObject{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_ReferenceObject(ref),
 		v1beta1.ResourceDistribution{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_ResourceDistribution(ref),
 		v1beta1.ResourceDistributionCondition{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_ResourceDistributionCondition(ref),
 		v1beta1.ResourceDistributionList{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ResourceDistributionList(ref),
@@ -230,6 +263,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.RollingUpdateCloneSetStrategy{}.OpenAPIModelName():                    schema_pkg_apis_apps_v1beta1_RollingUpdateCloneSetStrategy(ref),
 		v1beta1.RollingUpdateDaemonSet{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_RollingUpdateDaemonSet(ref),
 		v1beta1.RollingUpdateStatefulSetStrategy{}.OpenAPIModelName():                 schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref),
+		v1beta1.SandboxConfig{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_SandboxConfig(ref),
 		v1beta1.ShareVolumePolicy{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_ShareVolumePolicy(ref),
 		v1beta1.SidecarContainer{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_SidecarContainer(ref),
 		v1beta1.SidecarContainerUpgradeStrategy{}.OpenAPIModelName():                  schema_pkg_apis_apps_v1beta1_SidecarContainerUpgradeStrategy(ref),
@@ -254,6 +288,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.StatefulSetUpdateStrategy{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1beta1_StatefulSetUpdateStrategy(ref),
 		v1beta1.Subset{}.OpenAPIModelName():                                           schema_pkg_apis_apps_v1beta1_Subset(ref),
 		v1beta1.SubsetTemplate{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref),
+		v1beta1.SyncStatus{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1beta1_SyncStatus(ref),
 		v1beta1.TargetReference{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_TargetReference(ref),
 		v1beta1.Topology{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_Topology(ref),
 		v1beta1.TransferEnvVar{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_TransferEnvVar(ref),
@@ -2442,6 +2477,13 @@ func schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestStrategy(ref common.R
 					"orderedRecreate": {
 						SchemaProps: spec.SchemaProps{
 							Description: "OrderedRecreate recreates a container only after the previous one is running again.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"forceRecreate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ForceRecreate stops each container once even if it already restarted after the request was made (new ID, higher restart count or later start); without it such a restart counts as the recreation and nothing is stopped.",
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -7827,6 +7869,57 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSubsetStatus(ref common.Referen
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_nodeImageV1beta1Fields(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "nodeImageV1beta1Fields is the annotation's JSON.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"waiting": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int32",
+						},
+					},
+					"tagPullSecrets": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TagPullSecrets are the tags' own pull secrets by image and tag name. Names, not positions: v1alpha1 writers (the controllers that add and prune tags) change the tag list, and the secrets must stay with their tag.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type: []string{"object"},
+										AdditionalProperties: &spec.SchemaOrBool{
+											Allows: true,
+											Schema: &spec.Schema{
+												SchemaProps: spec.SchemaProps{
+													Type: []string{"array"},
+													Items: &spec.SchemaOrArray{
+														Schema: &spec.Schema{
+															SchemaProps: spec.SchemaProps{
+																Default: map[string]interface{}{},
+																Ref:     ref(v1alpha1.ReferenceObject{}.OpenAPIModelName()),
+															},
+														},
+													},
+												},
+											},
+										},
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ReferenceObject{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -8915,7 +9008,7 @@ func schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref common.ReferenceCallback)
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "CompletionPolicy says whether a job ends. v1alpha1 declares it beside ImagePullJob, which v1beta1 does not serve; BroadcastJob uses it in both versions.",
+				Description: "CompletionPolicy says whether a job ends; BroadcastJob, ImagePullJob and ImageListPullJob share it.",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
 					"type": {
@@ -8941,6 +9034,448 @@ func schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref common.ReferenceCallback)
 						},
 					},
 				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequest restarts containers of a running pod in place: the node daemon stops them and the kubelet starts them again, nothing is rescheduled.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ContainerRecreateRequestSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ContainerRecreateRequestStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerRecreateRequestSpec{}.OpenAPIModelName(), v1beta1.ContainerRecreateRequestStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainer(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestContainer is one container to recreate.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is a container of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"preStop": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PreStop is copied from the pod's container at creation. Read-only.",
+							Ref:         ref(v1beta1.ProbeHandler{}.OpenAPIModelName()),
+						},
+					},
+					"ports": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Ports are copied from the pod's container when preStop is an HTTP call. Read-only.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.ContainerPort{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"statusContext": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatusContext is the container as it ran before the request, written by the node daemon.",
+							Ref:         ref(v1beta1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName(), v1beta1.ProbeHandler{}.OpenAPIModelName(), corev1.ContainerPort{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainerContext(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestContainerContext is a container before it was recreated.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"containerID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ContainerID is \"<runtime>://<id>\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"restartCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RestartCount is the pod status's count for the container.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"containerID", "restartCount"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainerRecreateState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestContainerRecreateState is one container's result.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"isKilled": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IsKilled says the container was stopped by this request.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name", "phase"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestList is a list of ContainerRecreateRequests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ContainerRecreateRequest{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerRecreateRequest{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestSpec names the pod and containers to recreate.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"podName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodName is the pod, in the request's namespace.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"containers": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Containers are the containers to recreate, by name.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ContainerRecreateRequestContainer{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"strategy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Strategy says how to recreate them.",
+							Ref:         ref(v1beta1.ContainerRecreateRequestStrategy{}.OpenAPIModelName()),
+						},
+					},
+					"activeDeadlineSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ActiveDeadlineSeconds fails the request if it has not finished this long after creation.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"ttlSecondsAfterFinished": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TTLSecondsAfterFinished deletes the request this long after it finished.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"podName", "containers"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerRecreateRequestContainer{}.OpenAPIModelName(), v1beta1.ContainerRecreateRequestStrategy{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestStatus is the progress of the request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Phase is Pending, Recreating, Succeeded, Failed or Completed.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionTime is when the request finished.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message explains the phase.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"containerRecreateStates": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ContainerRecreateStates are the per-container results.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ContainerRecreateRequestContainerRecreateState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerRecreateRequestContainerRecreateState{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestStrategy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestStrategy says how containers are recreated.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"failurePolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailurePolicy is Fail (stop at the first container that fails) or Ignore. Defaults to Fail.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"orderedRecreate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "OrderedRecreate recreates a container only after the previous one is running again.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"forceRecreate": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ForceRecreate stops each container once even if it already restarted after the request was made (new ID, higher restart count or later start); without it such a restart counts as the recreation and nothing is stopped.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"terminationGracePeriodSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TerminationGracePeriodSeconds is how long a container may take to stop; defaults to the pod's terminationGracePeriodSeconds.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"unreadyGracePeriodSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnreadyGracePeriodSeconds marks the pod not ready this long before stopping containers.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"minStartedSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinStartedSeconds is how long a recreated container must run before it counts as recreated.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestSyncContainerStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerRecreateRequestSyncContainerStatus is an entry of the crr.apps.kruise.io/sync-container-statuses annotation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"ready": {
+						SchemaProps: spec.SchemaProps{
+							Default: false,
+							Type:    []string{"boolean"},
+							Format:  "",
+						},
+					},
+					"restartCount": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int32",
+						},
+					},
+					"containerID": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+				Required: []string{"name", "ready", "restartCount"},
 			},
 		},
 	}
@@ -9376,6 +9911,37 @@ func schema_pkg_apis_apps_v1beta1_DeploymentTemplateSpec(ref common.ReferenceCal
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_FailedImageStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FailedImageStatus is an image job with failed nodes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"imagePullJob": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_FailurePolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -9404,11 +9970,285 @@ func schema_pkg_apis_apps_v1beta1_FailurePolicy(ref common.ReferenceCallback) co
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_ImageListPullJob(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageListPullJob pre-pulls a list of images: one ImagePullJob per image.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ImageListPullJobSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ImageListPullJobStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageListPullJobSpec{}.OpenAPIModelName(), v1beta1.ImageListPullJobStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageListPullJobList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageListPullJobList is a list of ImageListPullJobs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImageListPullJob{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageListPullJob{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageListPullJobSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageListPullJobSpec is the images to pull and the template of each image's job.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"images": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Images are the images to pull.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"pullSecrets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PullSecrets are names of secrets in the job's namespace holding registry credentials.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector picks nodes by name or labels; nil means every node.",
+							Ref:         ref(v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"podSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodSelector picks the nodes where matching pods run. Excludes selector.",
+							Ref:         ref(v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName()),
+						},
+					},
+					"parallelism": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"pullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PullPolicy bounds each node's pull.",
+							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"completionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionPolicy says when the job ends (Always) or that it keeps pulling (Never).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.CompletionPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"sandboxConfig": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SandboxConfig is metadata passed to the runtime's PullImage call.",
+							Ref:         ref(v1beta1.SandboxConfig{}.OpenAPIModelName()),
+						},
+					},
+					"imagePullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Always", "IfNotPresent"},
+						},
+					},
+				},
+				Required: []string{"images"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.CompletionPolicy{}.OpenAPIModelName(), v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName(), v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName(), v1beta1.PullPolicy{}.OpenAPIModelName(), v1beta1.SandboxConfig{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageListPullJobStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageListPullJobStatus is the progress over the per-image jobs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"startTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of images.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"active": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Active is the number of image jobs not completed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"completed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Completed is the number of image jobs completed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of image jobs that succeeded on every node.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failedImageStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedImageStatuses are the image jobs with failed nodes.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.FailedImageStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"desired"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.FailedImageStatus{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_ImageListPullJobTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "ImageListPullJobTemplateSpec is the metadata and spec of the ImageListPullJobs created. This server serves ImageListPullJob in v1alpha1 only; the spec's JSON is the same in OpenKruise's v1beta1, so the template carries v1alpha1's.",
+				Description: "ImageListPullJobTemplateSpec is the metadata and spec of the ImageListPullJobs created. The spec's JSON is the same in both versions; the template keeps v1alpha1's type because the AdvancedCronJob controller creates its runs through v1alpha1, like the other ImageListPullJob controllers (one informer per resource).",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
 					"metadata": {
@@ -9429,6 +10269,776 @@ func schema_pkg_apis_apps_v1beta1_ImageListPullJobTemplateSpec(ref common.Refere
 		},
 		Dependencies: []string{
 			v1alpha1.ImageListPullJobSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJob(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJob pre-pulls one image on a set of nodes by adding it to their NodeImages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ImagePullJobSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.ImagePullJobStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImagePullJobSpec{}.OpenAPIModelName(), v1beta1.ImagePullJobStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobList is a list of ImagePullJobs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImagePullJob{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImagePullJob{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobNodeSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobNodeSelector selects nodes by names or by labels (not both).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"names": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Names are node names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"matchLabels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"matchExpressions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "matchExpressions is a list of label selector requirements. The requirements are ANDed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelectorRequirement{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobPodSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobPodSelector selects the nodes where the matching pods run.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"matchLabels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"matchExpressions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "matchExpressions is a list of label selector requirements. The requirements are ANDed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(metav1.LabelSelectorRequirement{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelectorRequirement{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobSpec is the image to pull and where and how to pull it.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"image": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Image is the image to pull (\"name:tag\"; no tag means latest).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pullSecrets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PullSecrets are names of secrets in the job's namespace holding registry credentials.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector picks nodes by name or labels; nil means every node.",
+							Ref:         ref(v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"podSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodSelector picks the nodes where matching pods run. Excludes selector.",
+							Ref:         ref(v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName()),
+						},
+					},
+					"parallelism": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"pullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PullPolicy bounds each node's pull.",
+							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"completionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionPolicy says when the job ends (Always) or that it keeps pulling (Never).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.CompletionPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"sandboxConfig": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SandboxConfig is metadata passed to the runtime's PullImage call.",
+							Ref:         ref(v1beta1.SandboxConfig{}.OpenAPIModelName()),
+						},
+					},
+					"imagePullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Always", "IfNotPresent"},
+						},
+					},
+				},
+				Required: []string{"image"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.CompletionPolicy{}.OpenAPIModelName(), v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName(), v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName(), v1beta1.PullPolicy{}.OpenAPIModelName(), v1beta1.SandboxConfig{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobStatus is the job's progress over its nodes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"startTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StartTime is when the controller first acted on the job.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionTime is when the job completed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of selected nodes.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"active": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Active is the number of nodes pulling now.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of nodes that pulled the image.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is the number of nodes whose pull failed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message summarises the state, e.g. why the job failed.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"failedNodes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedNodes are the nodes whose pull failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"desired"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImagePullJobTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImagePullJobTemplate is what an ImagePullJob and an ImageListPullJob share.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"pullSecrets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PullSecrets are names of secrets in the job's namespace holding registry credentials.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector picks nodes by name or labels; nil means every node.",
+							Ref:         ref(v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"podSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodSelector picks the nodes where matching pods run. Excludes selector.",
+							Ref:         ref(v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName()),
+						},
+					},
+					"parallelism": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"pullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PullPolicy bounds each node's pull.",
+							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"completionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CompletionPolicy says when the job ends (Always) or that it keeps pulling (Never).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.CompletionPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"sandboxConfig": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SandboxConfig is metadata passed to the runtime's PullImage call.",
+							Ref:         ref(v1beta1.SandboxConfig{}.OpenAPIModelName()),
+						},
+					},
+					"imagePullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Always", "IfNotPresent"},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.CompletionPolicy{}.OpenAPIModelName(), v1beta1.ImagePullJobNodeSelector{}.OpenAPIModelName(), v1beta1.ImagePullJobPodSelector{}.OpenAPIModelName(), v1beta1.PullPolicy{}.OpenAPIModelName(), v1beta1.SandboxConfig{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageSpec is what to pull of one image.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"pullSecrets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PullSecrets are secrets (namespace/name) whose registry credentials the pull uses.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ReferenceObject{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"tags": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"tag",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tags are the versions of the image to pull.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImageTagSpec{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"sandboxConfig": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SandboxConfig is metadata passed to the runtime's PullImage call.",
+							Ref:         ref(v1beta1.SandboxConfig{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"tags"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageTagSpec{}.OpenAPIModelName(), v1beta1.ReferenceObject{}.OpenAPIModelName(), v1beta1.SandboxConfig{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageStatus is the pull status of one image's tags.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"tags": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"tag",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImageTagStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"tags"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageTagStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageTagPullPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageTagPullPolicy bounds one tag's pull.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"timeoutSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeoutSeconds bounds each attempt. Defaults to 600.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"backoffLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BackoffLimit is how many retries follow a failed attempt. Defaults to 3.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"ttlSecondsAfterFinished": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TTLSecondsAfterFinished removes the tag this long after its pull finished.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"activeDeadlineSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ActiveDeadlineSeconds bounds the whole pull, retries included.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageTagSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageTagSpec is one tag to pull.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"tag": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Tag is the image tag.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"createdAt": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CreatedAt is when the tag was added.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"pullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PullPolicy bounds the pull; defaults apply when unset.",
+							Ref:         ref(v1beta1.ImageTagPullPolicy{}.OpenAPIModelName()),
+						},
+					},
+					"ownerReferences": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "OwnerReferences are the jobs that asked for this tag; the tag goes when the last leaves.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(corev1.ObjectReference{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Version changes when the tag must be pulled again; the daemon reports the version it handled.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"imagePullPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImagePullPolicy is Always or IfNotPresent (default).\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Always", "IfNotPresent"},
+						},
+					},
+					"pullSecrets": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PullSecrets are secrets (namespace/name) for this tag alone, used before the image's own; OpenKruise's v1beta1 moves them here from the image.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ReferenceObject{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"tag"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageTagPullPolicy{}.OpenAPIModelName(), v1beta1.ReferenceObject{}.OpenAPIModelName(), corev1.ObjectReference{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ImageTagStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ImageTagStatus is the pull status of one tag.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"tag": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"progress": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Progress is 0-100; it may go back when a pull is retried.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"startTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"completionTime": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Version is the spec version this status is about.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"imageID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImageID is the runtime's ID of the pulled image.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message explains a failure (the runtime's error and the attempts made).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"tag", "phase"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 
@@ -9512,6 +11122,291 @@ func schema_pkg_apis_apps_v1beta1_ManualUpdate(ref common.ReferenceCallback) com
 									},
 								},
 							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodeImage(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeImage lists the images the node daemon of one node (the object's name) keeps pulled, and reports how each pull went. The controller creates one per Node.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.NodeImageSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.NodeImageStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodeImageSpec{}.OpenAPIModelName(), v1beta1.NodeImageStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodeImageList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeImageList is a list of NodeImages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.NodeImage{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodeImage{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodeImageSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeImageSpec is the set of images to pull on the node.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"images": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Images maps an image name (without tag) to the tags to pull; at most 256 names.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImageSpec{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageSpec{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeImageStatus reports the pulls on the node.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"desired": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Desired is the number of tags in spec.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"succeeded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Succeeded is the number of tags pulled.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Failed is the number of tags whose pull failed.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"pulling": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pulling is the number of tags not finished yet.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"waiting": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Waiting is the number of tags whose pull has not started: the daemon has them queued behind the pulls it runs at once.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"imageStatuses": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ImageStatuses are the per-tag results, by image name.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ImageStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"firstSyncStatus": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FirstSyncStatus records when the node first finished every pull.",
+							Ref:         ref(v1beta1.SyncStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"desired"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ImageStatus{}.OpenAPIModelName(), v1beta1.SyncStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ProbeHandler(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ProbeHandler is the action of a preStop hook.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"exec": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(corev1.ExecAction{}.OpenAPIModelName()),
+						},
+					},
+					"httpGet": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(corev1.HTTPGetAction{}.OpenAPIModelName()),
+						},
+					},
+					"tcpSocket": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(corev1.TCPSocketAction{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			corev1.ExecAction{}.OpenAPIModelName(), corev1.HTTPGetAction{}.OpenAPIModelName(), corev1.TCPSocketAction{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PullPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PullPolicy bounds a node's pull.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"timeoutSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeoutSeconds bounds each attempt. Defaults to 600.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"backoffLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BackoffLimit is how many retries follow a failed attempt. Defaults to 3.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ReferenceObject(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ReferenceObject names an object by namespace and name (\"<namespace>/<name>\").",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
 						},
 					},
 				},
@@ -10181,6 +12076,49 @@ func schema_pkg_apis_apps_v1beta1_RollingUpdateStatefulSetStrategy(ref common.Re
 		},
 		Dependencies: []string{
 			pub.InPlaceUpdateStrategy{}.OpenAPIModelName(), v1beta1.UnorderedUpdateStrategy{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_SandboxConfig(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SandboxConfig is metadata for the runtime's PullImage call.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"labels": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"annotations": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
 	}
 }
 
@@ -11769,6 +13707,38 @@ func schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref common.ReferenceCallback) c
 		},
 		Dependencies: []string{
 			v1beta1.AdvancedStatefulSetTemplateSpec{}.OpenAPIModelName(), v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName(), v1beta1.DeploymentTemplateSpec{}.OpenAPIModelName(), v1beta1.StatefulSetTemplateSpec{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_SyncStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SyncStatus summarises the node's first complete round of pulls.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"syncAt": {
+						SchemaProps: spec.SchemaProps{
+							Ref: ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

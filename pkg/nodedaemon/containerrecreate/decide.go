@@ -126,6 +126,12 @@ func decide(in Input) Decision {
 // advance moves a request in phase Recreating on.
 func advance(in Input) Decision {
 	crr, pod := in.CRR, in.Pod
+	if strategy(crr).ForceRecreate {
+		if ctxs := restartedBeforeStop(crr, pod); len(ctxs) > 0 {
+			return Decision{Kind: RecordContext, Contexts: ctxs,
+				Reason: "forceRecreate: recording containers that restarted on their own, to stop them anyway"}
+		}
+	}
 	states, requeue := currentStates(crr, pod, in.Now)
 
 	failFast := strategy(crr).FailurePolicy != v1alpha1.ContainerRecreateRequestFailurePolicyIgnore
@@ -213,6 +219,29 @@ func currentStates(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now 
 		out = append(out, st)
 	}
 	return out, requeue
+}
+
+// restartedBeforeStop returns, for forceRecreate, new status contexts for the
+// containers this request has not stopped yet that restarted on their own since their
+// context was recorded (the pod shows another container or a higher restart count).
+// Without forceRecreate such a restart counts as the recreation; with it the container
+// the pod runs now is recorded, and then stopped like any other.
+func restartedBeforeStop(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) map[string]v1alpha1.ContainerRecreateRequestContainerContext {
+	var out map[string]v1alpha1.ContainerRecreateRequestContainerContext
+	for _, c := range crr.Spec.Containers {
+		if prev := storedState(crr, c.Name); prev != nil && (prev.IsKilled || finishedState(prev.Phase)) {
+			continue
+		}
+		cs := containerStatus(pod, c.Name)
+		if !recreated(c.StatusContext, cs) {
+			continue
+		}
+		if out == nil {
+			out = map[string]v1alpha1.ContainerRecreateRequestContainerContext{}
+		}
+		out[c.Name] = v1alpha1.ContainerRecreateRequestContainerContext{ContainerID: cs.ContainerID, RestartCount: cs.RestartCount}
+	}
+	return out
 }
 
 // recreated: the pod runs another container than the one recorded, or the recorded

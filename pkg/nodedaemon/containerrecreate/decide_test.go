@@ -74,6 +74,8 @@ func phase(p v1alpha1.ContainerRecreateRequestPhase, states ...state) func(*v1al
 
 func ordered(c *v1alpha1.ContainerRecreateRequest) { c.Spec.Strategy.OrderedRecreate = true }
 
+func force(c *v1alpha1.ContainerRecreateRequest) { c.Spec.Strategy.ForceRecreate = true }
+
 func ignore(c *v1alpha1.ContainerRecreateRequest) {
 	c.Spec.Strategy.FailurePolicy = v1alpha1.ContainerRecreateRequestFailurePolicyIgnore
 }
@@ -263,6 +265,34 @@ func TestDecide(t *testing.T) {
 			pod:      podWith(restarted("app", "fakecri://app-3", time.Second), restarted("sidecar", "fakecri://sc-2", time.Second)),
 			wantKind: Finish, wantPhase: completed,
 			wantStates: []state{{Name: "app", Phase: succeeded, IsKilled: true}, {Name: "sidecar", Phase: succeeded, IsKilled: true}},
+		},
+		{
+			name: "restarted on its own before the stop: that restart counts as the recreation",
+			crr:  crr(withContexts, phase(recreating, state{Name: "app", Phase: pending}, killed("sidecar"))),
+			pod:  podWith(restarted("app", "fakecri://app-3", time.Second)), wantKind: UpdateStatus, wantPhase: recreating,
+			wantStates: []state{{Name: "app", Phase: succeeded}, killed("sidecar")},
+		},
+		{
+			name: "forceRecreate: a container restarted on its own before the stop is recorded again",
+			crr:  crr(withContexts, force, phase(recreating, state{Name: "app", Phase: pending}, killed("sidecar"))),
+			pod:  podWith(restarted("app", "fakecri://app-3", time.Second)), wantKind: RecordContext, wantPhase: recreating,
+			wantCtx: map[string]v1alpha1.ContainerRecreateRequestContainerContext{"app": {ContainerID: "fakecri://app-3", RestartCount: 2}},
+		},
+		{
+			name: "forceRecreate: ... and then stopped",
+			crr: crr(withContexts, force, phase(recreating, state{Name: "app", Phase: pending}, killed("sidecar")),
+				func(c *v1alpha1.ContainerRecreateRequest) {
+					c.Spec.Containers[0].StatusContext = &v1alpha1.ContainerRecreateRequestContainerContext{ContainerID: "fakecri://app-3", RestartCount: 2}
+				}),
+			pod:      podWith(restarted("app", "fakecri://app-3", time.Second)),
+			wantKind: Stop, wantPhase: recreating, wantStates: []state{killed("app"), killed("sidecar")},
+			wantStops: []StopOrder{{Name: "app", ContainerID: "fakecri://app-3", GracePeriod: 45 * time.Second}},
+		},
+		{
+			name: "forceRecreate: a container it stopped itself is not recorded again",
+			crr:  crr(withContexts, force, phase(recreating, killed("app"), killed("sidecar"))),
+			pod:  podWith(restarted("app", "fakecri://app-3", time.Second)), wantKind: UpdateStatus, wantPhase: recreating,
+			wantStates: []state{{Name: "app", Phase: succeeded, IsKilled: true}, killed("sidecar")},
 		},
 		{
 			name: "a container the pod does not have fails",

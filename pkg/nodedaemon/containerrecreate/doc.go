@@ -17,6 +17,9 @@
 //	            (or a higher restartCount) than its statusContext and it has been running
 //	            and ready for minStartedSeconds; a stop that fails marks it Failed with the
 //	            runtime's error; failurePolicy Fail ends the request at the first failure;
+//	            with forceRecreate, a container that restarted on its own before this
+//	            request stopped it is recorded again (its new containerID) and stopped;
+//	            without it, that restart is taken for the recreation;
 //	done        Completed with completionTime (message naming failed containers).
 //
 // A request that can no longer run (recreaterequest.Blocker: pod gone, replaced,

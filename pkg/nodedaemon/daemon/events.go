@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 )
 
 // newRecorder records events through a client of its own, so events never take the
@@ -26,7 +27,10 @@ func newRecorder(cfg *rest.Config, node string) (record.EventRecorder, func(), e
 	}
 	scheme := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	// Events name the objects the daemon reads: ContainerRecreateRequests in v1alpha1,
+	// NodeImages in v1beta1 (which reports status.waiting).
 	utilruntime.Must(v1alpha1.AddToScheme(scheme))
+	utilruntime.Must(v1beta1.AddToScheme(scheme))
 	broadcaster := record.NewBroadcaster(record.WithContext(context.Background()))
 	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
 	return broadcaster.NewRecorder(scheme, corev1.EventSource{Component: "kruise-node-daemon", Host: node}), broadcaster.Shutdown, nil

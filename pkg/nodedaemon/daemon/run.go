@@ -112,7 +112,7 @@ func Run(ctx context.Context, o *Options, endpoint string) error {
 	// Pull secrets come from kruise-apiserver, which serves a daemon the image pull
 	// secrets its own NodeImage names: the daemon may not read Secrets.
 	secrets := imagesync.NewPullSecretLister(kruiseClient, o.NodeName)
-	images, err := imagesync.New(o.NodeName, kruiseClient, imageFactory.Apps().V1alpha1().NodeImages(), secrets, cri.Images,
+	images, err := imagesync.New(o.NodeName, kruiseClient, imageFactory.Apps().V1beta1().NodeImages(), secrets, cri.Images,
 		imagesync.Options{Puller: imagepuller.Options{Workers: o.MaxConcurrentPulls}, Recorder: recorder})
 	if err != nil {
 		return err

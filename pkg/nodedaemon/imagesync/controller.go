@@ -17,10 +17,10 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
-	appsinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions/apps/v1alpha1"
-	appslisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
+	appsinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions/apps/v1beta1"
+	appslisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
 )
@@ -172,7 +172,7 @@ func (c *Controller) sync(ctx context.Context) error {
 		}
 		// Someone else wrote (the controller changed the spec, or an older write of
 		// ours arrived late): start again from the stored object.
-		fresh, gerr := c.client.AppsV1alpha1().NodeImages().Get(ctx, c.node, metav1.GetOptions{})
+		fresh, gerr := c.client.AppsV1beta1().NodeImages().Get(ctx, c.node, metav1.GetOptions{})
 		if apierrors.IsNotFound(gerr) {
 			return nil // deleted meanwhile: the informer's delete event syncs again
 		}
@@ -183,7 +183,7 @@ func (c *Controller) sync(ctx context.Context) error {
 	}
 }
 
-func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) error {
+func (c *Controller) syncObject(ctx context.Context, ni *v1beta1.NodeImage) error {
 	wants := Wanted(&ni.Spec)
 	running := c.puller.Statuses()
 	tasks := map[string]imagepuller.Task{}
@@ -232,7 +232,7 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 	}
 	updated := ni.DeepCopy()
 	updated.Status = status
-	if _, err := c.client.AppsV1alpha1().NodeImages().UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+	if _, err := c.client.AppsV1beta1().NodeImages().UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("updating the status of NodeImage %s: %w", c.node, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Wrote NodeImage status", "desired", status.Desired,
@@ -242,7 +242,7 @@ func (c *Controller) syncObject(ctx context.Context, ni *v1alpha1.NodeImage) err
 
 // countFinished counts each pull of this process once when it ends, in the metrics and,
 // for failures, as an event on the NodeImage.
-func (c *Controller) countFinished(ni *v1alpha1.NodeImage, running map[string]imagepuller.Status) {
+func (c *Controller) countFinished(ni *v1beta1.NodeImage, running map[string]imagepuller.Status) {
 	for key := range c.counted {
 		if _, ok := running[key]; !ok {
 			delete(c.counted, key)

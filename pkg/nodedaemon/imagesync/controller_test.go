@@ -19,7 +19,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
@@ -79,7 +79,7 @@ func start(t *testing.T, kruise *kruisefake.Clientset, kube *kubefake.Clientset,
 		}
 		return list.Items, nil
 	}
-	c, err := New(node, kruise, factory.Apps().V1alpha1().NodeImages(), secrets, cri.Images,
+	c, err := New(node, kruise, factory.Apps().V1beta1().NodeImages(), secrets, cri.Images,
 		Options{Puller: imagepuller.Options{Backoff: imagepuller.Backoff{Initial: time.Millisecond, Max: time.Millisecond}}})
 	if err != nil {
 		t.Fatal(err)
@@ -99,12 +99,12 @@ func start(t *testing.T, kruise *kruisefake.Clientset, kube *kubefake.Clientset,
 	return h
 }
 
-func (h *harness) waitStatus(t *testing.T, what string, cond func(*v1alpha1.NodeImageStatus) bool) *v1alpha1.NodeImage {
+func (h *harness) waitStatus(t *testing.T, what string, cond func(*v1beta1.NodeImageStatus) bool) *v1beta1.NodeImage {
 	t.Helper()
-	var ni *v1alpha1.NodeImage
+	var ni *v1beta1.NodeImage
 	err := wait.PollUntilContextTimeout(context.Background(), 20*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
 		var err error
-		ni, err = h.kruise.AppsV1alpha1().NodeImages().Get(ctx, node, metav1.GetOptions{})
+		ni, err = h.kruise.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 		return err == nil && cond(&ni.Status), err
 	})
 	if err != nil {
@@ -114,17 +114,17 @@ func (h *harness) waitStatus(t *testing.T, what string, cond func(*v1alpha1.Node
 }
 
 func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
-	ni := &v1alpha1.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: node}, Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{
-		"app": {Tags: []v1alpha1.ImageTagSpec{{Tag: "v1"}, {Tag: "v2"}},
-			PullSecrets: []v1alpha1.ReferenceObject{{Namespace: "ns", Name: "missing"}}},
-		"fail.invalid/app": {Tags: []v1alpha1.ImageTagSpec{{Tag: "v1", PullPolicy: &v1alpha1.ImageTagPullPolicy{BackoffLimit: ptr.To[int32](1)}}}},
+	ni := &v1beta1.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: node}, Spec: v1beta1.NodeImageSpec{Images: map[string]v1beta1.ImageSpec{
+		"app": {Tags: []v1beta1.ImageTagSpec{{Tag: "v1"}, {Tag: "v2"}},
+			PullSecrets: []v1beta1.ReferenceObject{{Namespace: "ns", Name: "missing"}}},
+		"fail.invalid/app": {Tags: []v1beta1.ImageTagSpec{{Tag: "v1", PullPolicy: &v1beta1.ImageTagPullPolicy{BackoffLimit: ptr.To[int32](1)}}}},
 	}}}
 	kruise := kruisefake.NewSimpleClientset(ni)
 	// The first status write loses to another writer: it is computed again and retried.
 	var conflicted atomic.Bool
 	kruise.PrependReactor("update", "nodeimages", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() == "status" && conflicted.CompareAndSwap(false, true) {
-			return true, nil, apierrors.NewConflict(v1alpha1.Resource("nodeimages"), node, nil)
+			return true, nil, apierrors.NewConflict(v1beta1.Resource("nodeimages"), node, nil)
 		}
 		return false, nil, nil
 	})
@@ -133,16 +133,16 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 	srv.SetPullBehavior("fail.invalid/*", fakecri.PullBehavior{Message: "503 Service Unavailable"})
 	h := start(t, kruise, kube, srv, cri)
 
-	got := h.waitStatus(t, "every pull finished", func(s *v1alpha1.NodeImageStatus) bool { return s.FirstSyncStatus != nil })
+	got := h.waitStatus(t, "every pull finished", func(s *v1beta1.NodeImageStatus) bool { return s.FirstSyncStatus != nil })
 	s := got.Status
 	if s.Desired != 3 || s.Succeeded != 2 || s.Failed != 1 || s.Pulling != 0 {
 		t.Errorf("counts desired/succeeded/failed/pulling = %d/%d/%d/%d, want 3/2/1/0", s.Desired, s.Succeeded, s.Failed, s.Pulling)
 	}
-	if s.FirstSyncStatus.Status != v1alpha1.SyncStatusFailed || !strings.Contains(s.FirstSyncStatus.Message, "fail.invalid/app:v1") {
+	if s.FirstSyncStatus.Status != v1beta1.SyncStatusFailed || !strings.Contains(s.FirstSyncStatus.Message, "fail.invalid/app:v1") {
 		t.Errorf("firstSyncStatus = %+v, want Failed naming fail.invalid/app:v1", s.FirstSyncStatus)
 	}
 	for _, tag := range s.ImageStatuses["app"].Tags {
-		if tag.Phase != v1alpha1.ImagePhaseSucceeded || tag.ImageID == "" || tag.Progress != 100 {
+		if tag.Phase != v1beta1.ImagePhaseSucceeded || tag.ImageID == "" || tag.Progress != 100 {
 			t.Errorf("app:%s = %+v, want Succeeded with an imageID", tag.Tag, tag)
 		}
 		if !strings.Contains(tag.Message, "pull secret ns/missing not found or not an image pull secret") {
@@ -150,7 +150,7 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 		}
 	}
 	failed := s.ImageStatuses["fail.invalid/app"].Tags[0]
-	if failed.Phase != v1alpha1.ImagePhaseFailed || !strings.Contains(failed.Message, "after 2 attempts") || !strings.Contains(failed.Message, "503 Service Unavailable") {
+	if failed.Phase != v1beta1.ImagePhaseFailed || !strings.Contains(failed.Message, "after 2 attempts") || !strings.Contains(failed.Message, "503 Service Unavailable") {
 		t.Errorf("failed tag = %+v, want Failed after 2 attempts with the runtime's message", failed)
 	}
 	if n := srv.PullAttempts("fail.invalid/app:v1"); n != 2 {
@@ -168,18 +168,18 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 	h.stop()
 	<-h.done
 	srv2, cri2 := startRuntime(t)
-	cur, err := kruise.AppsV1alpha1().NodeImages().Get(context.Background(), node, metav1.GetOptions{})
+	cur, err := kruise.AppsV1beta1().NodeImages().Get(context.Background(), node, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur.Spec.Images["busybox"] = v1alpha1.ImageSpec{Tags: []v1alpha1.ImageTagSpec{{Tag: "1.36"}}}
-	if _, err := kruise.AppsV1alpha1().NodeImages().Update(context.Background(), cur, metav1.UpdateOptions{}); err != nil {
+	cur.Spec.Images["busybox"] = v1beta1.ImageSpec{Tags: []v1beta1.ImageTagSpec{{Tag: "1.36"}}}
+	if _, err := kruise.AppsV1beta1().NodeImages().Update(context.Background(), cur, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h2 := start(t, kruise, kube, srv2, cri2)
-	h2.waitStatus(t, "the new tag", func(s *v1alpha1.NodeImageStatus) bool {
+	h2.waitStatus(t, "the new tag", func(s *v1beta1.NodeImageStatus) bool {
 		tags := s.ImageStatuses["busybox"].Tags
-		return len(tags) == 1 && tags[0].Phase == v1alpha1.ImagePhaseSucceeded && s.Desired == 4 && s.Succeeded == 3
+		return len(tags) == 1 && tags[0].Phase == v1beta1.ImagePhaseSucceeded && s.Desired == 4 && s.Succeeded == 3
 	})
 	var pulled []string
 	for _, p := range srv2.Pulls() {
@@ -190,12 +190,12 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 	}
 
 	// A tag removed from spec drops its status.
-	cur, _ = kruise.AppsV1alpha1().NodeImages().Get(context.Background(), node, metav1.GetOptions{})
+	cur, _ = kruise.AppsV1beta1().NodeImages().Get(context.Background(), node, metav1.GetOptions{})
 	delete(cur.Spec.Images, "fail.invalid/app")
-	if _, err := kruise.AppsV1alpha1().NodeImages().Update(context.Background(), cur, metav1.UpdateOptions{}); err != nil {
+	if _, err := kruise.AppsV1beta1().NodeImages().Update(context.Background(), cur, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	h2.waitStatus(t, "the removed tag gone", func(s *v1alpha1.NodeImageStatus) bool {
+	h2.waitStatus(t, "the removed tag gone", func(s *v1beta1.NodeImageStatus) bool {
 		_, ok := s.ImageStatuses["fail.invalid/app"]
 		return !ok && s.Desired == 3 && s.Failed == 0 && s.Succeeded == 3
 	})
@@ -203,14 +203,14 @@ func TestControllerPullsReportsAndSurvivesRestart(t *testing.T) {
 
 func TestControllerRestartMidPullPullsAgain(t *testing.T) {
 	started := metav1.NewTime(time.Now().Add(-time.Minute).Truncate(time.Second))
-	ni := &v1alpha1.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: node},
-		Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{"app": {Tags: []v1alpha1.ImageTagSpec{{Tag: "v1", Version: 3}}}}},
-		Status: v1alpha1.NodeImageStatus{Desired: 1, Pulling: 1, ImageStatuses: map[string]v1alpha1.ImageStatus{
-			"app": {Tags: []v1alpha1.ImageTagStatus{{Tag: "v1", Version: 3, Phase: v1alpha1.ImagePhasePulling, StartTime: &started}}}}}}
+	ni := &v1beta1.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: node},
+		Spec: v1beta1.NodeImageSpec{Images: map[string]v1beta1.ImageSpec{"app": {Tags: []v1beta1.ImageTagSpec{{Tag: "v1", Version: 3}}}}},
+		Status: v1beta1.NodeImageStatus{Desired: 1, Pulling: 1, ImageStatuses: map[string]v1beta1.ImageStatus{
+			"app": {Tags: []v1beta1.ImageTagStatus{{Tag: "v1", Version: 3, Phase: v1beta1.ImagePhasePulling, StartTime: &started}}}}}}
 	kruise := kruisefake.NewSimpleClientset(ni)
 	srv, cri := startRuntime(t)
 	h := start(t, kruise, kubefake.NewSimpleClientset(), srv, cri)
-	got := h.waitStatus(t, "the interrupted pull to finish", func(s *v1alpha1.NodeImageStatus) bool { return s.Succeeded == 1 })
+	got := h.waitStatus(t, "the interrupted pull to finish", func(s *v1beta1.NodeImageStatus) bool { return s.Succeeded == 1 })
 	tag := got.Status.ImageStatuses["app"].Tags[0]
 	if tag.Version != 3 || !tag.StartTime.Equal(&started) || tag.CompletionTime == nil {
 		t.Errorf("tag = %+v, want version 3, the first start time and a completion time", tag)

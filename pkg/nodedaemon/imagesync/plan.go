@@ -7,7 +7,7 @@ import (
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 
@@ -19,8 +19,8 @@ type Want struct {
 	Image string
 	// Ref is what the runtime is asked to pull.
 	Ref  string
-	Spec *v1alpha1.ImageSpec
-	Tag  *v1alpha1.ImageTagSpec
+	Spec *v1beta1.ImageSpec
+	Tag  *v1beta1.ImageTagSpec
 }
 
 // TaskKey is the puller's key of one tag of one image. Image names may hold a ':'
@@ -37,7 +37,7 @@ func PullRef(image, tag string) string {
 }
 
 // Wanted lists the tags of spec in a stable order: images by name, tags in spec order.
-func Wanted(spec *v1alpha1.NodeImageSpec) []Want {
+func Wanted(spec *v1beta1.NodeImageSpec) []Want {
 	names := make([]string, 0, len(spec.Images))
 	for name := range spec.Images {
 		names = append(names, name)
@@ -55,7 +55,7 @@ func Wanted(spec *v1alpha1.NodeImageSpec) []Want {
 }
 
 // storedTag returns the stored status of one tag, or nil.
-func storedTag(status *v1alpha1.NodeImageStatus, image, tag string) *v1alpha1.ImageTagStatus {
+func storedTag(status *v1beta1.NodeImageStatus, image, tag string) *v1beta1.ImageTagStatus {
 	img, ok := status.ImageStatuses[image]
 	if !ok {
 		return nil
@@ -68,8 +68,8 @@ func storedTag(status *v1alpha1.NodeImageStatus, image, tag string) *v1alpha1.Im
 	return nil
 }
 
-func finished(phase v1alpha1.ImagePullPhase) bool {
-	return phase == v1alpha1.ImagePhaseSucceeded || phase == v1alpha1.ImagePhaseFailed
+func finished(phase v1beta1.ImagePullPhase) bool {
+	return phase == v1beta1.ImagePhaseSucceeded || phase == v1beta1.ImagePhaseFailed
 }
 
 // NeedsPuller reports whether the puller must hold a task for w. A task the puller
@@ -77,7 +77,7 @@ func finished(phase v1alpha1.ImagePullPhase) bool {
 // its result is stored would lose it). Otherwise a tag is pulled unless the stored
 // status shows this version finished: after a restart, finished tags stay as they are
 // and unfinished ones are pulled again.
-func NeedsPuller(w Want, stored *v1alpha1.NodeImageStatus, running map[string]imagepuller.Status) bool {
+func NeedsPuller(w Want, stored *v1beta1.NodeImageStatus, running map[string]imagepuller.Status) bool {
 	if r, ok := running[w.Key]; ok && r.Version == w.Tag.Version {
 		return true
 	}
@@ -87,7 +87,7 @@ func NeedsPuller(w Want, stored *v1alpha1.NodeImageStatus, running map[string]im
 
 // Plan returns the tags the puller must hold: turned into Tasks by TaskFor, they are
 // what the puller's Sync gets.
-func Plan(wants []Want, stored *v1alpha1.NodeImageStatus, running map[string]imagepuller.Status) []Want {
+func Plan(wants []Want, stored *v1beta1.NodeImageStatus, running map[string]imagepuller.Status) []Want {
 	var out []Want
 	for _, w := range wants {
 		if NeedsPuller(w, stored, running) {

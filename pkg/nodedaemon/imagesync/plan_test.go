@@ -8,20 +8,20 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 
-func spec(images map[string][]v1alpha1.ImageTagSpec) *v1alpha1.NodeImageSpec {
-	s := &v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{}}
+func spec(images map[string][]v1beta1.ImageTagSpec) *v1beta1.NodeImageSpec {
+	s := &v1beta1.NodeImageSpec{Images: map[string]v1beta1.ImageSpec{}}
 	for name, tags := range images {
-		s.Images[name] = v1alpha1.ImageSpec{Tags: tags}
+		s.Images[name] = v1beta1.ImageSpec{Tags: tags}
 	}
 	return s
 }
 
-func tagStatuses(image string, tags ...v1alpha1.ImageTagStatus) *v1alpha1.NodeImageStatus {
-	return &v1alpha1.NodeImageStatus{ImageStatuses: map[string]v1alpha1.ImageStatus{image: {Tags: tags}}}
+func tagStatuses(image string, tags ...v1beta1.ImageTagStatus) *v1beta1.NodeImageStatus {
+	return &v1beta1.NodeImageStatus{ImageStatuses: map[string]v1beta1.ImageStatus{image: {Tags: tags}}}
 }
 
 func keys(ws []Want) []string {
@@ -33,7 +33,7 @@ func keys(ws []Want) []string {
 }
 
 func TestWantedOrderAndRefs(t *testing.T) {
-	s := spec(map[string][]v1alpha1.ImageTagSpec{
+	s := spec(map[string][]v1beta1.ImageTagSpec{
 		"ubuntu":                 {{Tag: "latest"}, {Tag: "22.04"}},
 		"registry:5000/team/app": {{Tag: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}},
 		"busybox":                {{Tag: "1.36"}},
@@ -52,7 +52,7 @@ func TestWantedOrderAndRefs(t *testing.T) {
 }
 
 func TestPlanRestartSafety(t *testing.T) {
-	s := spec(map[string][]v1alpha1.ImageTagSpec{"app": {
+	s := spec(map[string][]v1beta1.ImageTagSpec{"app": {
 		{Tag: "done", Version: 2},
 		{Tag: "failed", Version: 1},
 		{Tag: "pulling", Version: 1},
@@ -62,13 +62,13 @@ func TestPlanRestartSafety(t *testing.T) {
 		{Tag: "held", Version: 1},
 	}})
 	stored := tagStatuses("app",
-		v1alpha1.ImageTagStatus{Tag: "done", Phase: v1alpha1.ImagePhaseSucceeded, Version: 2},
-		v1alpha1.ImageTagStatus{Tag: "failed", Phase: v1alpha1.ImagePhaseFailed, Version: 1},
-		v1alpha1.ImageTagStatus{Tag: "pulling", Phase: v1alpha1.ImagePhasePulling, Version: 1},
-		v1alpha1.ImageTagStatus{Tag: "waiting", Phase: v1alpha1.ImagePhaseWaiting, Version: 1},
-		v1alpha1.ImageTagStatus{Tag: "bumped", Phase: v1alpha1.ImagePhaseSucceeded, Version: 2},
-		v1alpha1.ImageTagStatus{Tag: "held", Phase: v1alpha1.ImagePhaseSucceeded, Version: 1},
-		v1alpha1.ImageTagStatus{Tag: "removed", Phase: v1alpha1.ImagePhasePulling, Version: 1},
+		v1beta1.ImageTagStatus{Tag: "done", Phase: v1beta1.ImagePhaseSucceeded, Version: 2},
+		v1beta1.ImageTagStatus{Tag: "failed", Phase: v1beta1.ImagePhaseFailed, Version: 1},
+		v1beta1.ImageTagStatus{Tag: "pulling", Phase: v1beta1.ImagePhasePulling, Version: 1},
+		v1beta1.ImageTagStatus{Tag: "waiting", Phase: v1beta1.ImagePhaseWaiting, Version: 1},
+		v1beta1.ImageTagStatus{Tag: "bumped", Phase: v1beta1.ImagePhaseSucceeded, Version: 2},
+		v1beta1.ImageTagStatus{Tag: "held", Phase: v1beta1.ImagePhaseSucceeded, Version: 1},
+		v1beta1.ImageTagStatus{Tag: "removed", Phase: v1beta1.ImagePhasePulling, Version: 1},
 	)
 	cases := []struct {
 		name    string
@@ -99,8 +99,8 @@ func TestPlanRestartSafety(t *testing.T) {
 
 func TestTaskFor(t *testing.T) {
 	w := Want{Key: "app:v1", Image: "app", Ref: "app:v1",
-		Spec: &v1alpha1.ImageSpec{SandboxConfig: &v1alpha1.SandboxConfig{Labels: map[string]string{"a": "b"}}},
-		Tag: &v1alpha1.ImageTagSpec{Tag: "v1", Version: 4, ImagePullPolicy: v1alpha1.PullAlways, PullPolicy: &v1alpha1.ImageTagPullPolicy{
+		Spec: &v1beta1.ImageSpec{SandboxConfig: &v1beta1.SandboxConfig{Labels: map[string]string{"a": "b"}}},
+		Tag: &v1beta1.ImageTagSpec{Tag: "v1", Version: 4, ImagePullPolicy: v1beta1.PullAlways, PullPolicy: &v1beta1.ImageTagPullPolicy{
 			TimeoutSeconds: ptr.To[int32](30), BackoffLimit: ptr.To[int32](0), ActiveDeadlineSeconds: ptr.To[int64](90),
 		}}}
 	auths := []*runtimeapi.AuthConfig{{Username: "u"}}
@@ -114,7 +114,7 @@ func TestTaskFor(t *testing.T) {
 	}
 
 	// Unset policy fields keep the puller's defaults (nil backoff limit = 3 retries).
-	bare := TaskFor(Want{Ref: "app:v1", Spec: &v1alpha1.ImageSpec{}, Tag: &v1alpha1.ImageTagSpec{Tag: "v1"}}, nil)
+	bare := TaskFor(Want{Ref: "app:v1", Spec: &v1beta1.ImageSpec{}, Tag: &v1beta1.ImageTagSpec{Tag: "v1"}}, nil)
 	if bare.Timeout != 0 || bare.BackoffLimit != nil || bare.ActiveDeadline != 0 || bare.SandboxConfig != nil {
 		t.Errorf("bare tag: want puller defaults, got %+v", bare)
 	}

@@ -3,13 +3,14 @@ package imagesync
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 
@@ -60,7 +61,9 @@ func authsFor(ctx context.Context, get secretGetter, w Want) ([]*runtimeapi.Auth
 		secrets []*corev1.Secret
 		notes   []string
 	)
-	for _, ref := range w.Spec.PullSecrets {
+	// The tag's own secrets first (v1beta1 moves them there), then the image's.
+	refs := slices.Concat(w.Tag.PullSecrets, w.Spec.PullSecrets)
+	for _, ref := range refs {
 		if ref.Namespace == "" || ref.Name == "" {
 			notes = append(notes, fmt.Sprintf("pull secret %q is not namespace/name, pulling without it", refString(ref)))
 			continue
@@ -83,4 +86,4 @@ func authsFor(ctx context.Context, get secretGetter, w Want) ([]*runtimeapi.Auth
 	return imagepuller.AuthsFromSecrets(w.Ref, secrets), strings.Join(notes, "; "), nil
 }
 
-func refString(r v1alpha1.ReferenceObject) string { return r.Namespace + "/" + r.Name }
+func refString(r v1beta1.ReferenceObject) string { return r.Namespace + "/" + r.Name }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 )
 
@@ -74,5 +78,41 @@ func TestSecretsOfPass(t *testing.T) {
 	get = secretsOfPass(func(context.Context) ([]corev1.Secret, error) { return nil, boom })
 	if _, err := get(ctx, "ns", "a"); !errors.Is(err, boom) {
 		t.Errorf("failed request: %v", err)
+	}
+}
+
+// A tag's own pull secrets (v1beta1) are tried before its image's, and a missing one
+// is noted like a missing image secret.
+func TestAuthsForTriesTagSecretsFirst(t *testing.T) {
+	secret := func(name, user string) corev1.Secret {
+		cfg := fmt.Sprintf(`{"auths":{"reg.example.com":{"username":%q,"password":"pw"}}}`, user)
+		return corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name},
+			Type:       corev1.SecretTypeDockerConfigJson,
+			Data:       map[string][]byte{corev1.DockerConfigJsonKey: []byte(cfg)},
+		}
+	}
+	get := secretsOfPass(func(context.Context) ([]corev1.Secret, error) {
+		return []corev1.Secret{secret("image-secret", "image-user"), secret("tag-secret", "tag-user")}, nil
+	})
+	w := Want{
+		Ref:  "reg.example.com/app:1",
+		Spec: &v1beta1.ImageSpec{PullSecrets: []v1beta1.ReferenceObject{{Namespace: "ns", Name: "image-secret"}}},
+		Tag: &v1beta1.ImageTagSpec{Tag: "1", PullSecrets: []v1beta1.ReferenceObject{
+			{Namespace: "ns", Name: "tag-secret"}, {Namespace: "ns", Name: "gone"}}},
+	}
+	auths, note, err := authsFor(context.Background(), get, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, a := range auths {
+		users = append(users, a.Username)
+	}
+	if want := []string{"tag-user", "image-user"}; !slices.Equal(users, want) {
+		t.Errorf("credentials tried as %v, want %v", users, want)
+	}
+	if !strings.Contains(note, "ns/gone") {
+		t.Errorf("note %q does not name the missing tag secret ns/gone", note)
 	}
 }

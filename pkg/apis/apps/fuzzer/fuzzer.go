@@ -90,22 +90,37 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(ss)
 			defaulter.apply(ss, &v1beta1.SidecarSet{})
 		},
-		// Kinds served in v1alpha1 only: random objects are defaulted like decoded ones.
 		func(ni *apps.NodeImage, c randfill.Continue) {
 			c.FillNoCustom(ni)
-			defaulter.apply(ni, &v1alpha1.NodeImage{})
+			// v1alpha1 keeps waiting and per-tag pullSecrets in an annotation; a user's
+			// annotation of that name is not the hub's to hold.
+			delete(ni.Annotations, v1alpha1.NodeImageV1beta1FieldsAnnotation)
+			// ...and keys the tags' secrets by tag name, which validation keeps unique.
+			for name, img := range ni.Spec.Images {
+				seen := map[string]bool{}
+				tags := img.Tags[:0]
+				for _, t := range img.Tags {
+					if !seen[t.Tag] {
+						seen[t.Tag] = true
+						tags = append(tags, t)
+					}
+				}
+				img.Tags = tags
+				ni.Spec.Images[name] = img
+			}
+			defaulter.apply(ni, &v1beta1.NodeImage{})
 		},
 		func(j *apps.ImagePullJob, c randfill.Continue) {
 			c.FillNoCustom(j)
-			defaulter.apply(j, &v1alpha1.ImagePullJob{})
+			defaulter.apply(j, &v1beta1.ImagePullJob{})
 		},
 		func(j *apps.ImageListPullJob, c randfill.Continue) {
 			c.FillNoCustom(j)
-			defaulter.apply(j, &v1alpha1.ImageListPullJob{})
+			defaulter.apply(j, &v1beta1.ImageListPullJob{})
 		},
 		func(crr *apps.ContainerRecreateRequest, c randfill.Continue) {
 			c.FillNoCustom(crr)
-			defaulter.apply(crr, &v1alpha1.ContainerRecreateRequest{})
+			defaulter.apply(crr, &v1beta1.ContainerRecreateRequest{})
 		},
 		func(ws *apps.WorkloadSpread, c randfill.Continue) {
 			c.FillNoCustom(ws)

@@ -1954,6 +1954,14 @@ func (m *ContainerRecreateRequestStrategy) MarshalToSizedBuffer(dAtA []byte) (in
 	_ = i
 	var l int
 	_ = l
+	i--
+	if m.ForceRecreate {
+		dAtA[i] = 1
+	} else {
+		dAtA[i] = 0
+	}
+	i--
+	dAtA[i] = 0x30
 	i = encodeVarintGenerated(dAtA, i, uint64(m.MinStartedSeconds))
 	i--
 	dAtA[i] = 0x28
@@ -8037,6 +8045,7 @@ func (m *ContainerRecreateRequestStrategy) Size() (n int) {
 		n += 1 + sovGenerated(uint64(*m.UnreadyGracePeriodSeconds))
 	}
 	n += 1 + sovGenerated(uint64(m.MinStartedSeconds))
+	n += 2
 	return n
 }
 
@@ -10458,6 +10467,7 @@ func (this *ContainerRecreateRequestStrategy) String() string {
 		`TerminationGracePeriodSeconds:` + valueToStringGenerated(this.TerminationGracePeriodSeconds) + `,`,
 		`UnreadyGracePeriodSeconds:` + valueToStringGenerated(this.UnreadyGracePeriodSeconds) + `,`,
 		`MinStartedSeconds:` + fmt.Sprintf("%v", this.MinStartedSeconds) + `,`,
+		`ForceRecreate:` + fmt.Sprintf("%v", this.ForceRecreate) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -17076,6 +17086,26 @@ func (m *ContainerRecreateRequestStrategy) Unmarshal(dAtA []byte) error {
 					break
 				}
 			}
+		case 6:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ForceRecreate", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.ForceRecreate = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])

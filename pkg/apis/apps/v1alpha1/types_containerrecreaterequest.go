@@ -102,6 +102,11 @@ type ContainerRecreateRequestStrategy struct {
 	// OrderedRecreate recreates a container only after the previous one is running again.
 	// +optional
 	OrderedRecreate bool `json:"orderedRecreate,omitempty" protobuf:"varint,2,opt,name=orderedRecreate"`
+	// ForceRecreate stops each container once even if it already restarted after the
+	// request was made (new ID, higher restart count or later start); without it such a
+	// restart counts as the recreation and nothing is stopped.
+	// +optional
+	ForceRecreate bool `json:"forceRecreate,omitempty" protobuf:"varint,6,opt,name=forceRecreate"`
 	// TerminationGracePeriodSeconds is how long a container may take to stop; defaults
 	// to the pod's terminationGracePeriodSeconds.
 	// +optional

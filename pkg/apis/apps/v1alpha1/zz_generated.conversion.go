@@ -547,11 +547,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*apps.ImageTagSpec)(nil), (*ImageTagSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(a.(*apps.ImageTagSpec), b.(*ImageTagSpec), scope)
-	}); err != nil {
-		return err
-	}
 	if err := s.AddGeneratedConversionFunc((*ImageTagStatus)(nil), (*apps.ImageTagStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_ImageTagStatus_To_apps_ImageTagStatus(a.(*ImageTagStatus), b.(*apps.ImageTagStatus), scope)
 	}); err != nil {
@@ -582,16 +577,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeImage)(nil), (*apps.NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha1_NodeImage_To_apps_NodeImage(a.(*NodeImage), b.(*apps.NodeImage), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*apps.NodeImage)(nil), (*NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_apps_NodeImage_To_v1alpha1_NodeImage(a.(*apps.NodeImage), b.(*NodeImage), scope)
-	}); err != nil {
-		return err
-	}
 	if err := s.AddGeneratedConversionFunc((*NodeImageList)(nil), (*apps.NodeImageList)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_NodeImageList_To_apps_NodeImageList(a.(*NodeImageList), b.(*apps.NodeImageList), scope)
 	}); err != nil {
@@ -614,11 +599,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*NodeImageStatus)(nil), (*apps.NodeImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_NodeImageStatus_To_apps_NodeImageStatus(a.(*NodeImageStatus), b.(*apps.NodeImageStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*apps.NodeImageStatus)(nil), (*NodeImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(a.(*apps.NodeImageStatus), b.(*NodeImageStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -1322,6 +1302,21 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.ImageTagSpec)(nil), (*ImageTagSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(a.(*apps.ImageTagSpec), b.(*ImageTagSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*apps.NodeImageStatus)(nil), (*NodeImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(a.(*apps.NodeImageStatus), b.(*NodeImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*apps.NodeImage)(nil), (*NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImage_To_v1alpha1_NodeImage(a.(*apps.NodeImage), b.(*NodeImage), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*CloneSet)(nil), (*apps.CloneSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_CloneSet_To_apps_CloneSet(a.(*CloneSet), b.(*apps.CloneSet), scope)
 	}); err != nil {
@@ -1339,6 +1334,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*NodeImage)(nil), (*apps.NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha1_NodeImage_To_apps_NodeImage(a.(*NodeImage), b.(*apps.NodeImage), scope)
 	}); err != nil {
 		return err
 	}
@@ -2196,6 +2196,7 @@ func Convert_apps_ContainerRecreateRequestStatus_To_v1alpha1_ContainerRecreateRe
 func autoConvert_v1alpha1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy(in *ContainerRecreateRequestStrategy, out *apps.ContainerRecreateRequestStrategy, s conversion.Scope) error {
 	out.FailurePolicy = apps.ContainerRecreateRequestFailurePolicyType(in.FailurePolicy)
 	out.OrderedRecreate = in.OrderedRecreate
+	out.ForceRecreate = in.ForceRecreate
 	out.TerminationGracePeriodSeconds = (*int64)(unsafe.Pointer(in.TerminationGracePeriodSeconds))
 	out.UnreadyGracePeriodSeconds = (*int64)(unsafe.Pointer(in.UnreadyGracePeriodSeconds))
 	out.MinStartedSeconds = in.MinStartedSeconds
@@ -2210,6 +2211,7 @@ func Convert_v1alpha1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreate
 func autoConvert_apps_ContainerRecreateRequestStrategy_To_v1alpha1_ContainerRecreateRequestStrategy(in *apps.ContainerRecreateRequestStrategy, out *ContainerRecreateRequestStrategy, s conversion.Scope) error {
 	out.FailurePolicy = ContainerRecreateRequestFailurePolicyType(in.FailurePolicy)
 	out.OrderedRecreate = in.OrderedRecreate
+	out.ForceRecreate = in.ForceRecreate
 	out.TerminationGracePeriodSeconds = (*int64)(unsafe.Pointer(in.TerminationGracePeriodSeconds))
 	out.UnreadyGracePeriodSeconds = (*int64)(unsafe.Pointer(in.UnreadyGracePeriodSeconds))
 	out.MinStartedSeconds = in.MinStartedSeconds
@@ -2821,7 +2823,17 @@ func Convert_apps_ImagePullJobTemplate_To_v1alpha1_ImagePullJobTemplate(in *apps
 
 func autoConvert_v1alpha1_ImageSpec_To_apps_ImageSpec(in *ImageSpec, out *apps.ImageSpec, s conversion.Scope) error {
 	out.PullSecrets = *(*[]apps.ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
-	out.Tags = *(*[]apps.ImageTagSpec)(unsafe.Pointer(&in.Tags))
+	if in.Tags != nil {
+		in, out := &in.Tags, &out.Tags
+		*out = make([]apps.ImageTagSpec, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha1_ImageTagSpec_To_apps_ImageTagSpec(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Tags = nil
+	}
 	out.SandboxConfig = (*apps.SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
 	return nil
 }
@@ -2833,7 +2845,17 @@ func Convert_v1alpha1_ImageSpec_To_apps_ImageSpec(in *ImageSpec, out *apps.Image
 
 func autoConvert_apps_ImageSpec_To_v1alpha1_ImageSpec(in *apps.ImageSpec, out *ImageSpec, s conversion.Scope) error {
 	out.PullSecrets = *(*[]ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
-	out.Tags = *(*[]ImageTagSpec)(unsafe.Pointer(&in.Tags))
+	if in.Tags != nil {
+		in, out := &in.Tags, &out.Tags
+		*out = make([]ImageTagSpec, len(*in))
+		for i := range *in {
+			if err := Convert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Tags = nil
+	}
 	out.SandboxConfig = (*SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
 	return nil
 }
@@ -2911,12 +2933,8 @@ func autoConvert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(in *apps.ImageTagSpe
 	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
 	out.Version = in.Version
 	out.ImagePullPolicy = ImagePullPolicy(in.ImagePullPolicy)
+	// WARNING: in.PullSecrets requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec is an autogenerated conversion function.
-func Convert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(in *apps.ImageTagSpec, out *ImageTagSpec, s conversion.Scope) error {
-	return autoConvert_apps_ImageTagSpec_To_v1alpha1_ImageTagSpec(in, out, s)
 }
 
 func autoConvert_v1alpha1_ImageTagStatus_To_apps_ImageTagStatus(in *ImageTagStatus, out *apps.ImageTagStatus, s conversion.Scope) error {
@@ -3014,11 +3032,6 @@ func autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.N
 	return nil
 }
 
-// Convert_v1alpha1_NodeImage_To_apps_NodeImage is an autogenerated conversion function.
-func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
-	return autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in, out, s)
-}
-
 func autoConvert_apps_NodeImage_To_v1alpha1_NodeImage(in *apps.NodeImage, out *NodeImage, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_apps_NodeImageSpec_To_v1alpha1_NodeImageSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -3030,14 +3043,19 @@ func autoConvert_apps_NodeImage_To_v1alpha1_NodeImage(in *apps.NodeImage, out *N
 	return nil
 }
 
-// Convert_apps_NodeImage_To_v1alpha1_NodeImage is an autogenerated conversion function.
-func Convert_apps_NodeImage_To_v1alpha1_NodeImage(in *apps.NodeImage, out *NodeImage, s conversion.Scope) error {
-	return autoConvert_apps_NodeImage_To_v1alpha1_NodeImage(in, out, s)
-}
-
 func autoConvert_v1alpha1_NodeImageList_To_apps_NodeImageList(in *NodeImageList, out *apps.NodeImageList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	out.Items = *(*[]apps.NodeImage)(unsafe.Pointer(&in.Items))
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.NodeImage, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
 	return nil
 }
 
@@ -3048,7 +3066,17 @@ func Convert_v1alpha1_NodeImageList_To_apps_NodeImageList(in *NodeImageList, out
 
 func autoConvert_apps_NodeImageList_To_v1alpha1_NodeImageList(in *apps.NodeImageList, out *NodeImageList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	out.Items = *(*[]NodeImage)(unsafe.Pointer(&in.Items))
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]NodeImage, len(*in))
+		for i := range *in {
+			if err := Convert_apps_NodeImage_To_v1alpha1_NodeImage(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
 	return nil
 }
 
@@ -3058,7 +3086,19 @@ func Convert_apps_NodeImageList_To_v1alpha1_NodeImageList(in *apps.NodeImageList
 }
 
 func autoConvert_v1alpha1_NodeImageSpec_To_apps_NodeImageSpec(in *NodeImageSpec, out *apps.NodeImageSpec, s conversion.Scope) error {
-	out.Images = *(*map[string]apps.ImageSpec)(unsafe.Pointer(&in.Images))
+	if in.Images != nil {
+		in, out := &in.Images, &out.Images
+		*out = make(map[string]apps.ImageSpec, len(*in))
+		for key, val := range *in {
+			newVal := new(apps.ImageSpec)
+			if err := Convert_v1alpha1_ImageSpec_To_apps_ImageSpec(&val, newVal, s); err != nil {
+				return err
+			}
+			(*out)[key] = *newVal
+		}
+	} else {
+		out.Images = nil
+	}
 	return nil
 }
 
@@ -3068,7 +3108,19 @@ func Convert_v1alpha1_NodeImageSpec_To_apps_NodeImageSpec(in *NodeImageSpec, out
 }
 
 func autoConvert_apps_NodeImageSpec_To_v1alpha1_NodeImageSpec(in *apps.NodeImageSpec, out *NodeImageSpec, s conversion.Scope) error {
-	out.Images = *(*map[string]ImageSpec)(unsafe.Pointer(&in.Images))
+	if in.Images != nil {
+		in, out := &in.Images, &out.Images
+		*out = make(map[string]ImageSpec, len(*in))
+		for key, val := range *in {
+			newVal := new(ImageSpec)
+			if err := Convert_apps_ImageSpec_To_v1alpha1_ImageSpec(&val, newVal, s); err != nil {
+				return err
+			}
+			(*out)[key] = *newVal
+		}
+	} else {
+		out.Images = nil
+	}
 	return nil
 }
 
@@ -3097,14 +3149,10 @@ func autoConvert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(in *apps.NodeI
 	out.Succeeded = in.Succeeded
 	out.Failed = in.Failed
 	out.Pulling = in.Pulling
+	// WARNING: in.Waiting requires manual conversion: does not exist in peer-type
 	out.ImageStatuses = *(*map[string]ImageStatus)(unsafe.Pointer(&in.ImageStatuses))
 	out.FirstSyncStatus = (*SyncStatus)(unsafe.Pointer(in.FirstSyncStatus))
 	return nil
-}
-
-// Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus is an autogenerated conversion function.
-func Convert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(in *apps.NodeImageStatus, out *NodeImageStatus, s conversion.Scope) error {
-	return autoConvert_apps_NodeImageStatus_To_v1alpha1_NodeImageStatus(in, out, s)
 }
 
 func autoConvert_v1alpha1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {

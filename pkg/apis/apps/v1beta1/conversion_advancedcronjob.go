@@ -7,8 +7,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 )
 
-// The ImageListPullJob template carries v1alpha1's spec (v1beta1 serves no
-// ImageListPullJob of its own); conversion-gen does not look into another version's
+// The ImageListPullJob template carries v1alpha1's spec (see
+// ImageListPullJobTemplateSpec); conversion-gen does not look into another version's
 // package, so the spec goes through v1alpha1's generated conversions here.
 
 // Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec converts the spec through v1alpha1.

@@ -36,6 +36,10 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
 		&WorkloadSpread{}, &WorkloadSpreadList{},
+		&NodeImage{}, &NodeImageList{},
+		&ImagePullJob{}, &ImagePullJobList{},
+		&ImageListPullJob{}, &ImageListPullJobList{},
+		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

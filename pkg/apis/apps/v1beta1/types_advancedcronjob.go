@@ -89,8 +89,9 @@ type BroadcastJobTemplateSpec struct {
 }
 
 // ImageListPullJobTemplateSpec is the metadata and spec of the ImageListPullJobs
-// created. This server serves ImageListPullJob in v1alpha1 only; the spec's JSON is
-// the same in OpenKruise's v1beta1, so the template carries v1alpha1's.
+// created. The spec's JSON is the same in both versions; the template keeps
+// v1alpha1's type because the AdvancedCronJob controller creates its runs through
+// v1alpha1, like the other ImageListPullJob controllers (one informer per resource).
 type ImageListPullJobTemplateSpec struct {
 	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`

@@ -1,7 +1,7 @@
 package v1beta1
 
-// CompletionPolicy says whether a job ends. v1alpha1 declares it beside ImagePullJob,
-// which v1beta1 does not serve; BroadcastJob uses it in both versions.
+// CompletionPolicy says whether a job ends; BroadcastJob, ImagePullJob and
+// ImageListPullJob share it.
 type CompletionPolicy struct {
 	// Type is Always (the job ends once every node finished, or at its deadline) or
 	// Never (the job keeps running for nodes that join later). Defaults to Always.

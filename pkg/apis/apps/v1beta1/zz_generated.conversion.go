@@ -242,6 +242,86 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequest)(nil), (*apps.ContainerRecreateRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(a.(*ContainerRecreateRequest), b.(*apps.ContainerRecreateRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequest)(nil), (*ContainerRecreateRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequest_To_v1beta1_ContainerRecreateRequest(a.(*apps.ContainerRecreateRequest), b.(*ContainerRecreateRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestContainer)(nil), (*apps.ContainerRecreateRequestContainer)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(a.(*ContainerRecreateRequestContainer), b.(*apps.ContainerRecreateRequestContainer), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestContainer)(nil), (*ContainerRecreateRequestContainer)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestContainer_To_v1beta1_ContainerRecreateRequestContainer(a.(*apps.ContainerRecreateRequestContainer), b.(*ContainerRecreateRequestContainer), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestContainerContext)(nil), (*apps.ContainerRecreateRequestContainerContext)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestContainerContext_To_apps_ContainerRecreateRequestContainerContext(a.(*ContainerRecreateRequestContainerContext), b.(*apps.ContainerRecreateRequestContainerContext), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestContainerContext)(nil), (*ContainerRecreateRequestContainerContext)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestContainerContext_To_v1beta1_ContainerRecreateRequestContainerContext(a.(*apps.ContainerRecreateRequestContainerContext), b.(*ContainerRecreateRequestContainerContext), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestContainerRecreateState)(nil), (*apps.ContainerRecreateRequestContainerRecreateState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestContainerRecreateState_To_apps_ContainerRecreateRequestContainerRecreateState(a.(*ContainerRecreateRequestContainerRecreateState), b.(*apps.ContainerRecreateRequestContainerRecreateState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestContainerRecreateState)(nil), (*ContainerRecreateRequestContainerRecreateState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestContainerRecreateState_To_v1beta1_ContainerRecreateRequestContainerRecreateState(a.(*apps.ContainerRecreateRequestContainerRecreateState), b.(*ContainerRecreateRequestContainerRecreateState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestList)(nil), (*apps.ContainerRecreateRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestList_To_apps_ContainerRecreateRequestList(a.(*ContainerRecreateRequestList), b.(*apps.ContainerRecreateRequestList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestList)(nil), (*ContainerRecreateRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestList_To_v1beta1_ContainerRecreateRequestList(a.(*apps.ContainerRecreateRequestList), b.(*ContainerRecreateRequestList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestSpec)(nil), (*apps.ContainerRecreateRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(a.(*ContainerRecreateRequestSpec), b.(*apps.ContainerRecreateRequestSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestSpec)(nil), (*ContainerRecreateRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec(a.(*apps.ContainerRecreateRequestSpec), b.(*ContainerRecreateRequestSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestStatus)(nil), (*apps.ContainerRecreateRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(a.(*ContainerRecreateRequestStatus), b.(*apps.ContainerRecreateRequestStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestStatus)(nil), (*ContainerRecreateRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus(a.(*apps.ContainerRecreateRequestStatus), b.(*ContainerRecreateRequestStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequestStrategy)(nil), (*apps.ContainerRecreateRequestStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy(a.(*ContainerRecreateRequestStrategy), b.(*apps.ContainerRecreateRequestStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerRecreateRequestStrategy)(nil), (*ContainerRecreateRequestStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerRecreateRequestStrategy_To_v1beta1_ContainerRecreateRequestStrategy(a.(*apps.ContainerRecreateRequestStrategy), b.(*ContainerRecreateRequestStrategy), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*CronJobTemplate)(nil), (*apps.CronJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(a.(*CronJobTemplate), b.(*apps.CronJobTemplate), scope)
 	}); err != nil {
@@ -332,6 +412,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*FailedImageStatus)(nil), (*apps.FailedImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_FailedImageStatus_To_apps_FailedImageStatus(a.(*FailedImageStatus), b.(*apps.FailedImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.FailedImageStatus)(nil), (*FailedImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_FailedImageStatus_To_v1beta1_FailedImageStatus(a.(*apps.FailedImageStatus), b.(*FailedImageStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*FailurePolicy)(nil), (*apps.FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_FailurePolicy_To_apps_FailurePolicy(a.(*FailurePolicy), b.(*apps.FailurePolicy), scope)
 	}); err != nil {
@@ -339,6 +429,166 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.FailurePolicy)(nil), (*FailurePolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(a.(*apps.FailurePolicy), b.(*FailurePolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageListPullJob)(nil), (*apps.ImageListPullJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJob_To_apps_ImageListPullJob(a.(*ImageListPullJob), b.(*apps.ImageListPullJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageListPullJob)(nil), (*ImageListPullJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJob_To_v1beta1_ImageListPullJob(a.(*apps.ImageListPullJob), b.(*ImageListPullJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageListPullJobList)(nil), (*apps.ImageListPullJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJobList_To_apps_ImageListPullJobList(a.(*ImageListPullJobList), b.(*apps.ImageListPullJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageListPullJobList)(nil), (*ImageListPullJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobList_To_v1beta1_ImageListPullJobList(a.(*apps.ImageListPullJobList), b.(*ImageListPullJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageListPullJobSpec)(nil), (*apps.ImageListPullJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(a.(*ImageListPullJobSpec), b.(*apps.ImageListPullJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageListPullJobSpec)(nil), (*ImageListPullJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec(a.(*apps.ImageListPullJobSpec), b.(*ImageListPullJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageListPullJobStatus)(nil), (*apps.ImageListPullJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(a.(*ImageListPullJobStatus), b.(*apps.ImageListPullJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageListPullJobStatus)(nil), (*ImageListPullJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus(a.(*apps.ImageListPullJobStatus), b.(*ImageListPullJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJob)(nil), (*apps.ImagePullJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJob_To_apps_ImagePullJob(a.(*ImagePullJob), b.(*apps.ImagePullJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJob)(nil), (*ImagePullJob)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJob_To_v1beta1_ImagePullJob(a.(*apps.ImagePullJob), b.(*ImagePullJob), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobList)(nil), (*apps.ImagePullJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobList_To_apps_ImagePullJobList(a.(*ImagePullJobList), b.(*apps.ImagePullJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobList)(nil), (*ImagePullJobList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobList_To_v1beta1_ImagePullJobList(a.(*apps.ImagePullJobList), b.(*ImagePullJobList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobNodeSelector)(nil), (*apps.ImagePullJobNodeSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobNodeSelector_To_apps_ImagePullJobNodeSelector(a.(*ImagePullJobNodeSelector), b.(*apps.ImagePullJobNodeSelector), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobNodeSelector)(nil), (*ImagePullJobNodeSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobNodeSelector_To_v1beta1_ImagePullJobNodeSelector(a.(*apps.ImagePullJobNodeSelector), b.(*ImagePullJobNodeSelector), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobPodSelector)(nil), (*apps.ImagePullJobPodSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobPodSelector_To_apps_ImagePullJobPodSelector(a.(*ImagePullJobPodSelector), b.(*apps.ImagePullJobPodSelector), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobPodSelector)(nil), (*ImagePullJobPodSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobPodSelector_To_v1beta1_ImagePullJobPodSelector(a.(*apps.ImagePullJobPodSelector), b.(*ImagePullJobPodSelector), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobSpec)(nil), (*apps.ImagePullJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec(a.(*ImagePullJobSpec), b.(*apps.ImagePullJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobSpec)(nil), (*ImagePullJobSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec(a.(*apps.ImagePullJobSpec), b.(*ImagePullJobSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobStatus)(nil), (*apps.ImagePullJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus(a.(*ImagePullJobStatus), b.(*apps.ImagePullJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobStatus)(nil), (*ImagePullJobStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus(a.(*apps.ImagePullJobStatus), b.(*ImagePullJobStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImagePullJobTemplate)(nil), (*apps.ImagePullJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(a.(*ImagePullJobTemplate), b.(*apps.ImagePullJobTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImagePullJobTemplate)(nil), (*ImagePullJobTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(a.(*apps.ImagePullJobTemplate), b.(*ImagePullJobTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageSpec)(nil), (*apps.ImageSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageSpec_To_apps_ImageSpec(a.(*ImageSpec), b.(*apps.ImageSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageSpec)(nil), (*ImageSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageSpec_To_v1beta1_ImageSpec(a.(*apps.ImageSpec), b.(*ImageSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageStatus)(nil), (*apps.ImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageStatus_To_apps_ImageStatus(a.(*ImageStatus), b.(*apps.ImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageStatus)(nil), (*ImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageStatus_To_v1beta1_ImageStatus(a.(*apps.ImageStatus), b.(*ImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageTagPullPolicy)(nil), (*apps.ImageTagPullPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageTagPullPolicy_To_apps_ImageTagPullPolicy(a.(*ImageTagPullPolicy), b.(*apps.ImageTagPullPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageTagPullPolicy)(nil), (*ImageTagPullPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageTagPullPolicy_To_v1beta1_ImageTagPullPolicy(a.(*apps.ImageTagPullPolicy), b.(*ImageTagPullPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageTagSpec)(nil), (*apps.ImageTagSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageTagSpec_To_apps_ImageTagSpec(a.(*ImageTagSpec), b.(*apps.ImageTagSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageTagSpec)(nil), (*ImageTagSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageTagSpec_To_v1beta1_ImageTagSpec(a.(*apps.ImageTagSpec), b.(*ImageTagSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ImageTagStatus)(nil), (*apps.ImageTagStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ImageTagStatus_To_apps_ImageTagStatus(a.(*ImageTagStatus), b.(*apps.ImageTagStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ImageTagStatus)(nil), (*ImageTagStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ImageTagStatus_To_v1beta1_ImageTagStatus(a.(*apps.ImageTagStatus), b.(*ImageTagStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -359,6 +609,76 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.ManualUpdate)(nil), (*ManualUpdate)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_ManualUpdate_To_v1beta1_ManualUpdate(a.(*apps.ManualUpdate), b.(*ManualUpdate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodeImage)(nil), (*apps.NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodeImage_To_apps_NodeImage(a.(*NodeImage), b.(*apps.NodeImage), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodeImage)(nil), (*NodeImage)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImage_To_v1beta1_NodeImage(a.(*apps.NodeImage), b.(*NodeImage), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodeImageList)(nil), (*apps.NodeImageList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodeImageList_To_apps_NodeImageList(a.(*NodeImageList), b.(*apps.NodeImageList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodeImageList)(nil), (*NodeImageList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImageList_To_v1beta1_NodeImageList(a.(*apps.NodeImageList), b.(*NodeImageList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodeImageSpec)(nil), (*apps.NodeImageSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec(a.(*NodeImageSpec), b.(*apps.NodeImageSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodeImageSpec)(nil), (*NodeImageSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec(a.(*apps.NodeImageSpec), b.(*NodeImageSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodeImageStatus)(nil), (*apps.NodeImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus(a.(*NodeImageStatus), b.(*apps.NodeImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodeImageStatus)(nil), (*NodeImageStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(a.(*apps.NodeImageStatus), b.(*NodeImageStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ProbeHandler)(nil), (*apps.ProbeHandler)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ProbeHandler_To_apps_ProbeHandler(a.(*ProbeHandler), b.(*apps.ProbeHandler), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ProbeHandler)(nil), (*ProbeHandler)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(a.(*apps.ProbeHandler), b.(*ProbeHandler), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PullPolicy)(nil), (*apps.PullPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PullPolicy_To_apps_PullPolicy(a.(*PullPolicy), b.(*apps.PullPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PullPolicy)(nil), (*PullPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PullPolicy_To_v1beta1_PullPolicy(a.(*apps.PullPolicy), b.(*PullPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ReferenceObject)(nil), (*apps.ReferenceObject)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ReferenceObject_To_apps_ReferenceObject(a.(*ReferenceObject), b.(*apps.ReferenceObject), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ReferenceObject)(nil), (*ReferenceObject)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ReferenceObject_To_v1beta1_ReferenceObject(a.(*apps.ReferenceObject), b.(*ReferenceObject), scope)
 	}); err != nil {
 		return err
 	}
@@ -499,6 +819,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.RollingUpdateStatefulSetStrategy)(nil), (*RollingUpdateStatefulSetStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_RollingUpdateStatefulSetStrategy_To_v1beta1_RollingUpdateStatefulSetStrategy(a.(*apps.RollingUpdateStatefulSetStrategy), b.(*RollingUpdateStatefulSetStrategy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SandboxConfig)(nil), (*apps.SandboxConfig)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_SandboxConfig_To_apps_SandboxConfig(a.(*SandboxConfig), b.(*apps.SandboxConfig), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SandboxConfig)(nil), (*SandboxConfig)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SandboxConfig_To_v1beta1_SandboxConfig(a.(*apps.SandboxConfig), b.(*SandboxConfig), scope)
 	}); err != nil {
 		return err
 	}
@@ -739,6 +1069,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.SubsetTemplate)(nil), (*SubsetTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_SubsetTemplate_To_v1beta1_SubsetTemplate(a.(*apps.SubsetTemplate), b.(*SubsetTemplate), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*SyncStatus)(nil), (*apps.SyncStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_SyncStatus_To_apps_SyncStatus(a.(*SyncStatus), b.(*apps.SyncStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.SyncStatus)(nil), (*SyncStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_SyncStatus_To_v1beta1_SyncStatus(a.(*apps.SyncStatus), b.(*SyncStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -1671,6 +2011,218 @@ func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.Completi
 	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
 }
 
+func autoConvert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(in *ContainerRecreateRequest, out *apps.ContainerRecreateRequest, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(in *ContainerRecreateRequest, out *apps.ContainerRecreateRequest, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequest_To_v1beta1_ContainerRecreateRequest(in *apps.ContainerRecreateRequest, out *ContainerRecreateRequest, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequest_To_v1beta1_ContainerRecreateRequest is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequest_To_v1beta1_ContainerRecreateRequest(in *apps.ContainerRecreateRequest, out *ContainerRecreateRequest, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequest_To_v1beta1_ContainerRecreateRequest(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(in *ContainerRecreateRequestContainer, out *apps.ContainerRecreateRequestContainer, s conversion.Scope) error {
+	out.Name = in.Name
+	out.PreStop = (*apps.ProbeHandler)(unsafe.Pointer(in.PreStop))
+	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.StatusContext = (*apps.ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(in *ContainerRecreateRequestContainer, out *apps.ContainerRecreateRequestContainer, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestContainer_To_apps_ContainerRecreateRequestContainer(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestContainer_To_v1beta1_ContainerRecreateRequestContainer(in *apps.ContainerRecreateRequestContainer, out *ContainerRecreateRequestContainer, s conversion.Scope) error {
+	out.Name = in.Name
+	out.PreStop = (*ProbeHandler)(unsafe.Pointer(in.PreStop))
+	out.Ports = *(*[]v1.ContainerPort)(unsafe.Pointer(&in.Ports))
+	out.StatusContext = (*ContainerRecreateRequestContainerContext)(unsafe.Pointer(in.StatusContext))
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestContainer_To_v1beta1_ContainerRecreateRequestContainer is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestContainer_To_v1beta1_ContainerRecreateRequestContainer(in *apps.ContainerRecreateRequestContainer, out *ContainerRecreateRequestContainer, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestContainer_To_v1beta1_ContainerRecreateRequestContainer(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestContainerContext_To_apps_ContainerRecreateRequestContainerContext(in *ContainerRecreateRequestContainerContext, out *apps.ContainerRecreateRequestContainerContext, s conversion.Scope) error {
+	out.ContainerID = in.ContainerID
+	out.RestartCount = in.RestartCount
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestContainerContext_To_apps_ContainerRecreateRequestContainerContext is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestContainerContext_To_apps_ContainerRecreateRequestContainerContext(in *ContainerRecreateRequestContainerContext, out *apps.ContainerRecreateRequestContainerContext, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestContainerContext_To_apps_ContainerRecreateRequestContainerContext(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestContainerContext_To_v1beta1_ContainerRecreateRequestContainerContext(in *apps.ContainerRecreateRequestContainerContext, out *ContainerRecreateRequestContainerContext, s conversion.Scope) error {
+	out.ContainerID = in.ContainerID
+	out.RestartCount = in.RestartCount
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestContainerContext_To_v1beta1_ContainerRecreateRequestContainerContext is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestContainerContext_To_v1beta1_ContainerRecreateRequestContainerContext(in *apps.ContainerRecreateRequestContainerContext, out *ContainerRecreateRequestContainerContext, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestContainerContext_To_v1beta1_ContainerRecreateRequestContainerContext(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestContainerRecreateState_To_apps_ContainerRecreateRequestContainerRecreateState(in *ContainerRecreateRequestContainerRecreateState, out *apps.ContainerRecreateRequestContainerRecreateState, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Phase = apps.ContainerRecreateRequestPhase(in.Phase)
+	out.Message = in.Message
+	out.IsKilled = in.IsKilled
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestContainerRecreateState_To_apps_ContainerRecreateRequestContainerRecreateState is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestContainerRecreateState_To_apps_ContainerRecreateRequestContainerRecreateState(in *ContainerRecreateRequestContainerRecreateState, out *apps.ContainerRecreateRequestContainerRecreateState, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestContainerRecreateState_To_apps_ContainerRecreateRequestContainerRecreateState(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestContainerRecreateState_To_v1beta1_ContainerRecreateRequestContainerRecreateState(in *apps.ContainerRecreateRequestContainerRecreateState, out *ContainerRecreateRequestContainerRecreateState, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Phase = ContainerRecreateRequestPhase(in.Phase)
+	out.Message = in.Message
+	out.IsKilled = in.IsKilled
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestContainerRecreateState_To_v1beta1_ContainerRecreateRequestContainerRecreateState is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestContainerRecreateState_To_v1beta1_ContainerRecreateRequestContainerRecreateState(in *apps.ContainerRecreateRequestContainerRecreateState, out *ContainerRecreateRequestContainerRecreateState, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestContainerRecreateState_To_v1beta1_ContainerRecreateRequestContainerRecreateState(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestList_To_apps_ContainerRecreateRequestList(in *ContainerRecreateRequestList, out *apps.ContainerRecreateRequestList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.ContainerRecreateRequest)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestList_To_apps_ContainerRecreateRequestList is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestList_To_apps_ContainerRecreateRequestList(in *ContainerRecreateRequestList, out *apps.ContainerRecreateRequestList, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestList_To_apps_ContainerRecreateRequestList(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestList_To_v1beta1_ContainerRecreateRequestList(in *apps.ContainerRecreateRequestList, out *ContainerRecreateRequestList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]ContainerRecreateRequest)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestList_To_v1beta1_ContainerRecreateRequestList is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestList_To_v1beta1_ContainerRecreateRequestList(in *apps.ContainerRecreateRequestList, out *ContainerRecreateRequestList, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestList_To_v1beta1_ContainerRecreateRequestList(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(in *ContainerRecreateRequestSpec, out *apps.ContainerRecreateRequestSpec, s conversion.Scope) error {
+	out.PodName = in.PodName
+	out.Containers = *(*[]apps.ContainerRecreateRequestContainer)(unsafe.Pointer(&in.Containers))
+	out.Strategy = (*apps.ContainerRecreateRequestStrategy)(unsafe.Pointer(in.Strategy))
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(in *ContainerRecreateRequestSpec, out *apps.ContainerRecreateRequestSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec(in *apps.ContainerRecreateRequestSpec, out *ContainerRecreateRequestSpec, s conversion.Scope) error {
+	out.PodName = in.PodName
+	out.Containers = *(*[]ContainerRecreateRequestContainer)(unsafe.Pointer(&in.Containers))
+	out.Strategy = (*ContainerRecreateRequestStrategy)(unsafe.Pointer(in.Strategy))
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec(in *apps.ContainerRecreateRequestSpec, out *ContainerRecreateRequestSpec, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestSpec_To_v1beta1_ContainerRecreateRequestSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(in *ContainerRecreateRequestStatus, out *apps.ContainerRecreateRequestStatus, s conversion.Scope) error {
+	out.Phase = apps.ContainerRecreateRequestPhase(in.Phase)
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Message = in.Message
+	out.ContainerRecreateStates = *(*[]apps.ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(in *ContainerRecreateRequestStatus, out *apps.ContainerRecreateRequestStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestStatus_To_apps_ContainerRecreateRequestStatus(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus(in *apps.ContainerRecreateRequestStatus, out *ContainerRecreateRequestStatus, s conversion.Scope) error {
+	out.Phase = ContainerRecreateRequestPhase(in.Phase)
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Message = in.Message
+	out.ContainerRecreateStates = *(*[]ContainerRecreateRequestContainerRecreateState)(unsafe.Pointer(&in.ContainerRecreateStates))
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus(in *apps.ContainerRecreateRequestStatus, out *ContainerRecreateRequestStatus, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestStatus_To_v1beta1_ContainerRecreateRequestStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy(in *ContainerRecreateRequestStrategy, out *apps.ContainerRecreateRequestStrategy, s conversion.Scope) error {
+	out.FailurePolicy = apps.ContainerRecreateRequestFailurePolicyType(in.FailurePolicy)
+	out.OrderedRecreate = in.OrderedRecreate
+	out.ForceRecreate = in.ForceRecreate
+	out.TerminationGracePeriodSeconds = (*int64)(unsafe.Pointer(in.TerminationGracePeriodSeconds))
+	out.UnreadyGracePeriodSeconds = (*int64)(unsafe.Pointer(in.UnreadyGracePeriodSeconds))
+	out.MinStartedSeconds = in.MinStartedSeconds
+	return nil
+}
+
+// Convert_v1beta1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy is an autogenerated conversion function.
+func Convert_v1beta1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy(in *ContainerRecreateRequestStrategy, out *apps.ContainerRecreateRequestStrategy, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerRecreateRequestStrategy_To_apps_ContainerRecreateRequestStrategy(in, out, s)
+}
+
+func autoConvert_apps_ContainerRecreateRequestStrategy_To_v1beta1_ContainerRecreateRequestStrategy(in *apps.ContainerRecreateRequestStrategy, out *ContainerRecreateRequestStrategy, s conversion.Scope) error {
+	out.FailurePolicy = ContainerRecreateRequestFailurePolicyType(in.FailurePolicy)
+	out.OrderedRecreate = in.OrderedRecreate
+	out.ForceRecreate = in.ForceRecreate
+	out.TerminationGracePeriodSeconds = (*int64)(unsafe.Pointer(in.TerminationGracePeriodSeconds))
+	out.UnreadyGracePeriodSeconds = (*int64)(unsafe.Pointer(in.UnreadyGracePeriodSeconds))
+	out.MinStartedSeconds = in.MinStartedSeconds
+	return nil
+}
+
+// Convert_apps_ContainerRecreateRequestStrategy_To_v1beta1_ContainerRecreateRequestStrategy is an autogenerated conversion function.
+func Convert_apps_ContainerRecreateRequestStrategy_To_v1beta1_ContainerRecreateRequestStrategy(in *apps.ContainerRecreateRequestStrategy, out *ContainerRecreateRequestStrategy, s conversion.Scope) error {
+	return autoConvert_apps_ContainerRecreateRequestStrategy_To_v1beta1_ContainerRecreateRequestStrategy(in, out, s)
+}
+
 func autoConvert_v1beta1_CronJobTemplate_To_apps_CronJobTemplate(in *CronJobTemplate, out *apps.CronJobTemplate, s conversion.Scope) error {
 	out.JobTemplate = (*batchv1.JobTemplateSpec)(unsafe.Pointer(in.JobTemplate))
 	out.BroadcastJobTemplate = (*apps.BroadcastJobTemplateSpec)(unsafe.Pointer(in.BroadcastJobTemplate))
@@ -1929,6 +2481,30 @@ func Convert_apps_DeploymentTemplateSpec_To_v1beta1_DeploymentTemplateSpec(in *a
 	return autoConvert_apps_DeploymentTemplateSpec_To_v1beta1_DeploymentTemplateSpec(in, out, s)
 }
 
+func autoConvert_v1beta1_FailedImageStatus_To_apps_FailedImageStatus(in *FailedImageStatus, out *apps.FailedImageStatus, s conversion.Scope) error {
+	out.ImagePullJob = in.ImagePullJob
+	out.Name = in.Name
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_FailedImageStatus_To_apps_FailedImageStatus is an autogenerated conversion function.
+func Convert_v1beta1_FailedImageStatus_To_apps_FailedImageStatus(in *FailedImageStatus, out *apps.FailedImageStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_FailedImageStatus_To_apps_FailedImageStatus(in, out, s)
+}
+
+func autoConvert_apps_FailedImageStatus_To_v1beta1_FailedImageStatus(in *apps.FailedImageStatus, out *FailedImageStatus, s conversion.Scope) error {
+	out.ImagePullJob = in.ImagePullJob
+	out.Name = in.Name
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_FailedImageStatus_To_v1beta1_FailedImageStatus is an autogenerated conversion function.
+func Convert_apps_FailedImageStatus_To_v1beta1_FailedImageStatus(in *apps.FailedImageStatus, out *FailedImageStatus, s conversion.Scope) error {
+	return autoConvert_apps_FailedImageStatus_To_v1beta1_FailedImageStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_FailurePolicy_To_apps_FailurePolicy(in *FailurePolicy, out *apps.FailurePolicy, s conversion.Scope) error {
 	out.Type = apps.FailurePolicyType(in.Type)
 	out.RestartLimit = in.RestartLimit
@@ -1951,6 +2527,118 @@ func Convert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in *apps.FailurePolicy,
 	return autoConvert_apps_FailurePolicy_To_v1beta1_FailurePolicy(in, out, s)
 }
 
+func autoConvert_v1beta1_ImageListPullJob_To_apps_ImageListPullJob(in *ImageListPullJob, out *apps.ImageListPullJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ImageListPullJob_To_apps_ImageListPullJob is an autogenerated conversion function.
+func Convert_v1beta1_ImageListPullJob_To_apps_ImageListPullJob(in *ImageListPullJob, out *apps.ImageListPullJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageListPullJob_To_apps_ImageListPullJob(in, out, s)
+}
+
+func autoConvert_apps_ImageListPullJob_To_v1beta1_ImageListPullJob(in *apps.ImageListPullJob, out *ImageListPullJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ImageListPullJob_To_v1beta1_ImageListPullJob is an autogenerated conversion function.
+func Convert_apps_ImageListPullJob_To_v1beta1_ImageListPullJob(in *apps.ImageListPullJob, out *ImageListPullJob, s conversion.Scope) error {
+	return autoConvert_apps_ImageListPullJob_To_v1beta1_ImageListPullJob(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageListPullJobList_To_apps_ImageListPullJobList(in *ImageListPullJobList, out *apps.ImageListPullJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.ImageListPullJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_ImageListPullJobList_To_apps_ImageListPullJobList is an autogenerated conversion function.
+func Convert_v1beta1_ImageListPullJobList_To_apps_ImageListPullJobList(in *ImageListPullJobList, out *apps.ImageListPullJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageListPullJobList_To_apps_ImageListPullJobList(in, out, s)
+}
+
+func autoConvert_apps_ImageListPullJobList_To_v1beta1_ImageListPullJobList(in *apps.ImageListPullJobList, out *ImageListPullJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]ImageListPullJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_ImageListPullJobList_To_v1beta1_ImageListPullJobList is an autogenerated conversion function.
+func Convert_apps_ImageListPullJobList_To_v1beta1_ImageListPullJobList(in *apps.ImageListPullJobList, out *ImageListPullJobList, s conversion.Scope) error {
+	return autoConvert_apps_ImageListPullJobList_To_v1beta1_ImageListPullJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(in *ImageListPullJobSpec, out *apps.ImageListPullJobSpec, s conversion.Scope) error {
+	out.Images = *(*[]string)(unsafe.Pointer(&in.Images))
+	if err := Convert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(&in.ImagePullJobTemplate, &out.ImagePullJobTemplate, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(in *ImageListPullJobSpec, out *apps.ImageListPullJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageListPullJobSpec_To_apps_ImageListPullJobSpec(in, out, s)
+}
+
+func autoConvert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec(in *apps.ImageListPullJobSpec, out *ImageListPullJobSpec, s conversion.Scope) error {
+	out.Images = *(*[]string)(unsafe.Pointer(&in.Images))
+	if err := Convert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(&in.ImagePullJobTemplate, &out.ImagePullJobTemplate, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec is an autogenerated conversion function.
+func Convert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec(in *apps.ImageListPullJobSpec, out *ImageListPullJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_ImageListPullJobSpec_To_v1beta1_ImageListPullJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *ImageListPullJobStatus, out *apps.ImageListPullJobStatus, s conversion.Scope) error {
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Desired = in.Desired
+	out.Active = in.Active
+	out.Completed = in.Completed
+	out.Succeeded = in.Succeeded
+	out.FailedImageStatuses = *(*[]apps.FailedImageStatus)(unsafe.Pointer(&in.FailedImageStatuses))
+	return nil
+}
+
+// Convert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in *ImageListPullJobStatus, out *apps.ImageListPullJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageListPullJobStatus_To_apps_ImageListPullJobStatus(in, out, s)
+}
+
+func autoConvert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus(in *apps.ImageListPullJobStatus, out *ImageListPullJobStatus, s conversion.Scope) error {
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Desired = in.Desired
+	out.Active = in.Active
+	out.Completed = in.Completed
+	out.Succeeded = in.Succeeded
+	out.FailedImageStatuses = *(*[]FailedImageStatus)(unsafe.Pointer(&in.FailedImageStatuses))
+	return nil
+}
+
+// Convert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus is an autogenerated conversion function.
+func Convert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus(in *apps.ImageListPullJobStatus, out *ImageListPullJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_ImageListPullJobStatus_To_v1beta1_ImageListPullJobStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(in *ImageListPullJobTemplateSpec, out *apps.ImageListPullJobTemplateSpec, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	// INFO: in.Spec opted out of conversion generation
@@ -1961,6 +2649,336 @@ func autoConvert_apps_ImageListPullJobTemplateSpec_To_v1beta1_ImageListPullJobTe
 	out.ObjectMeta = in.ObjectMeta
 	// INFO: in.Spec opted out of conversion generation
 	return nil
+}
+
+func autoConvert_v1beta1_ImagePullJob_To_apps_ImagePullJob(in *ImagePullJob, out *apps.ImagePullJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJob_To_apps_ImagePullJob is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJob_To_apps_ImagePullJob(in *ImagePullJob, out *apps.ImagePullJob, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJob_To_apps_ImagePullJob(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJob_To_v1beta1_ImagePullJob(in *apps.ImagePullJob, out *ImagePullJob, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ImagePullJob_To_v1beta1_ImagePullJob is an autogenerated conversion function.
+func Convert_apps_ImagePullJob_To_v1beta1_ImagePullJob(in *apps.ImagePullJob, out *ImagePullJob, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJob_To_v1beta1_ImagePullJob(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobList_To_apps_ImagePullJobList(in *ImagePullJobList, out *apps.ImagePullJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.ImagePullJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobList_To_apps_ImagePullJobList is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobList_To_apps_ImagePullJobList(in *ImagePullJobList, out *apps.ImagePullJobList, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobList_To_apps_ImagePullJobList(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobList_To_v1beta1_ImagePullJobList(in *apps.ImagePullJobList, out *ImagePullJobList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]ImagePullJob)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_ImagePullJobList_To_v1beta1_ImagePullJobList is an autogenerated conversion function.
+func Convert_apps_ImagePullJobList_To_v1beta1_ImagePullJobList(in *apps.ImagePullJobList, out *ImagePullJobList, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobList_To_v1beta1_ImagePullJobList(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobNodeSelector_To_apps_ImagePullJobNodeSelector(in *ImagePullJobNodeSelector, out *apps.ImagePullJobNodeSelector, s conversion.Scope) error {
+	out.Names = *(*[]string)(unsafe.Pointer(&in.Names))
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobNodeSelector_To_apps_ImagePullJobNodeSelector is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobNodeSelector_To_apps_ImagePullJobNodeSelector(in *ImagePullJobNodeSelector, out *apps.ImagePullJobNodeSelector, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobNodeSelector_To_apps_ImagePullJobNodeSelector(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobNodeSelector_To_v1beta1_ImagePullJobNodeSelector(in *apps.ImagePullJobNodeSelector, out *ImagePullJobNodeSelector, s conversion.Scope) error {
+	out.Names = *(*[]string)(unsafe.Pointer(&in.Names))
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_apps_ImagePullJobNodeSelector_To_v1beta1_ImagePullJobNodeSelector is an autogenerated conversion function.
+func Convert_apps_ImagePullJobNodeSelector_To_v1beta1_ImagePullJobNodeSelector(in *apps.ImagePullJobNodeSelector, out *ImagePullJobNodeSelector, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobNodeSelector_To_v1beta1_ImagePullJobNodeSelector(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobPodSelector_To_apps_ImagePullJobPodSelector(in *ImagePullJobPodSelector, out *apps.ImagePullJobPodSelector, s conversion.Scope) error {
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobPodSelector_To_apps_ImagePullJobPodSelector is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobPodSelector_To_apps_ImagePullJobPodSelector(in *ImagePullJobPodSelector, out *apps.ImagePullJobPodSelector, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobPodSelector_To_apps_ImagePullJobPodSelector(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobPodSelector_To_v1beta1_ImagePullJobPodSelector(in *apps.ImagePullJobPodSelector, out *ImagePullJobPodSelector, s conversion.Scope) error {
+	out.LabelSelector = in.LabelSelector
+	return nil
+}
+
+// Convert_apps_ImagePullJobPodSelector_To_v1beta1_ImagePullJobPodSelector is an autogenerated conversion function.
+func Convert_apps_ImagePullJobPodSelector_To_v1beta1_ImagePullJobPodSelector(in *apps.ImagePullJobPodSelector, out *ImagePullJobPodSelector, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobPodSelector_To_v1beta1_ImagePullJobPodSelector(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec(in *ImagePullJobSpec, out *apps.ImagePullJobSpec, s conversion.Scope) error {
+	out.Image = in.Image
+	if err := Convert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(&in.ImagePullJobTemplate, &out.ImagePullJobTemplate, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec(in *ImagePullJobSpec, out *apps.ImagePullJobSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobSpec_To_apps_ImagePullJobSpec(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec(in *apps.ImagePullJobSpec, out *ImagePullJobSpec, s conversion.Scope) error {
+	out.Image = in.Image
+	if err := Convert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(&in.ImagePullJobTemplate, &out.ImagePullJobTemplate, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec is an autogenerated conversion function.
+func Convert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec(in *apps.ImagePullJobSpec, out *ImagePullJobSpec, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobSpec_To_v1beta1_ImagePullJobSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePullJobStatus, out *apps.ImagePullJobStatus, s conversion.Scope) error {
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Desired = in.Desired
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Message = in.Message
+	out.FailedNodes = *(*[]string)(unsafe.Pointer(&in.FailedNodes))
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in *ImagePullJobStatus, out *apps.ImagePullJobStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobStatus_To_apps_ImagePullJobStatus(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus(in *apps.ImagePullJobStatus, out *ImagePullJobStatus, s conversion.Scope) error {
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Desired = in.Desired
+	out.Active = in.Active
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Message = in.Message
+	out.FailedNodes = *(*[]string)(unsafe.Pointer(&in.FailedNodes))
+	return nil
+}
+
+// Convert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus is an autogenerated conversion function.
+func Convert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus(in *apps.ImagePullJobStatus, out *ImagePullJobStatus, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobStatus_To_v1beta1_ImagePullJobStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(in *ImagePullJobTemplate, out *apps.ImagePullJobTemplate, s conversion.Scope) error {
+	out.PullSecrets = *(*[]string)(unsafe.Pointer(&in.PullSecrets))
+	out.Selector = (*apps.ImagePullJobNodeSelector)(unsafe.Pointer(in.Selector))
+	out.PodSelector = (*apps.ImagePullJobPodSelector)(unsafe.Pointer(in.PodSelector))
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.PullPolicy = (*apps.PullPolicy)(unsafe.Pointer(in.PullPolicy))
+	if err := Convert_v1beta1_CompletionPolicy_To_apps_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.SandboxConfig = (*apps.SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
+	out.ImagePullPolicy = apps.ImagePullPolicy(in.ImagePullPolicy)
+	return nil
+}
+
+// Convert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate is an autogenerated conversion function.
+func Convert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(in *ImagePullJobTemplate, out *apps.ImagePullJobTemplate, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImagePullJobTemplate_To_apps_ImagePullJobTemplate(in, out, s)
+}
+
+func autoConvert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(in *apps.ImagePullJobTemplate, out *ImagePullJobTemplate, s conversion.Scope) error {
+	out.PullSecrets = *(*[]string)(unsafe.Pointer(&in.PullSecrets))
+	out.Selector = (*ImagePullJobNodeSelector)(unsafe.Pointer(in.Selector))
+	out.PodSelector = (*ImagePullJobPodSelector)(unsafe.Pointer(in.PodSelector))
+	out.Parallelism = (*intstr.IntOrString)(unsafe.Pointer(in.Parallelism))
+	out.PullPolicy = (*PullPolicy)(unsafe.Pointer(in.PullPolicy))
+	if err := Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(&in.CompletionPolicy, &out.CompletionPolicy, s); err != nil {
+		return err
+	}
+	out.SandboxConfig = (*SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
+	out.ImagePullPolicy = ImagePullPolicy(in.ImagePullPolicy)
+	return nil
+}
+
+// Convert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate is an autogenerated conversion function.
+func Convert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(in *apps.ImagePullJobTemplate, out *ImagePullJobTemplate, s conversion.Scope) error {
+	return autoConvert_apps_ImagePullJobTemplate_To_v1beta1_ImagePullJobTemplate(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageSpec_To_apps_ImageSpec(in *ImageSpec, out *apps.ImageSpec, s conversion.Scope) error {
+	out.PullSecrets = *(*[]apps.ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
+	out.Tags = *(*[]apps.ImageTagSpec)(unsafe.Pointer(&in.Tags))
+	out.SandboxConfig = (*apps.SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
+	return nil
+}
+
+// Convert_v1beta1_ImageSpec_To_apps_ImageSpec is an autogenerated conversion function.
+func Convert_v1beta1_ImageSpec_To_apps_ImageSpec(in *ImageSpec, out *apps.ImageSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageSpec_To_apps_ImageSpec(in, out, s)
+}
+
+func autoConvert_apps_ImageSpec_To_v1beta1_ImageSpec(in *apps.ImageSpec, out *ImageSpec, s conversion.Scope) error {
+	out.PullSecrets = *(*[]ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
+	out.Tags = *(*[]ImageTagSpec)(unsafe.Pointer(&in.Tags))
+	out.SandboxConfig = (*SandboxConfig)(unsafe.Pointer(in.SandboxConfig))
+	return nil
+}
+
+// Convert_apps_ImageSpec_To_v1beta1_ImageSpec is an autogenerated conversion function.
+func Convert_apps_ImageSpec_To_v1beta1_ImageSpec(in *apps.ImageSpec, out *ImageSpec, s conversion.Scope) error {
+	return autoConvert_apps_ImageSpec_To_v1beta1_ImageSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageStatus_To_apps_ImageStatus(in *ImageStatus, out *apps.ImageStatus, s conversion.Scope) error {
+	out.Tags = *(*[]apps.ImageTagStatus)(unsafe.Pointer(&in.Tags))
+	return nil
+}
+
+// Convert_v1beta1_ImageStatus_To_apps_ImageStatus is an autogenerated conversion function.
+func Convert_v1beta1_ImageStatus_To_apps_ImageStatus(in *ImageStatus, out *apps.ImageStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageStatus_To_apps_ImageStatus(in, out, s)
+}
+
+func autoConvert_apps_ImageStatus_To_v1beta1_ImageStatus(in *apps.ImageStatus, out *ImageStatus, s conversion.Scope) error {
+	out.Tags = *(*[]ImageTagStatus)(unsafe.Pointer(&in.Tags))
+	return nil
+}
+
+// Convert_apps_ImageStatus_To_v1beta1_ImageStatus is an autogenerated conversion function.
+func Convert_apps_ImageStatus_To_v1beta1_ImageStatus(in *apps.ImageStatus, out *ImageStatus, s conversion.Scope) error {
+	return autoConvert_apps_ImageStatus_To_v1beta1_ImageStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageTagPullPolicy_To_apps_ImageTagPullPolicy(in *ImageTagPullPolicy, out *apps.ImageTagPullPolicy, s conversion.Scope) error {
+	out.TimeoutSeconds = (*int32)(unsafe.Pointer(in.TimeoutSeconds))
+	out.BackoffLimit = (*int32)(unsafe.Pointer(in.BackoffLimit))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	return nil
+}
+
+// Convert_v1beta1_ImageTagPullPolicy_To_apps_ImageTagPullPolicy is an autogenerated conversion function.
+func Convert_v1beta1_ImageTagPullPolicy_To_apps_ImageTagPullPolicy(in *ImageTagPullPolicy, out *apps.ImageTagPullPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageTagPullPolicy_To_apps_ImageTagPullPolicy(in, out, s)
+}
+
+func autoConvert_apps_ImageTagPullPolicy_To_v1beta1_ImageTagPullPolicy(in *apps.ImageTagPullPolicy, out *ImageTagPullPolicy, s conversion.Scope) error {
+	out.TimeoutSeconds = (*int32)(unsafe.Pointer(in.TimeoutSeconds))
+	out.BackoffLimit = (*int32)(unsafe.Pointer(in.BackoffLimit))
+	out.TTLSecondsAfterFinished = (*int32)(unsafe.Pointer(in.TTLSecondsAfterFinished))
+	out.ActiveDeadlineSeconds = (*int64)(unsafe.Pointer(in.ActiveDeadlineSeconds))
+	return nil
+}
+
+// Convert_apps_ImageTagPullPolicy_To_v1beta1_ImageTagPullPolicy is an autogenerated conversion function.
+func Convert_apps_ImageTagPullPolicy_To_v1beta1_ImageTagPullPolicy(in *apps.ImageTagPullPolicy, out *ImageTagPullPolicy, s conversion.Scope) error {
+	return autoConvert_apps_ImageTagPullPolicy_To_v1beta1_ImageTagPullPolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *apps.ImageTagSpec, s conversion.Scope) error {
+	out.Tag = in.Tag
+	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.PullPolicy = (*apps.ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
+	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.Version = in.Version
+	out.ImagePullPolicy = apps.ImagePullPolicy(in.ImagePullPolicy)
+	out.PullSecrets = *(*[]apps.ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
+	return nil
+}
+
+// Convert_v1beta1_ImageTagSpec_To_apps_ImageTagSpec is an autogenerated conversion function.
+func Convert_v1beta1_ImageTagSpec_To_apps_ImageTagSpec(in *ImageTagSpec, out *apps.ImageTagSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageTagSpec_To_apps_ImageTagSpec(in, out, s)
+}
+
+func autoConvert_apps_ImageTagSpec_To_v1beta1_ImageTagSpec(in *apps.ImageTagSpec, out *ImageTagSpec, s conversion.Scope) error {
+	out.Tag = in.Tag
+	out.CreatedAt = (*metav1.Time)(unsafe.Pointer(in.CreatedAt))
+	out.PullPolicy = (*ImageTagPullPolicy)(unsafe.Pointer(in.PullPolicy))
+	out.OwnerReferences = *(*[]v1.ObjectReference)(unsafe.Pointer(&in.OwnerReferences))
+	out.Version = in.Version
+	out.ImagePullPolicy = ImagePullPolicy(in.ImagePullPolicy)
+	out.PullSecrets = *(*[]ReferenceObject)(unsafe.Pointer(&in.PullSecrets))
+	return nil
+}
+
+// Convert_apps_ImageTagSpec_To_v1beta1_ImageTagSpec is an autogenerated conversion function.
+func Convert_apps_ImageTagSpec_To_v1beta1_ImageTagSpec(in *apps.ImageTagSpec, out *ImageTagSpec, s conversion.Scope) error {
+	return autoConvert_apps_ImageTagSpec_To_v1beta1_ImageTagSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ImageTagStatus_To_apps_ImageTagStatus(in *ImageTagStatus, out *apps.ImageTagStatus, s conversion.Scope) error {
+	out.Tag = in.Tag
+	out.Phase = apps.ImagePullPhase(in.Phase)
+	out.Progress = in.Progress
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Version = in.Version
+	out.ImageID = in.ImageID
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_ImageTagStatus_To_apps_ImageTagStatus is an autogenerated conversion function.
+func Convert_v1beta1_ImageTagStatus_To_apps_ImageTagStatus(in *ImageTagStatus, out *apps.ImageTagStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_ImageTagStatus_To_apps_ImageTagStatus(in, out, s)
+}
+
+func autoConvert_apps_ImageTagStatus_To_v1beta1_ImageTagStatus(in *apps.ImageTagStatus, out *ImageTagStatus, s conversion.Scope) error {
+	out.Tag = in.Tag
+	out.Phase = ImagePullPhase(in.Phase)
+	out.Progress = in.Progress
+	out.StartTime = (*metav1.Time)(unsafe.Pointer(in.StartTime))
+	out.CompletionTime = (*metav1.Time)(unsafe.Pointer(in.CompletionTime))
+	out.Version = in.Version
+	out.ImageID = in.ImageID
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_ImageTagStatus_To_v1beta1_ImageTagStatus is an autogenerated conversion function.
+func Convert_apps_ImageTagStatus_To_v1beta1_ImageTagStatus(in *apps.ImageTagStatus, out *ImageTagStatus, s conversion.Scope) error {
+	return autoConvert_apps_ImageTagStatus_To_v1beta1_ImageTagStatus(in, out, s)
 }
 
 func autoConvert_v1beta1_JobCondition_To_apps_JobCondition(in *JobCondition, out *apps.JobCondition, s conversion.Scope) error {
@@ -2011,6 +3029,180 @@ func autoConvert_apps_ManualUpdate_To_v1beta1_ManualUpdate(in *apps.ManualUpdate
 // Convert_apps_ManualUpdate_To_v1beta1_ManualUpdate is an autogenerated conversion function.
 func Convert_apps_ManualUpdate_To_v1beta1_ManualUpdate(in *apps.ManualUpdate, out *ManualUpdate, s conversion.Scope) error {
 	return autoConvert_apps_ManualUpdate_To_v1beta1_ManualUpdate(in, out, s)
+}
+
+func autoConvert_v1beta1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_NodeImage_To_apps_NodeImage is an autogenerated conversion function.
+func Convert_v1beta1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodeImage_To_apps_NodeImage(in, out, s)
+}
+
+func autoConvert_apps_NodeImage_To_v1beta1_NodeImage(in *apps.NodeImage, out *NodeImage, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_NodeImage_To_v1beta1_NodeImage is an autogenerated conversion function.
+func Convert_apps_NodeImage_To_v1beta1_NodeImage(in *apps.NodeImage, out *NodeImage, s conversion.Scope) error {
+	return autoConvert_apps_NodeImage_To_v1beta1_NodeImage(in, out, s)
+}
+
+func autoConvert_v1beta1_NodeImageList_To_apps_NodeImageList(in *NodeImageList, out *apps.NodeImageList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.NodeImage)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_NodeImageList_To_apps_NodeImageList is an autogenerated conversion function.
+func Convert_v1beta1_NodeImageList_To_apps_NodeImageList(in *NodeImageList, out *apps.NodeImageList, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodeImageList_To_apps_NodeImageList(in, out, s)
+}
+
+func autoConvert_apps_NodeImageList_To_v1beta1_NodeImageList(in *apps.NodeImageList, out *NodeImageList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]NodeImage)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_NodeImageList_To_v1beta1_NodeImageList is an autogenerated conversion function.
+func Convert_apps_NodeImageList_To_v1beta1_NodeImageList(in *apps.NodeImageList, out *NodeImageList, s conversion.Scope) error {
+	return autoConvert_apps_NodeImageList_To_v1beta1_NodeImageList(in, out, s)
+}
+
+func autoConvert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec(in *NodeImageSpec, out *apps.NodeImageSpec, s conversion.Scope) error {
+	out.Images = *(*map[string]apps.ImageSpec)(unsafe.Pointer(&in.Images))
+	return nil
+}
+
+// Convert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec is an autogenerated conversion function.
+func Convert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec(in *NodeImageSpec, out *apps.NodeImageSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodeImageSpec_To_apps_NodeImageSpec(in, out, s)
+}
+
+func autoConvert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec(in *apps.NodeImageSpec, out *NodeImageSpec, s conversion.Scope) error {
+	out.Images = *(*map[string]ImageSpec)(unsafe.Pointer(&in.Images))
+	return nil
+}
+
+// Convert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec is an autogenerated conversion function.
+func Convert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec(in *apps.NodeImageSpec, out *NodeImageSpec, s conversion.Scope) error {
+	return autoConvert_apps_NodeImageSpec_To_v1beta1_NodeImageSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus(in *NodeImageStatus, out *apps.NodeImageStatus, s conversion.Scope) error {
+	out.Desired = in.Desired
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Pulling = in.Pulling
+	out.Waiting = in.Waiting
+	out.ImageStatuses = *(*map[string]apps.ImageStatus)(unsafe.Pointer(&in.ImageStatuses))
+	out.FirstSyncStatus = (*apps.SyncStatus)(unsafe.Pointer(in.FirstSyncStatus))
+	return nil
+}
+
+// Convert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus is an autogenerated conversion function.
+func Convert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus(in *NodeImageStatus, out *apps.NodeImageStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodeImageStatus_To_apps_NodeImageStatus(in, out, s)
+}
+
+func autoConvert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in *apps.NodeImageStatus, out *NodeImageStatus, s conversion.Scope) error {
+	out.Desired = in.Desired
+	out.Succeeded = in.Succeeded
+	out.Failed = in.Failed
+	out.Pulling = in.Pulling
+	out.Waiting = in.Waiting
+	out.ImageStatuses = *(*map[string]ImageStatus)(unsafe.Pointer(&in.ImageStatuses))
+	out.FirstSyncStatus = (*SyncStatus)(unsafe.Pointer(in.FirstSyncStatus))
+	return nil
+}
+
+// Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus is an autogenerated conversion function.
+func Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in *apps.NodeImageStatus, out *NodeImageStatus, s conversion.Scope) error {
+	return autoConvert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {
+	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	return nil
+}
+
+// Convert_v1beta1_ProbeHandler_To_apps_ProbeHandler is an autogenerated conversion function.
+func Convert_v1beta1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {
+	return autoConvert_v1beta1_ProbeHandler_To_apps_ProbeHandler(in, out, s)
+}
+
+func autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
+	out.Exec = (*v1.ExecAction)(unsafe.Pointer(in.Exec))
+	out.HTTPGet = (*v1.HTTPGetAction)(unsafe.Pointer(in.HTTPGet))
+	out.TCPSocket = (*v1.TCPSocketAction)(unsafe.Pointer(in.TCPSocket))
+	return nil
+}
+
+// Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler is an autogenerated conversion function.
+func Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
+	return autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in, out, s)
+}
+
+func autoConvert_v1beta1_PullPolicy_To_apps_PullPolicy(in *PullPolicy, out *apps.PullPolicy, s conversion.Scope) error {
+	out.TimeoutSeconds = (*int32)(unsafe.Pointer(in.TimeoutSeconds))
+	out.BackoffLimit = (*int32)(unsafe.Pointer(in.BackoffLimit))
+	return nil
+}
+
+// Convert_v1beta1_PullPolicy_To_apps_PullPolicy is an autogenerated conversion function.
+func Convert_v1beta1_PullPolicy_To_apps_PullPolicy(in *PullPolicy, out *apps.PullPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_PullPolicy_To_apps_PullPolicy(in, out, s)
+}
+
+func autoConvert_apps_PullPolicy_To_v1beta1_PullPolicy(in *apps.PullPolicy, out *PullPolicy, s conversion.Scope) error {
+	out.TimeoutSeconds = (*int32)(unsafe.Pointer(in.TimeoutSeconds))
+	out.BackoffLimit = (*int32)(unsafe.Pointer(in.BackoffLimit))
+	return nil
+}
+
+// Convert_apps_PullPolicy_To_v1beta1_PullPolicy is an autogenerated conversion function.
+func Convert_apps_PullPolicy_To_v1beta1_PullPolicy(in *apps.PullPolicy, out *PullPolicy, s conversion.Scope) error {
+	return autoConvert_apps_PullPolicy_To_v1beta1_PullPolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_ReferenceObject_To_apps_ReferenceObject(in *ReferenceObject, out *apps.ReferenceObject, s conversion.Scope) error {
+	out.Namespace = in.Namespace
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_v1beta1_ReferenceObject_To_apps_ReferenceObject is an autogenerated conversion function.
+func Convert_v1beta1_ReferenceObject_To_apps_ReferenceObject(in *ReferenceObject, out *apps.ReferenceObject, s conversion.Scope) error {
+	return autoConvert_v1beta1_ReferenceObject_To_apps_ReferenceObject(in, out, s)
+}
+
+func autoConvert_apps_ReferenceObject_To_v1beta1_ReferenceObject(in *apps.ReferenceObject, out *ReferenceObject, s conversion.Scope) error {
+	out.Namespace = in.Namespace
+	out.Name = in.Name
+	return nil
+}
+
+// Convert_apps_ReferenceObject_To_v1beta1_ReferenceObject is an autogenerated conversion function.
+func Convert_apps_ReferenceObject_To_v1beta1_ReferenceObject(in *apps.ReferenceObject, out *ReferenceObject, s conversion.Scope) error {
+	return autoConvert_apps_ReferenceObject_To_v1beta1_ReferenceObject(in, out, s)
 }
 
 func autoConvert_v1beta1_ResourceDistribution_To_apps_ResourceDistribution(in *ResourceDistribution, out *apps.ResourceDistribution, s conversion.Scope) error {
@@ -2377,6 +3569,28 @@ func autoConvert_apps_RollingUpdateStatefulSetStrategy_To_v1beta1_RollingUpdateS
 // Convert_apps_RollingUpdateStatefulSetStrategy_To_v1beta1_RollingUpdateStatefulSetStrategy is an autogenerated conversion function.
 func Convert_apps_RollingUpdateStatefulSetStrategy_To_v1beta1_RollingUpdateStatefulSetStrategy(in *apps.RollingUpdateStatefulSetStrategy, out *RollingUpdateStatefulSetStrategy, s conversion.Scope) error {
 	return autoConvert_apps_RollingUpdateStatefulSetStrategy_To_v1beta1_RollingUpdateStatefulSetStrategy(in, out, s)
+}
+
+func autoConvert_v1beta1_SandboxConfig_To_apps_SandboxConfig(in *SandboxConfig, out *apps.SandboxConfig, s conversion.Scope) error {
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_v1beta1_SandboxConfig_To_apps_SandboxConfig is an autogenerated conversion function.
+func Convert_v1beta1_SandboxConfig_To_apps_SandboxConfig(in *SandboxConfig, out *apps.SandboxConfig, s conversion.Scope) error {
+	return autoConvert_v1beta1_SandboxConfig_To_apps_SandboxConfig(in, out, s)
+}
+
+func autoConvert_apps_SandboxConfig_To_v1beta1_SandboxConfig(in *apps.SandboxConfig, out *SandboxConfig, s conversion.Scope) error {
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_apps_SandboxConfig_To_v1beta1_SandboxConfig is an autogenerated conversion function.
+func Convert_apps_SandboxConfig_To_v1beta1_SandboxConfig(in *apps.SandboxConfig, out *SandboxConfig, s conversion.Scope) error {
+	return autoConvert_apps_SandboxConfig_To_v1beta1_SandboxConfig(in, out, s)
 }
 
 func autoConvert_v1beta1_ShareVolumePolicy_To_apps_ShareVolumePolicy(in *ShareVolumePolicy, out *apps.ShareVolumePolicy, s conversion.Scope) error {
@@ -3067,6 +4281,30 @@ func autoConvert_apps_SubsetTemplate_To_v1beta1_SubsetTemplate(in *apps.SubsetTe
 // Convert_apps_SubsetTemplate_To_v1beta1_SubsetTemplate is an autogenerated conversion function.
 func Convert_apps_SubsetTemplate_To_v1beta1_SubsetTemplate(in *apps.SubsetTemplate, out *SubsetTemplate, s conversion.Scope) error {
 	return autoConvert_apps_SubsetTemplate_To_v1beta1_SubsetTemplate(in, out, s)
+}
+
+func autoConvert_v1beta1_SyncStatus_To_apps_SyncStatus(in *SyncStatus, out *apps.SyncStatus, s conversion.Scope) error {
+	out.SyncAt = in.SyncAt
+	out.Status = apps.SyncStatusPhase(in.Status)
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_SyncStatus_To_apps_SyncStatus is an autogenerated conversion function.
+func Convert_v1beta1_SyncStatus_To_apps_SyncStatus(in *SyncStatus, out *apps.SyncStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_SyncStatus_To_apps_SyncStatus(in, out, s)
+}
+
+func autoConvert_apps_SyncStatus_To_v1beta1_SyncStatus(in *apps.SyncStatus, out *SyncStatus, s conversion.Scope) error {
+	out.SyncAt = in.SyncAt
+	out.Status = SyncStatusPhase(in.Status)
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_SyncStatus_To_v1beta1_SyncStatus is an autogenerated conversion function.
+func Convert_apps_SyncStatus_To_v1beta1_SyncStatus(in *apps.SyncStatus, out *SyncStatus, s conversion.Scope) error {
+	return autoConvert_apps_SyncStatus_To_v1beta1_SyncStatus(in, out, s)
 }
 
 func autoConvert_v1beta1_TargetReference_To_apps_TargetReference(in *TargetReference, out *apps.TargetReference, s conversion.Scope) error {

@@ -36,8 +36,18 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&BroadcastJobList{}, func(obj interface{}) { SetObjectDefaults_BroadcastJobList(obj.(*BroadcastJobList)) })
 	scheme.AddTypeDefaultingFunc(&CloneSet{}, func(obj interface{}) { SetObjectDefaults_CloneSet(obj.(*CloneSet)) })
 	scheme.AddTypeDefaultingFunc(&CloneSetList{}, func(obj interface{}) { SetObjectDefaults_CloneSetList(obj.(*CloneSetList)) })
+	scheme.AddTypeDefaultingFunc(&ContainerRecreateRequest{}, func(obj interface{}) { SetObjectDefaults_ContainerRecreateRequest(obj.(*ContainerRecreateRequest)) })
+	scheme.AddTypeDefaultingFunc(&ContainerRecreateRequestList{}, func(obj interface{}) {
+		SetObjectDefaults_ContainerRecreateRequestList(obj.(*ContainerRecreateRequestList))
+	})
 	scheme.AddTypeDefaultingFunc(&DaemonSet{}, func(obj interface{}) { SetObjectDefaults_DaemonSet(obj.(*DaemonSet)) })
 	scheme.AddTypeDefaultingFunc(&DaemonSetList{}, func(obj interface{}) { SetObjectDefaults_DaemonSetList(obj.(*DaemonSetList)) })
+	scheme.AddTypeDefaultingFunc(&ImageListPullJob{}, func(obj interface{}) { SetObjectDefaults_ImageListPullJob(obj.(*ImageListPullJob)) })
+	scheme.AddTypeDefaultingFunc(&ImageListPullJobList{}, func(obj interface{}) { SetObjectDefaults_ImageListPullJobList(obj.(*ImageListPullJobList)) })
+	scheme.AddTypeDefaultingFunc(&ImagePullJob{}, func(obj interface{}) { SetObjectDefaults_ImagePullJob(obj.(*ImagePullJob)) })
+	scheme.AddTypeDefaultingFunc(&ImagePullJobList{}, func(obj interface{}) { SetObjectDefaults_ImagePullJobList(obj.(*ImagePullJobList)) })
+	scheme.AddTypeDefaultingFunc(&NodeImage{}, func(obj interface{}) { SetObjectDefaults_NodeImage(obj.(*NodeImage)) })
+	scheme.AddTypeDefaultingFunc(&NodeImageList{}, func(obj interface{}) { SetObjectDefaults_NodeImageList(obj.(*NodeImageList)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSet{}, func(obj interface{}) { SetObjectDefaults_SidecarSet(obj.(*SidecarSet)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSetList{}, func(obj interface{}) { SetObjectDefaults_SidecarSetList(obj.(*SidecarSetList)) })
 	scheme.AddTypeDefaultingFunc(&StatefulSet{}, func(obj interface{}) { SetObjectDefaults_StatefulSet(obj.(*StatefulSet)) })
@@ -794,6 +804,26 @@ func SetObjectDefaults_CloneSetList(in *CloneSetList) {
 	}
 }
 
+func SetObjectDefaults_ContainerRecreateRequest(in *ContainerRecreateRequest) {
+	SetDefaults_ContainerRecreateRequest(in)
+	for i := range in.Spec.Containers {
+		a := &in.Spec.Containers[i]
+		for j := range a.Ports {
+			b := &a.Ports[j]
+			if b.Protocol == "" {
+				b.Protocol = "TCP"
+			}
+		}
+	}
+}
+
+func SetObjectDefaults_ContainerRecreateRequestList(in *ContainerRecreateRequestList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_ContainerRecreateRequest(a)
+	}
+}
+
 func SetObjectDefaults_DaemonSet(in *DaemonSet) {
 	SetDefaults_DaemonSet(in)
 	for i := range in.Spec.Template.Spec.Volumes {
@@ -979,6 +1009,39 @@ func SetObjectDefaults_DaemonSetList(in *DaemonSetList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_DaemonSet(a)
+	}
+}
+
+func SetObjectDefaults_ImageListPullJob(in *ImageListPullJob) {
+	SetDefaults_ImageListPullJob(in)
+}
+
+func SetObjectDefaults_ImageListPullJobList(in *ImageListPullJobList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_ImageListPullJob(a)
+	}
+}
+
+func SetObjectDefaults_ImagePullJob(in *ImagePullJob) {
+	SetDefaults_ImagePullJob(in)
+}
+
+func SetObjectDefaults_ImagePullJobList(in *ImagePullJobList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_ImagePullJob(a)
+	}
+}
+
+func SetObjectDefaults_NodeImage(in *NodeImage) {
+	SetDefaults_NodeImage(in)
+}
+
+func SetObjectDefaults_NodeImageList(in *NodeImageList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_NodeImage(a)
 	}
 }
 

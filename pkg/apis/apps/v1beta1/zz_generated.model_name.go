@@ -132,6 +132,51 @@ func (in CompletionPolicy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequest) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequest"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestContainer) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestContainer"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestContainerContext) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestContainerContext"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestContainerRecreateState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestContainerRecreateState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestStrategy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerRecreateRequestSyncContainerStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerRecreateRequestSyncContainerStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CronJobTemplate) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.CronJobTemplate"
 }
@@ -177,13 +222,98 @@ func (in DeploymentTemplateSpec) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FailedImageStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.FailedImageStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailurePolicy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.FailurePolicy"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageListPullJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageListPullJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ImageListPullJobTemplateSpec) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ImageListPullJobTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobNodeSelector) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobNodeSelector"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobPodSelector) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobPodSelector"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImagePullJobTemplate) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImagePullJobTemplate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageTagPullPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageTagPullPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageTagSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageTagSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ImageTagStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ImageTagStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -194,6 +324,41 @@ func (in JobCondition) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ManualUpdate) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ManualUpdate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeImage) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodeImage"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeImageList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodeImageList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeImageSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodeImageSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeImageStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodeImageStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ProbeHandler) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ProbeHandler"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PullPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PullPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ReferenceObject) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ReferenceObject"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -269,6 +434,11 @@ func (in RollingUpdateDaemonSet) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RollingUpdateStatefulSetStrategy) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.RollingUpdateStatefulSetStrategy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SandboxConfig) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SandboxConfig"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -389,6 +559,11 @@ func (in Subset) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in SubsetTemplate) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.SubsetTemplate"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in SyncStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.SyncStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -101,6 +101,7 @@ func ValidateContainerRecreateRequestUpdate(crr, old *apps.ContainerRecreateRequ
 	allErrs = append(allErrs, validateCRRMetadataUpdate(crr, old)...)
 	spec, oldSpec := crr.Spec.DeepCopy(), old.Spec.DeepCopy()
 	if len(spec.Containers) == len(oldSpec.Containers) {
+		allErrs = append(allErrs, validateStatusContextUpdate(&crr.Spec, &old.Spec, field.NewPath("spec"))...)
 		for i := range spec.Containers {
 			spec.Containers[i].StatusContext = nil
 			oldSpec.Containers[i].StatusContext = nil
@@ -109,6 +110,24 @@ func ValidateContainerRecreateRequestUpdate(crr, old *apps.ContainerRecreateRequ
 	if !apiequality.Semantic.DeepEqual(spec, oldSpec) {
 		allErrs = append(allErrs, field.Forbidden(field.NewPath("spec"),
 			"a ContainerRecreateRequest's spec is immutable (except containers[*].statusContext): create a new request"))
+	}
+	return allErrs
+}
+
+// validateStatusContextUpdate: a container's status context is what the daemon stops,
+// so once recorded it stays, except under forceRecreate, where the daemon records the
+// container again when it restarted on its own before being stopped.
+func validateStatusContextUpdate(spec, oldSpec *apps.ContainerRecreateRequestSpec, fldPath *field.Path) field.ErrorList {
+	if oldSpec.Strategy != nil && oldSpec.Strategy.ForceRecreate {
+		return nil
+	}
+	var allErrs field.ErrorList
+	for i := range spec.Containers {
+		was, now := oldSpec.Containers[i].StatusContext, spec.Containers[i].StatusContext
+		if was != nil && !apiequality.Semantic.DeepEqual(was, now) {
+			allErrs = append(allErrs, field.Forbidden(fldPath.Child("containers").Index(i).Child("statusContext"),
+				"recorded once; only a request with strategy.forceRecreate records a container again"))
+		}
 	}
 	return allErrs
 }

@@ -43,15 +43,7 @@ func validateNodeImageSpec(spec *apps.NodeImageSpec, fldPath *field.Path) field.
 		img := spec.Images[name]
 		p := images.Key(name)
 		allErrs = append(allErrs, validateImageName(name, p)...)
-		for i, s := range img.PullSecrets {
-			sp := p.Child("pullSecrets").Index(i)
-			if s.Namespace == "" {
-				allErrs = append(allErrs, field.Required(sp.Child("namespace"), ""))
-			}
-			if s.Name == "" {
-				allErrs = append(allErrs, field.Required(sp.Child("name"), ""))
-			}
-		}
+		allErrs = append(allErrs, validateReferenceObjects(img.PullSecrets, p.Child("pullSecrets"))...)
 		if len(img.Tags) == 0 {
 			allErrs = append(allErrs, field.Required(p.Child("tags"), "an image needs at least one tag"))
 		}
@@ -69,6 +61,7 @@ func validateImageTagSpec(t *apps.ImageTagSpec, seen sets.Set[string], fldPath *
 		allErrs = append(allErrs, field.Duplicate(fldPath.Child("tag"), t.Tag))
 	}
 	seen.Insert(t.Tag)
+	allErrs = append(allErrs, validateReferenceObjects(t.PullSecrets, fldPath.Child("pullSecrets"))...)
 	if t.Version < 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("version"), t.Version, "must be greater than or equal to 0"))
 	}
@@ -109,4 +102,19 @@ func phaseIn[T ~string](v T, allowed []T) bool {
 		}
 	}
 	return false
+}
+
+// validateReferenceObjects requires both parts of every pull secret reference.
+func validateReferenceObjects(refs []apps.ReferenceObject, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	for i, s := range refs {
+		sp := fldPath.Index(i)
+		if s.Namespace == "" {
+			allErrs = append(allErrs, field.Required(sp.Child("namespace"), ""))
+		}
+		if s.Name == "" {
+			allErrs = append(allErrs, field.Required(sp.Child("name"), ""))
+		}
+	}
+	return allErrs
 }

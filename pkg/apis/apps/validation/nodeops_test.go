@@ -139,6 +139,10 @@ func TestValidateNodeImage(t *testing.T) {
 			img.PullSecrets = []apps.ReferenceObject{{Name: "s"}}
 			ni.Spec.Images["ubuntu"] = img
 		}, want: []wantErr{required("spec.images[ubuntu].pullSecrets[0].namespace")}},
+		{name: "tag pull secret without name", mutate: func(ni *apps.NodeImage) {
+			img := ni.Spec.Images["ubuntu"]
+			img.Tags[0].PullSecrets = []apps.ReferenceObject{{Namespace: "ns"}}
+		}, want: []wantErr{required("spec.images[ubuntu].tags[0].pullSecrets[0].name")}},
 		{name: "bad pull policy", mutate: func(ni *apps.NodeImage) {
 			img := ni.Spec.Images["ubuntu"]
 			img.Tags[0].PullPolicy.TimeoutSeconds = new(int32(-1))
@@ -231,6 +235,22 @@ func TestValidateContainerRecreateRequestUpdate(t *testing.T) {
 	ctx := old.DeepCopy()
 	ctx.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "fakecri://1"}
 	expectErrors(t, ValidateContainerRecreateRequestUpdate(ctx, old))
+
+	// A recorded context stays, unless the request forces recreation.
+	recorded := ctx.DeepCopy()
+	recorded.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "fakecri://2", RestartCount: 1}
+	expectErrors(t, ValidateContainerRecreateRequestUpdate(recorded, ctx),
+		forbidden("spec.containers[0].statusContext", "forceRecreate"))
+	forced := ctx.DeepCopy()
+	forced.Spec.Strategy.ForceRecreate = true
+	reRecorded := forced.DeepCopy()
+	reRecorded.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "fakecri://2", RestartCount: 1}
+	expectErrors(t, ValidateContainerRecreateRequestUpdate(reRecorded, forced))
+
+	// forceRecreate is part of the fixed spec.
+	toggled := ctx.DeepCopy()
+	toggled.Spec.Strategy.ForceRecreate = true
+	expectErrors(t, ValidateContainerRecreateRequestUpdate(toggled, ctx), forbidden("spec", "immutable"))
 
 	spec := old.DeepCopy()
 	spec.Spec.Containers = spec.Spec.Containers[:1]

@@ -13,7 +13,7 @@ import (
 // Kind describes containerrecreaterequests.
 var Kind = resource.Kind[*apps.ContainerRecreateRequest, apps.ContainerRecreateRequestSpec, apps.ContainerRecreateRequestStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "containerrecreaterequests",
 	Singular:             "containerrecreaterequest",
 	ShortNames:           []string{"crr"},

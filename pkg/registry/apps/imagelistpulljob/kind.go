@@ -13,7 +13,7 @@ import (
 // Kind describes imagelistpulljobs.
 var Kind = resource.Kind[*apps.ImageListPullJob, apps.ImageListPullJobSpec, apps.ImageListPullJobStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "imagelistpulljobs",
 	Singular:             "imagelistpulljob",
 	Categories:           []string{"kruise"},

@@ -13,7 +13,7 @@ import (
 // Kind describes imagepulljobs.
 var Kind = resource.Kind[*apps.ImagePullJob, apps.ImagePullJobSpec, apps.ImagePullJobStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "imagepulljobs",
 	Singular:             "imagepulljob",
 	Categories:           []string{"kruise"},

@@ -13,7 +13,7 @@ import (
 // Kind describes nodeimages.
 var Kind = resource.Kind[*apps.NodeImage, apps.NodeImageSpec, apps.NodeImageStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "nodeimages",
 	Singular:             "nodeimage",
 	Categories:           []string{"kruise"},

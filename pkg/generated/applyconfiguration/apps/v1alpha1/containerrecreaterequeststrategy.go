@@ -31,6 +31,10 @@ type ContainerRecreateRequestStrategyApplyConfiguration struct {
 	FailurePolicy *appsv1alpha1.ContainerRecreateRequestFailurePolicyType `json:"failurePolicy,omitempty"`
 	// OrderedRecreate recreates a container only after the previous one is running again.
 	OrderedRecreate *bool `json:"orderedRecreate,omitempty"`
+	// ForceRecreate stops each container once even if it already restarted after the
+	// request was made (new ID, higher restart count or later start); without it such a
+	// restart counts as the recreation and nothing is stopped.
+	ForceRecreate *bool `json:"forceRecreate,omitempty"`
 	// TerminationGracePeriodSeconds is how long a container may take to stop; defaults
 	// to the pod's terminationGracePeriodSeconds.
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
@@ -59,6 +63,14 @@ func (b *ContainerRecreateRequestStrategyApplyConfiguration) WithFailurePolicy(v
 // If called multiple times, the OrderedRecreate field is set to the value of the last call.
 func (b *ContainerRecreateRequestStrategyApplyConfiguration) WithOrderedRecreate(value bool) *ContainerRecreateRequestStrategyApplyConfiguration {
 	b.OrderedRecreate = &value
+	return b
+}
+
+// WithForceRecreate sets the ForceRecreate field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ForceRecreate field is set to the value of the last call.
+func (b *ContainerRecreateRequestStrategyApplyConfiguration) WithForceRecreate(value bool) *ContainerRecreateRequestStrategyApplyConfiguration {
+	b.ForceRecreate = &value
 	return b
 }
 

@@ -25,8 +25,8 @@ import (
 // CompletionPolicyApplyConfiguration represents a declarative configuration of the CompletionPolicy type for use
 // with apply.
 //
-// CompletionPolicy says whether a job ends. v1alpha1 declares it beside ImagePullJob,
-// which v1beta1 does not serve; BroadcastJob uses it in both versions.
+// CompletionPolicy says whether a job ends; BroadcastJob, ImagePullJob and
+// ImageListPullJob share it.
 type CompletionPolicyApplyConfiguration struct {
 	// Type is Always (the job ends once every node finished, or at its deadline) or
 	// Never (the job keeps running for nodes that join later). Defaults to Always.

@@ -10,16 +10,22 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
-// referenced returns the secrets ni's images name as pull secrets, each once, sorted
+// referenced returns the secrets ni's images and tags name as pull secrets, each once, sorted
 // by namespace and name. References without both parts are left out: they name no
 // secret (the daemon notes them on the tags).
 func referenced(ni *apps.NodeImage) []apps.ReferenceObject {
 	var refs []apps.ReferenceObject
-	for _, img := range ni.Spec.Images {
-		for _, ref := range img.PullSecrets {
+	add := func(list []apps.ReferenceObject) {
+		for _, ref := range list {
 			if ref.Namespace != "" && ref.Name != "" {
 				refs = append(refs, ref)
 			}
+		}
+	}
+	for _, img := range ni.Spec.Images {
+		add(img.PullSecrets)
+		for _, tag := range img.Tags {
+			add(tag.PullSecrets)
 		}
 	}
 	slices.SortFunc(refs, func(a, b apps.ReferenceObject) int {

@@ -31,7 +31,11 @@ type AppsV1beta1Interface interface {
 	AdvancedCronJobsGetter
 	BroadcastJobsGetter
 	CloneSetsGetter
+	ContainerRecreateRequestsGetter
 	DaemonSetsGetter
+	ImageListPullJobsGetter
+	ImagePullJobsGetter
+	NodeImagesGetter
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
@@ -56,8 +60,24 @@ func (c *AppsV1beta1Client) CloneSets(namespace string) CloneSetInterface {
 	return newCloneSets(c, namespace)
 }
 
+func (c *AppsV1beta1Client) ContainerRecreateRequests(namespace string) ContainerRecreateRequestInterface {
+	return newContainerRecreateRequests(c, namespace)
+}
+
 func (c *AppsV1beta1Client) DaemonSets(namespace string) DaemonSetInterface {
 	return newDaemonSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) ImageListPullJobs(namespace string) ImageListPullJobInterface {
+	return newImageListPullJobs(c, namespace)
+}
+
+func (c *AppsV1beta1Client) ImagePullJobs(namespace string) ImagePullJobInterface {
+	return newImagePullJobs(c, namespace)
+}
+
+func (c *AppsV1beta1Client) NodeImages() NodeImageInterface {
+	return newNodeImages(c)
 }
 
 func (c *AppsV1beta1Client) ResourceDistributions() ResourceDistributionInterface {

@@ -24,7 +24,15 @@ type BroadcastJobExpansion interface{}
 
 type CloneSetExpansion interface{}
 
+type ContainerRecreateRequestExpansion interface{}
+
 type DaemonSetExpansion interface{}
+
+type ImageListPullJobExpansion interface{}
+
+type ImagePullJobExpansion interface{}
+
+type NodeImageExpansion interface{}
 
 type ResourceDistributionExpansion interface{}
 

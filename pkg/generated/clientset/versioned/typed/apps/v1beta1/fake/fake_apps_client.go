@@ -40,8 +40,24 @@ func (c *FakeAppsV1beta1) CloneSets(namespace string) v1beta1.CloneSetInterface 
 	return newFakeCloneSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) ContainerRecreateRequests(namespace string) v1beta1.ContainerRecreateRequestInterface {
+	return newFakeContainerRecreateRequests(c, namespace)
+}
+
 func (c *FakeAppsV1beta1) DaemonSets(namespace string) v1beta1.DaemonSetInterface {
 	return newFakeDaemonSets(c, namespace)
+}
+
+func (c *FakeAppsV1beta1) ImageListPullJobs(namespace string) v1beta1.ImageListPullJobInterface {
+	return newFakeImageListPullJobs(c, namespace)
+}
+
+func (c *FakeAppsV1beta1) ImagePullJobs(namespace string) v1beta1.ImagePullJobInterface {
+	return newFakeImagePullJobs(c, namespace)
+}
+
+func (c *FakeAppsV1beta1) NodeImages() v1beta1.NodeImageInterface {
+	return newFakeNodeImages(c)
 }
 
 func (c *FakeAppsV1beta1) ResourceDistributions() v1beta1.ResourceDistributionInterface {

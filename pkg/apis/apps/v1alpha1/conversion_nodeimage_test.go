@@ -1,0 +1,59 @@
+package v1alpha1
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+)
+
+// v1alpha1 writers (the controllers that add and prune tags) edit the tag list while
+// the annotation rides along: each tag keeps its own secrets, removed tags' secrets go,
+// and the annotation never reaches the hub.
+func TestNodeImageAnnotationFollowsTags(t *testing.T) {
+	secrets := []apps.ReferenceObject{{Namespace: "ns", Name: "s"}}
+	hub := &apps.NodeImage{
+		ObjectMeta: metav1.ObjectMeta{Name: "node-1", Annotations: map[string]string{"keep": "me"}},
+		Spec: apps.NodeImageSpec{Images: map[string]apps.ImageSpec{
+			"app": {Tags: []apps.ImageTagSpec{{Tag: "1"}, {Tag: "2", PullSecrets: secrets}}},
+		}},
+		Status: apps.NodeImageStatus{Waiting: 2},
+	}
+	var alpha NodeImage
+	if err := Convert_apps_NodeImage_To_v1alpha1_NodeImage(hub, &alpha, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := hub.Annotations[NodeImageV1beta1FieldsAnnotation]; ok {
+		t.Fatal("conversion wrote into the hub object's annotations")
+	}
+	// A v1alpha1 writer drops tag 1 and adds tag 3 in front.
+	img := alpha.Spec.Images["app"]
+	img.Tags = []ImageTagSpec{{Tag: "3"}, img.Tags[1]}
+	alpha.Spec.Images["app"] = img
+
+	var back apps.NodeImage
+	if err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&alpha, &back, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []apps.ImageTagSpec{{Tag: "3"}, {Tag: "2", PullSecrets: secrets}}
+	if diff := cmp.Diff(want, back.Spec.Images["app"].Tags); diff != "" {
+		t.Errorf("tags (-want +got):\n%s", diff)
+	}
+	if back.Status.Waiting != 2 {
+		t.Errorf("waiting = %d, want 2", back.Status.Waiting)
+	}
+	if diff := cmp.Diff(map[string]string{"keep": "me"}, back.Annotations); diff != "" {
+		t.Errorf("annotations (-want +got):\n%s", diff)
+	}
+
+	// An annotation that does not parse stays an ordinary annotation.
+	alpha.Annotations = map[string]string{NodeImageV1beta1FieldsAnnotation: "{"}
+	if err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&alpha, &back, nil); err != nil {
+		t.Fatal(err)
+	}
+	if back.Annotations[NodeImageV1beta1FieldsAnnotation] != "{" {
+		t.Errorf("unparsable annotation: %v", back.Annotations)
+	}
+}
