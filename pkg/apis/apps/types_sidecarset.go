@@ -57,9 +57,9 @@ type SidecarContainer struct {
 // aggregated by TargetContainersMode, and each expression of ResourcesExpr is evaluated
 // with the aggregate bound to its variable (cpu or memory).
 type ResourcesPolicy struct {
-	TargetContainersMode       TargetContainersModeType
+	TargetContainersMode      TargetContainersModeType
 	TargetContainersNameRegex string
-	ResourcesExpr              ResourcesExpr
+	ResourcesExpr             ResourcesExpr
 }
 
 // TargetContainersModeType is how the target containers' resources are aggregated.

@@ -24,7 +24,7 @@ var (
 	supportedShareVolumePolicies = []apps.ShareVolumePolicyType{apps.ShareVolumePolicyEnabled, apps.ShareVolumePolicyDisabled}
 	supportedUpgradeTypes        = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade, apps.SidecarContainerHotUpgrade}
 	// Init containers are injected at creation only and never upgraded in place.
-	supportedInitUpgradeTypes     = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade}
+	supportedInitUpgradeTypes      = []apps.SidecarContainerUpgradeType{apps.SidecarContainerColdUpgrade}
 	supportedTargetContainersModes = []apps.TargetContainersModeType{apps.TargetContainersModeSum, apps.TargetContainersModeMax}
 	// transferEnvFieldPaths are the pod fields a sidecar may read its source container's name from.
 	transferEnvFieldPaths = []string{"metadata.name", "metadata.labels['<KEY>']", "metadata.annotations['<KEY>']"}
