@@ -74,20 +74,20 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 		}
 		for i := range ss.Spec.Containers {
 			sc := &ss.Spec.Containers[i]
+			// A container the pod already has is not built: building sizes it by its
+			// resourcesPolicy, which may refuse the pod over a sidecar it would not inject.
+			hot := sc.UpgradeStrategy.UpgradeType == apps.SidecarContainerHotUpgrade
+			names := pub.HotUpgradeContainerNames(sc.Name)
+			if !hot && taken.Has(sc.Name) || hot && (taken.Has(names[0]) || taken.Has(names[1])) {
+				continue
+			}
 			c, err := build(ss, sc)
 			if err != nil {
 				return err
 			}
-			if sc.UpgradeStrategy.UpgradeType != apps.SidecarContainerHotUpgrade {
-				if taken.Has(sc.Name) {
-					continue
-				}
+			if !hot {
 				place(c, sc.PodInjectPolicy, &before, &after)
 				injected = append(injected, sc.Name)
-				continue
-			}
-			names := pub.HotUpgradeContainerNames(sc.Name)
-			if taken.Has(names[0]) || taken.Has(names[1]) {
 				continue
 			}
 			pair, versions := hotUpgradePair(c, sc.UpgradeStrategy.HotUpgradeEmptyImage)
