@@ -11,6 +11,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 )
 
 // OptionsGetter gives every resource storage whose watches are buffered.
@@ -54,5 +55,9 @@ func (s bufferedStorage) Watch(ctx context.Context, key string, opts storage.Lis
 	if err != nil {
 		return nil, err
 	}
-	return Wrap(w, s.capacity), nil
+	overflow := func() {
+		// Seen by the client only as a watch to reopen: say it where operators look.
+		klog.FromContext(ctx).V(2).Info("Ending a watch whose reader fell behind its buffer", "key", key, "capacity", s.capacity)
+	}
+	return Wrap(w, s.capacity, overflow), nil
 }

@@ -13,20 +13,21 @@ const DefaultCapacity = 10000
 
 // buffered forwards src's events through a queue of at most capacity events.
 type buffered struct {
-	src      watch.Interface
-	out      chan watch.Event
-	stop     chan struct{}
-	stopOnce sync.Once
-	capacity int
+	src        watch.Interface
+	onOverflow func()
+	out        chan watch.Event
+	stop       chan struct{}
+	stopOnce   sync.Once
+	capacity   int
 }
 
 // Wrap returns a watch that reads src eagerly and delivers its events in order.
-// Closing or overflowing ends src too.
-func Wrap(src watch.Interface, capacity int) watch.Interface {
+// Closing or overflowing ends src too; onOverflow (when not nil) is told of an overflow.
+func Wrap(src watch.Interface, capacity int, onOverflow func()) watch.Interface {
 	if capacity <= 0 {
 		capacity = DefaultCapacity
 	}
-	b := &buffered{src: src, out: make(chan watch.Event), stop: make(chan struct{}), capacity: capacity}
+	b := &buffered{src: src, onOverflow: onOverflow, out: make(chan watch.Event), stop: make(chan struct{}), capacity: capacity}
 	go b.run()
 	return b
 }
@@ -58,6 +59,9 @@ func (b *buffered) run() {
 			if q.len() >= b.capacity {
 				// The reader is further behind than we hold: end the watch, as the
 				// watch cache would have, rather than grow without bound.
+				if b.onOverflow != nil {
+					b.onOverflow()
+				}
 				return
 			}
 			q.push(ev)

@@ -45,7 +45,7 @@ func receive(t *testing.T, w watch.Interface) (watch.Event, bool) {
 
 func TestSlowReaderDoesNotBlockTheSource(t *testing.T) {
 	src := watch.NewFake()
-	w := Wrap(src, 3000)
+	w := Wrap(src, 3000, nil)
 	defer w.Stop()
 	send(t, src, 0, 2500) // the fake's channel is unbuffered: only an eager reader lets this finish
 	send(t, src, 2500, 500)
@@ -62,7 +62,8 @@ func TestSlowReaderDoesNotBlockTheSource(t *testing.T) {
 
 func TestOverflowEndsTheWatchAndItsSource(t *testing.T) {
 	src := watch.NewFake()
-	w := Wrap(src, 10)
+	overflows := make(chan struct{}, 1)
+	w := Wrap(src, 10, func() { overflows <- struct{}{} })
 	send(t, src, 0, 11)
 	n := 0
 	for {
@@ -78,11 +79,16 @@ func TestOverflowEndsTheWatchAndItsSource(t *testing.T) {
 	if !src.IsStopped() {
 		t.Fatalf("the source was not stopped after the overflow")
 	}
+	select {
+	case <-overflows:
+	default:
+		t.Fatalf("the overflow was not reported")
+	}
 }
 
 func TestSourceEndDeliversWhatWasQueued(t *testing.T) {
 	src := watch.NewFake()
-	w := Wrap(src, 100)
+	w := Wrap(src, 100, nil)
 	send(t, src, 0, 5)
 	src.Stop()
 	for i := 0; i < 5; i++ {
@@ -97,7 +103,7 @@ func TestSourceEndDeliversWhatWasQueued(t *testing.T) {
 
 func TestStopEndsTheSource(t *testing.T) {
 	src := watch.NewFake()
-	w := Wrap(src, 100)
+	w := Wrap(src, 100, nil)
 	send(t, src, 0, 3)
 	w.Stop()
 	w.Stop() // idempotent, as watch.Interface callers expect

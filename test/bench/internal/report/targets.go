@@ -250,8 +250,6 @@ func contains(l []string, s string) bool {
 
 // judgeWebhookCost: the pod-create ceiling with the Pod webhook registered at least 0.9×
 // the one without it (median of the rounds' ratios), and no call failing open.
-// judgeWebhookCost: the pod-create ceiling with the Pod webhook registered at least 0.9×
-// the one without it (median of the rounds' ratios), and no call failing open.
 func judgeWebhookCost(c *ceiling.Result) Target {
 	t := Target{Name: "Pod-create ceiling with the Pod webhook vs without it; calls failing open", Want: "≥ 0.9×; 0"}
 	ratio, failOpen, ok := 0.0, 0.0, false
