@@ -39,8 +39,20 @@ func (e *Expr) Eval(value float64) (float64, error) {
 	return v, nil
 }
 
+// MaxLength is the longest expression, in bytes, Parse accepts. Real policies are a
+// few dozen bytes; the cap keeps a client from making the server lex megabytes.
+const MaxLength = 1024
+
+// MaxDepth is how deeply Parse lets parentheses, min()/max() calls and unary minus
+// nest. The parser recurses once per level, so without a cap a long "((((" would
+// grow the goroutine stack until the process dies.
+const MaxDepth = 32
+
 // Parse parses src, whose only allowed variable is variable ("cpu" or "memory").
 func Parse(src, variable string) (*Expr, error) {
+	if len(src) > MaxLength {
+		return nil, fmt.Errorf("expression is %d bytes long, more than the %d allowed", len(src), MaxLength)
+	}
 	p := &parser{src: src, variable: variable}
 	if err := p.lex(); err != nil {
 		return nil, err
@@ -133,10 +145,28 @@ type parser struct {
 	variable string
 	toks     []token
 	pos      int
+	depth    int // current nesting of parentheses, calls and unary minus
 }
+
+// enter descends one nesting level, failing past MaxDepth; the caller defers leave.
+func (p *parser) enter(at int) error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return fmt.Errorf("expression nests more than %d levels deep at offset %d", MaxDepth, at)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 // lex splits src into tokens. A number runs on into its unit suffix ("100Mi",
 // "1.5e3", "50m") and an optional "%", so quantities are one token.
+//
+// A sign belongs to the number only as a decimal exponent, which Kubernetes
+// quantities write as "e" or "E" right after the digits, then an optional sign, then
+// digits: "1E+3" and "1e-3" are one token each, while in "2E+3" read the other way
+// "E" would be the exa suffix. So "2E + 3" (with a space, or "2E" followed by
+// anything but a digit) is exa plus three, as resource.ParseQuantity would read it.
 func (p *parser) lex() error {
 	s := p.src
 	for i := 0; i < len(s); {
@@ -150,7 +180,7 @@ func (p *parser) lex() error {
 		case unicode.IsDigit(c) || c == '.':
 			j := i
 			for j < len(s) && (unicode.IsDigit(rune(s[j])) || s[j] == '.' || unicode.IsLetter(rune(s[j])) ||
-				((s[j] == '+' || s[j] == '-') && j > i && (s[j-1] == 'e' || s[j-1] == 'E') && !strings.ContainsAny(s[i:j], "KMGTPEkmi"))) {
+				exponentSign(s, i, j)) {
 				j++
 			}
 			if j < len(s) && s[j] == '%' {
@@ -173,6 +203,20 @@ func (p *parser) lex() error {
 		return fmt.Errorf("empty expression")
 	}
 	return nil
+}
+
+// exponentSign reports whether s[j], inside the number that starts at s[i], is the
+// sign of a decimal exponent: it follows an "e"/"E" that directly follows the
+// number's digits, and a digit follows it.
+func exponentSign(s string, i, j int) bool {
+	if s[j] != '+' && s[j] != '-' || j+1 >= len(s) || !unicode.IsDigit(rune(s[j+1])) {
+		return false
+	}
+	e := j - 1
+	if e <= i || s[e] != 'e' && s[e] != 'E' {
+		return false
+	}
+	return strings.Trim(s[i:e], "0123456789.") == ""
 }
 
 func (p *parser) peek() (token, bool) {
@@ -220,6 +264,10 @@ func (p *parser) term() (node, error) {
 func (p *parser) unary() (node, error) {
 	if t, ok := p.peek(); ok && t.kind == '-' {
 		p.pos++
+		if err := p.enter(t.at); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		x, err := p.unary()
 		return negate{x}, err
 	}
@@ -241,6 +289,10 @@ func (p *parser) primary() (node, error) {
 		}
 		return constant(v), nil
 	case '(':
+		if err := p.enter(t.at); err != nil {
+			return nil, err
+		}
+		defer p.leave()
 		x, err := p.expr()
 		if err != nil {
 			return nil, err
@@ -262,6 +314,10 @@ func (p *parser) call(name token) (node, error) {
 	if err := p.expect('('); err != nil {
 		return nil, err
 	}
+	if err := p.enter(name.at); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	c := call{max: name.text == "max"}
 	for {
 		a, err := p.expr()

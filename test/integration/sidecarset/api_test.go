@@ -194,7 +194,21 @@ spec:
     resourcesPolicy:
       targetContainersMode: sum
       targetContainersNameRegex: ^main$
-      resourcesExpr: {limits: {cpu: "cpu"}}`, "spec.containers[0].resourcesPolicy"},
+      resourcesExpr: {limits: {cpu: "cpu"}}`, "spec.containers[0].resourcesPolicy: Forbidden: may not be set together with resources"},
+		{"resourcesPolicy with an over-long expression", `
+apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: invalid-sidecarset}
+spec:
+  selector: {matchLabels: {app: x}}
+  containers:
+  - name: s
+    image: busybox
+    resourcesPolicy:
+      targetContainersMode: sum
+      targetContainersNameRegex: ^main$
+      resourcesExpr: {limits: {cpu: "` + strings.Repeat("(", 600) + "cpu" + strings.Repeat(")", 600) + `"}}`,
+			"spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu: Too long: may not be more than 1024 bytes"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -50,6 +50,9 @@ spec:
 	}
 	got := waitRunning(t, ns, pod.Name)
 	envoy, _ := containerOf(got, "envoy")
+	if envoy.Name != "envoy" {
+		t.Fatalf("envoy not injected into pod %s: %v", got.Name, got.Spec.Containers)
+	}
 	want := map[string]string{"limits.cpu": "300m", "limits.memory": "200Mi", "requests.cpu": "75m", "requests.memory": "100Mi"}
 	have := map[string]resource.Quantity{
 		"limits.cpu": envoy.Resources.Limits[corev1.ResourceCPU], "limits.memory": envoy.Resources.Limits[corev1.ResourceMemory],

@@ -60,6 +60,7 @@ func notSupported(path string) wantErr {
 }
 func duplicate(path string) wantErr { return wantErr{Type: field.ErrorTypeDuplicate, Field: path} }
 func notFound(path string) wantErr  { return wantErr{Type: field.ErrorTypeNotFound, Field: path} }
+func tooLong(path string) wantErr   { return wantErr{Type: field.ErrorTypeTooLong, Field: path} }
 
 // expectErrors fails unless errs are exactly want (in any order): same count, and
 // each error with the wanted type, field path and detail fragment.

@@ -251,7 +251,8 @@ func validateSourceContainerFieldRef(ref *corev1.ObjectFieldSelector, fldPath *f
 // together with fixed resources, only on a plain sidecar or a native-sidecar init
 // container (a run-to-completion init container runs before the others and is not
 // sized from them), a mode, a regex that compiles, at least one of limits/requests
-// and expressions that parse with the variable of their own resource.
+// and expressions, at most resourceexpr.MaxLength bytes long, that parse with the
+// variable of their own resource.
 func validateResourcesPolicy(c *apps.SidecarContainer, initContainer bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	p := c.ResourcesPolicy
@@ -278,6 +279,10 @@ func validateResourcesPolicy(c *apps.SidecarContainer, initContainer bool, fldPa
 	}
 	check := func(src string, r corev1.ResourceName, at *field.Path) {
 		if src == "" {
+			return
+		}
+		if len(src) > resourceexpr.MaxLength {
+			allErrs = append(allErrs, field.TooLong(at, "", resourceexpr.MaxLength))
 			return
 		}
 		if _, err := resourceexpr.Parse(src, string(r)); err != nil {

@@ -200,6 +200,15 @@ func TestValidateSidecarSet(t *testing.T) {
 			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"),
 			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.requests.memory", "unknown name"),
 		}},
+		{name: "resources policy with an over-long or too deeply nested expression", mutate: func(ss *apps.SidecarSet) {
+			p := resourcesPolicy()
+			p.ResourcesExpr.Limits.CPU = strings.Repeat("(", 1<<20) + "cpu" + strings.Repeat(")", 1<<20)
+			p.ResourcesExpr.Requests.CPU = strings.Repeat("(", 33) + "cpu" + strings.Repeat(")", 33)
+			ss.Spec.Containers[0].ResourcesPolicy = p
+		}, want: []wantErr{
+			tooLong("spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu"),
+			invalid("spec.containers[0].resourcesPolicy.resourcesExpr.requests.cpu", "nests more than 32 levels"),
+		}},
 		{name: "resources policy without regex or expressions", mutate: func(ss *apps.SidecarSet) {
 			ss.Spec.Containers[0].ResourcesPolicy = &apps.ResourcesPolicy{TargetContainersMode: apps.TargetContainersModeMax}
 		}, want: []wantErr{
