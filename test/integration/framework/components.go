@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
@@ -56,6 +57,31 @@ func (c *Cluster) StartComponent(t testing.TB, name string, env ...string) {
 		printTail(os.Stderr, filepath.Join(c.LocalDir, "logs", "local-up.log"), 30)
 		t.Fatalf("start %s: %v", name, err)
 	}
+}
+
+// WaitKruiseControllerReady waits until a kruise-controller answers /readyz: it leads
+// and its informers have synced, so it reconciles again. StartComponent waits for
+// /healthz only, which a process still waiting for the lease passes too; a test that
+// stopped the controller waits here so that the tests after it find one at work.
+func (c *Cluster) WaitKruiseControllerReady(t testing.TB, timeout time.Duration) {
+	t.Helper()
+	client := &http.Client{Timeout: 5 * time.Second}
+	WaitFor(t, timeout, func() (bool, error) {
+		var errs []string
+		for _, name := range c.Stack.KruiseControllers() {
+			resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", c.Ports[name]))
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return true, nil
+			}
+			errs = append(errs, fmt.Sprintf("%s /readyz: %s", name, resp.Status))
+		}
+		return false, fmt.Errorf("no kruise-controller is ready: %s", strings.Join(errs, "; "))
+	})
 }
 
 // Metrics scrapes a component's plain-HTTP /metrics and returns every sample whose

@@ -21,8 +21,14 @@ import (
 // until both have a containerID (the node's runtime runs them).
 func runningPod(t *testing.T, ns, name, node string, mutate ...func(*corev1.Pod)) *corev1.Pod {
 	t.Helper()
+	createPod(t, ns, name, node, mutate...)
+	return waitContainersRunning(t, ns, name)
+}
+
+// createPod creates the pod of runningPod without waiting for it.
+func createPod(t *testing.T, ns, name, node string, mutate ...func(*corev1.Pod)) {
+	t.Helper()
 	c := framework.Get(t)
-	ctx := context.Background()
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: corev1.PodSpec{
@@ -38,9 +44,16 @@ func runningPod(t *testing.T, ns, name, node string, mutate ...func(*corev1.Pod)
 	for _, m := range mutate {
 		m(pod)
 	}
-	if _, err := c.Client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Client.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// waitContainersRunning waits until both containers of the pod run with a containerID.
+func waitContainersRunning(t *testing.T, ns, name string) *corev1.Pod {
+	t.Helper()
+	c := framework.Get(t)
+	ctx := context.Background()
 	var got *corev1.Pod
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		var err error

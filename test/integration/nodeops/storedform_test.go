@@ -10,9 +10,11 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -126,31 +128,36 @@ func encodeV1alpha1(t *testing.T, obj runtime.Object) []byte {
 type storedObject struct {
 	resource, kind, namespace, name string
 	// create makes the object through the API (with the spec of specJSON).
-	create func(ctx context.Context) error
+	create func(t *testing.T, ctx context.Context) error
 	// specJSON is the object's spec, as both versions must serve it.
 	specJSON string
+	// done is the end state kruise-controller leaves the object in (v1alpha1 metadata
+	// and status); after it the controller has nothing more to write.
+	done func(t *testing.T, meta metav1.ObjectMeta, status json.RawMessage) (bool, string)
 }
 
 // Objects kruise-apiserver stored in v1alpha1 before it served v1beta1 are read in
 // both versions, with the spec they were written with, and an update stores them as
-// v1beta1. Each object is created, left until its controllers are done with it, and
-// then written back as v1alpha1 protobuf (what the old server stored), so nothing
-// rewrites it before the reads.
+// v1beta1. Each object is created and left until kruise-controller has brought it to
+// its end state; then the controller is stopped and each object written back as
+// v1alpha1 protobuf (what the old server stored). No node daemon acts on them (their
+// node has none), so nothing but this test writes them between the put and the reads.
 func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 	c := framework.Get(t)
 	kc := kruiseClient(t)
 	ns := c.CreateNamespace(t)
 	kv := newEtcdKV(t)
 
-	// A node without a daemon: its NodeImage's status stays as written.
+	// A node without a daemon: nothing writes its NodeImage's status, nor the
+	// requests for its pods.
 	const node = "kwok-stored-form"
 	c.JoinNode(t, node, nil)
-	runningPod(t, ns, "old-crr-pod", "kwok-node-0")
+	podOnNodeWithoutDaemon(t, ns, "old-crr-pod", node)
 
 	objects := []storedObject{
 		{
 			resource: "nodeimages", kind: "NodeImage", name: node,
-			create: func(ctx context.Context) error {
+			create: func(t *testing.T, ctx context.Context) error {
 				framework.WaitFor(t, time.Minute, func() (bool, error) {
 					_, err := kc.AppsV1alpha1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 					return err == nil, client404(err)
@@ -161,10 +168,13 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			},
 			specJSON: `{"images":{"nginx":{"pullSecrets":[{"namespace":"` + ns + `","name":"regcred"}],"tags":[{"tag":"1.27",` +
 				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"version":2,"imagePullPolicy":"IfNotPresent"}]}}}`,
+			// the controller only creates it and prunes tags of gone jobs (the spec
+			// check below); the status is the node daemon's, and this node has none
+			done: func(*testing.T, metav1.ObjectMeta, json.RawMessage) (bool, string) { return true, "" },
 		},
 		{
 			resource: "imagepulljobs", kind: "ImagePullJob", namespace: ns, name: "old-ipj",
-			create: func(ctx context.Context) error {
+			create: func(_ *testing.T, ctx context.Context) error {
 				_, err := kc.AppsV1alpha1().ImagePullJobs(ns).Create(ctx, &v1alpha1.ImagePullJob{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-ipj"},
 					Spec: v1alpha1.ImagePullJobSpec{Image: "busybox:1.37", ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
@@ -179,10 +189,15 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			},
 			specJSON: `{"image":"busybox:1.37","selector":{"names":["no-such-node"]},"parallelism":2,` +
 				`"pullPolicy":{"timeoutSeconds":60,"backoffLimit":1},"completionPolicy":{"type":"Never"},"imagePullPolicy":"IfNotPresent"}`,
+			done: func(_ *testing.T, _ metav1.ObjectMeta, raw json.RawMessage) (bool, string) {
+				var st v1alpha1.ImagePullJobStatus
+				_ = json.Unmarshal(raw, &st)
+				return st.StartTime != nil, "status without startTime"
+			},
 		},
 		{
 			resource: "imagelistpulljobs", kind: "ImageListPullJob", namespace: ns, name: "old-ilpj",
-			create: func(ctx context.Context) error {
+			create: func(_ *testing.T, ctx context.Context) error {
 				_, err := kc.AppsV1alpha1().ImageListPullJobs(ns).Create(ctx, &v1alpha1.ImageListPullJob{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-ilpj"},
 					Spec: v1alpha1.ImageListPullJobSpec{Images: []string{"busybox:1.37", "nginx:1.27"}, ImagePullJobTemplate: v1alpha1.ImagePullJobTemplate{
@@ -195,15 +210,22 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			},
 			specJSON: `{"images":["busybox:1.37","nginx:1.27"],"selector":{"names":["no-such-node"]},"parallelism":1,` +
 				`"pullPolicy":{"timeoutSeconds":600,"backoffLimit":3},"completionPolicy":{"type":"Never"},"imagePullPolicy":"Always"}`,
+			// both images' jobs never complete (Never): two active from the first status on
+			done: func(_ *testing.T, _ metav1.ObjectMeta, raw json.RawMessage) (bool, string) {
+				var st v1alpha1.ImageListPullJobStatus
+				_ = json.Unmarshal(raw, &st)
+				return st.StartTime != nil && st.Desired == 2 && st.Active == 2, fmt.Sprintf("status %s", raw)
+			},
 		},
 		{
 			resource: "containerrecreaterequests", kind: "ContainerRecreateRequest", namespace: ns, name: "old-crr",
-			create: func(ctx context.Context) error {
+			create: func(_ *testing.T, ctx context.Context) error {
 				_, err := kc.AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, &v1alpha1.ContainerRecreateRequest{
 					ObjectMeta: metav1.ObjectMeta{Name: "old-crr"},
 					Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "old-crr-pod",
 						Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
-						// the daemon waits out the hour before it records or stops anything
+						// the pod is made unready, then the request waits out the hour
+						// (no pickup deadline before that)
 						Strategy: &v1alpha1.ContainerRecreateRequestStrategy{FailurePolicy: v1alpha1.ContainerRecreateRequestFailurePolicyIgnore,
 							OrderedRecreate: true, UnreadyGracePeriodSeconds: ptr.To[int64](3600)},
 						TTLSecondsAfterFinished: ptr.To[int32](600)},
@@ -213,22 +235,49 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 			// terminationGracePeriodSeconds is the pod's, filled in at creation
 			specJSON: `{"podName":"old-crr-pod","containers":[{"name":"app"}],"strategy":{"failurePolicy":"Ignore","orderedRecreate":true,` +
 				`"terminationGracePeriodSeconds":5,"unreadyGracePeriodSeconds":3600},"ttlSecondsAfterFinished":600}`,
+			// Pending, with the time the pod was made unready recorded
+			done: func(t *testing.T, m metav1.ObjectMeta, raw json.RawMessage) (bool, string) {
+				var st v1alpha1.ContainerRecreateRequestStatus
+				_ = json.Unmarshal(raw, &st)
+				if st.Phase == v1alpha1.ContainerRecreateRequestFailed || st.Phase == v1alpha1.ContainerRecreateRequestCompleted {
+					t.Fatalf("old-crr finished (%s): %s", st.Phase, st.Message)
+				}
+				_, acquired := m.Annotations[v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey]
+				return st.Phase == v1alpha1.ContainerRecreateRequestPending && acquired,
+					fmt.Sprintf("phase %q, annotations %v", st.Phase, m.Annotations)
+			},
 		},
 	}
 
 	ctx := context.Background()
 	for _, o := range objects {
+		if err := o.create(t, ctx); err != nil {
+			t.Fatalf("%s: %v", o.resource, err)
+		}
+	}
+	for _, o := range objects {
+		waitEndState(t, o)
+	}
+	// From here on nothing but this test writes the objects: kruise-controller stops
+	// (and is at work again, ready, for the tests after this one).
+	c.StopComponent(t, "kruise-controller")
+	t.Cleanup(func() {
+		c.StartComponent(t, "kruise-controller")
+		c.WaitKruiseControllerReady(t, 2*time.Minute)
+	})
+
+	for _, o := range objects {
 		t.Run(o.resource, func(t *testing.T) {
-			if err := o.create(ctx); err != nil {
-				t.Fatal(err)
-			}
 			key := "/registry/kruise.io/apps.kruise.io/" + o.resource + "/" + o.name
 			if o.namespace != "" {
 				key = "/registry/kruise.io/apps.kruise.io/" + o.resource + "/" + o.namespace + "/" + o.name
 			}
-			current := settled(t, o)
 			if got := storedVersion(t, kv.get(t, key)); got != "apps.kruise.io/v1beta1" {
 				t.Fatalf("a new object is stored as %s, want apps.kruise.io/v1beta1", got)
+			}
+			current, err := json.Marshal(getJSON(t, "v1alpha1", o))
+			if err != nil {
+				t.Fatal(err)
 			}
 
 			// Write it back as the v1alpha1 protobuf an older server stored, labelled so
@@ -286,26 +335,54 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 	}
 }
 
-// settled waits until o's controllers are done with it (its resourceVersion holds for
-// three seconds) and returns it as v1alpha1 JSON.
-func settled(t *testing.T, o storedObject) []byte {
+// waitEndState waits until o has its spec and the end state kruise-controller leaves
+// it in.
+func waitEndState(t *testing.T, o storedObject) {
 	t.Helper()
-	var (
-		last    string
-		since   time.Time
-		current []byte
-	)
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
+	want := map[string]any{}
+	if err := json.Unmarshal([]byte(o.specJSON), &want); err != nil {
+		t.Fatal(err)
+	}
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
 		obj := getJSON(t, "v1alpha1", o)
 		var m metav1.ObjectMeta
 		mustUnmarshal(t, obj["metadata"], &m)
-		if m.ResourceVersion != last {
-			last, since = m.ResourceVersion, time.Now()
-			current, _ = json.Marshal(obj)
+		var spec any
+		mustUnmarshal(t, obj["spec"], &spec)
+		if !reflect.DeepEqual(spec, any(want)) {
+			return false, fmt.Errorf("%s %s: spec %s", o.resource, o.name, obj["spec"])
 		}
-		return time.Since(since) >= 3*time.Second, nil
+		if ok, saw := o.done(t, m, obj["status"]); !ok {
+			return false, fmt.Errorf("%s %s: %s", o.resource, o.name, saw)
+		}
+		return true, nil
 	})
-	return current
+}
+
+// podOnNodeWithoutDaemon makes runningPod's pod on a node without a node daemon: kwok
+// marks it Running, and the test writes the containerIDs the node's runtime would
+// (a request's containers must have one). Nothing writes the pod's status after that.
+func podOnNodeWithoutDaemon(t *testing.T, ns, name, node string) {
+	t.Helper()
+	c := framework.Get(t)
+	ctx := context.Background()
+	createPod(t, ns, name, node)
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		pod, err := c.Client.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		if pod.Status.Phase != corev1.PodRunning || len(pod.Status.ContainerStatuses) != len(pod.Spec.Containers) {
+			return false, fmt.Errorf("pod %s not running yet: %s, %d container statuses", name, pod.Status.Phase, len(pod.Status.ContainerStatuses))
+		}
+		for i := range pod.Status.ContainerStatuses {
+			s := &pod.Status.ContainerStatuses[i]
+			s.ContainerID = "fakecri://" + name + "-" + s.Name
+		}
+		_, err = c.Client.CoreV1().Pods(ns).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
+		return err == nil, err // a conflict with kwok's write: read again
+	})
+	waitContainersRunning(t, ns, name)
 }
 
 // getJSON reads o through kubectl in one version, as top-level fields.

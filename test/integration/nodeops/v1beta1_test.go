@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,8 +18,9 @@ import (
 )
 
 // v1beta1Manifests are OpenKruise v1beta1 manifests of the four node-operation kinds.
-// NODE is a node with a daemon, NS the test's namespace. The NodeImage asks for three
-// slow pulls (15 s each) on a daemon that runs two at a time, so one waits.
+// NODE is a node with a daemon, NS the test's namespace. The NodeImage asks for six
+// slow pulls (15 s each) on a daemon that runs two at a time: four wait at first, and
+// some wait for about 30 s, long enough to be seen on a loaded machine.
 const v1beta1Manifests = `
 apiVersion: apps.kruise.io/v1beta1
 kind: NodeImage
@@ -34,6 +36,9 @@ spec:
           name: tag-secret
       - tag: "2"
       - tag: "3"
+      - tag: "4"
+      - tag: "5"
+      - tag: "6"
 ---
 apiVersion: apps.kruise.io/v1beta1
 kind: ImagePullJob
@@ -97,27 +102,8 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 		t.Fatalf("kubectl apply: %v\n%s", err, out)
 	}
 
-	objects := []struct{ resource, namespace, name string }{
-		{"nodeimages", "", node},
-		{"imagepulljobs", ns, "ipj"},
-		{"imagelistpulljobs", ns, "ilpj"},
-		{"containerrecreaterequests", ns, "crr"},
-	}
-	for _, o := range objects {
-		alpha, beta := getBothVersions(t, o.resource, o.namespace, o.name)
-		if o.resource == "nodeimages" {
-			alpha = v1beta1FieldsFromAnnotation(t, alpha)
-		}
-		delete(alpha, "apiVersion")
-		delete(beta, "apiVersion")
-		if !reflect.DeepEqual(alpha, beta) {
-			a, _ := json.MarshalIndent(alpha, "", " ")
-			b, _ := json.MarshalIndent(beta, "", " ")
-			t.Errorf("%s %s differs between versions:\nv1alpha1 %s\nv1beta1  %s", o.resource, o.name, a, b)
-		}
-	}
-
-	// The daemon reports the tag without a worker as waiting, then pulls it.
+	// The daemon reports the tags without a worker as waiting (looked at first: the
+	// window is about 30 s), then pulls them.
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		ni, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
@@ -127,7 +113,25 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 	})
 	out := kubectl(t, "get", "nodeimages.v1beta1.apps.kruise.io", node, "-o", "jsonpath={.status.waiting}")
 	t.Logf("status.waiting while two slow pulls run: %s", out)
-	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+
+	objects := []struct{ resource, namespace, name string }{
+		{"nodeimages", "", node},
+		{"imagepulljobs", ns, "ipj"},
+		{"imagelistpulljobs", ns, "ilpj"},
+		{"containerrecreaterequests", ns, "crr"},
+	}
+	for _, o := range objects {
+		alpha, beta := bothVersions(t, o.resource, o.namespace, o.name)
+		if o.resource == "nodeimages" {
+			alpha = v1beta1FieldsFromAnnotation(t, alpha)
+		}
+		if !reflect.DeepEqual(alpha, beta) {
+			a, _ := json.MarshalIndent(alpha, "", " ")
+			b, _ := json.MarshalIndent(beta, "", " ")
+			t.Errorf("%s %s differs between versions:\nv1alpha1 %s\nv1beta1  %s", o.resource, o.name, a, b)
+		}
+	}
+	framework.WaitFor(t, 3*time.Minute, func() (bool, error) {
 		ni, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return false, err
@@ -139,7 +143,7 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 				done++
 			}
 		}
-		return ok && done == 3 && ni.Status.Waiting == 0, nil
+		return ok && done == 6 && ni.Status.Waiting == 0, nil
 	})
 
 	// The forced request recreates the container in place.
@@ -147,6 +151,9 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 		crr, err := kc.AppsV1beta1().ContainerRecreateRequests(ns).Get(ctx, "crr", metav1.GetOptions{})
 		if err != nil {
 			return false, err
+		}
+		if crr.Status.Phase == "Failed" {
+			t.Fatalf("the forced request failed: %s", crr.Status.Message)
 		}
 		return crr.Status.Phase == "Completed", nil
 	})
@@ -173,9 +180,14 @@ spec:
 	}
 }
 
-// getBothVersions reads one object with kubectl in v1alpha1 and v1beta1, retrying until
-// both reads saw the same resourceVersion (controllers and daemons write meanwhile).
-func getBothVersions(t *testing.T, resource, namespace, name string) (alpha, beta map[string]any) {
+// bothVersions reads one object with kubectl get in v1alpha1 and in v1beta1, as users
+// do, and returns the v1alpha1 object with the v1beta1 object at the very same
+// resourceVersion: the daemon and the controllers write meanwhile, so the v1beta1 copy
+// compared is read at exactly the v1alpha1 read's resourceVersion (a list with
+// resourceVersionMatch=Exact), not at whatever the second kubectl get happened to see.
+// Both come without apiVersion and kind (a list's items have neither) and without
+// managedFields (kubectl get hides them).
+func bothVersions(t *testing.T, resource, namespace, name string) (alpha, beta map[string]any) {
 	t.Helper()
 	get := func(version string) map[string]any {
 		args := []string{"get", resource + "." + version + ".apps.kruise.io", name, "-o", "json"}
@@ -191,11 +203,33 @@ func getBothVersions(t *testing.T, resource, namespace, name string) (alpha, bet
 		}
 		return m
 	}
-	rv := func(m map[string]any) any { return m["metadata"].(map[string]any)["resourceVersion"] }
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		alpha, beta = get("v1alpha1"), get("v1beta1")
-		return rv(alpha) == rv(beta), nil
-	})
+	alpha = get("v1alpha1")
+	get("v1beta1")
+	rv, _ := alpha["metadata"].(map[string]any)["resourceVersion"].(string)
+
+	path := "/apis/apps.kruise.io/v1beta1/"
+	if namespace != "" {
+		path += "namespaces/" + namespace + "/"
+	}
+	query := url.Values{"fieldSelector": {"metadata.name=" + name}, "resourceVersion": {rv}, "resourceVersionMatch": {"Exact"}}
+	var list struct {
+		Items []map[string]any `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(kubectl(t, "get", "--raw", path+resource+"?"+query.Encode())), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 1 {
+		t.Fatalf("v1beta1 %s at resourceVersion %s: %d items named %s, want 1", resource, rv, len(list.Items), name)
+	}
+	beta = list.Items[0]
+	if got := beta["metadata"].(map[string]any)["resourceVersion"]; got != rv {
+		t.Fatalf("v1beta1 %s %s at resourceVersion %s has resourceVersion %v", resource, name, rv, got)
+	}
+	for _, m := range []map[string]any{alpha, beta} {
+		delete(m, "apiVersion")
+		delete(m, "kind")
+		delete(m["metadata"].(map[string]any), "managedFields")
+	}
 	return alpha, beta
 }
 
