@@ -142,11 +142,14 @@ func write(out, gv, kind, origin string, paths map[string]bool) error {
 	return os.WriteFile(filepath.Join(out, goldenName(gv, kind)), b.Bytes(), 0o644)
 }
 
-// pkgTypes are the struct types of one Go package, and the import paths of its files'
-// aliases (to tell OpenKruise's pub package from Kubernetes').
+// pkgTypes are the struct types of one Go package, the other declared types' underlying
+// expressions, and the import paths of its files' aliases (to tell OpenKruise's pub
+// package from Kubernetes').
 type pkgTypes struct {
 	structs map[string]*ast.StructType
-	named   map[string]bool // every declared type, struct or not
+	// named are the declared types that are not structs (type X []Y, map[string]Y,
+	// *Y, Y), by name: a field of such a type has the fields of what X is made of.
+	named   map[string]ast.Expr
 	imports map[string]string
 }
 
@@ -156,7 +159,7 @@ func parsePackage(dir string) (*pkgTypes, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &pkgTypes{structs: map[string]*ast.StructType{}, named: map[string]bool{}, imports: map[string]string{}}
+	p := &pkgTypes{structs: map[string]*ast.StructType{}, named: map[string]ast.Expr{}, imports: map[string]string{}}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
@@ -178,9 +181,10 @@ func parsePackage(dir string) (*pkgTypes, error) {
 			if !ok {
 				return true
 			}
-			p.named[ts.Name.Name] = true
 			if st, ok := ts.Type.(*ast.StructType); ok {
 				p.structs[ts.Name.Name] = st
+			} else {
+				p.named[ts.Name.Name] = ts.Type
 			}
 			return false
 		})
@@ -246,32 +250,50 @@ func with(seen map[string]bool, name string) map[string]bool {
 }
 
 // resolve returns the OpenKruise struct behind a field type (through pointers, slices,
-// arrays and map values), or nil for leaves and other modules' types.
+// arrays, map values and OpenKruise's named non-struct types such as
+// `type UpdateScatterStrategy []UpdateScatterTerm`), or nil for leaves and other
+// modules' types.
 func (w *walker) resolve(pkg *pkgTypes, t ast.Expr) (*ast.StructType, *pkgTypes, string) {
+	return w.resolveIn(pkg, t, map[string]bool{})
+}
+
+// resolveIn is resolve; named holds the named types being followed, so a type declared
+// through itself (type T []T) ends instead of looping.
+func (w *walker) resolveIn(pkg *pkgTypes, t ast.Expr, named map[string]bool) (*ast.StructType, *pkgTypes, string) {
 	switch x := t.(type) {
+	case *ast.ParenExpr:
+		return w.resolveIn(pkg, x.X, named)
 	case *ast.StarExpr:
-		return w.resolve(pkg, x.X)
+		return w.resolveIn(pkg, x.X, named)
 	case *ast.ArrayType:
-		return w.resolve(pkg, x.Elt)
+		return w.resolveIn(pkg, x.Elt, named)
 	case *ast.MapType:
-		return w.resolve(pkg, x.Value)
+		return w.resolveIn(pkg, x.Value, named)
 	case *ast.Ident:
-		if st, ok := pkg.structs[x.Name]; ok {
-			return st, pkg, pkgKey(pkg) + x.Name
-		}
+		return w.resolveName(pkg, x.Name, pkgKey(pkg)+x.Name, named)
 	case *ast.SelectorExpr:
 		alias, ok := x.X.(*ast.Ident)
 		if !ok {
 			return nil, nil, ""
 		}
 		if path := pkg.imports[alias.Name]; strings.HasSuffix(path, "/apps/pub") {
-			pub := w.pkgs["pub"]
-			if st, ok := pub.structs[x.Sel.Name]; ok {
-				return st, pub, "pub." + x.Sel.Name
-			}
+			return w.resolveName(w.pkgs["pub"], x.Sel.Name, "pub."+x.Sel.Name, named)
 		}
 	}
 	return nil, nil, ""
+}
+
+// resolveName resolves the type name declared in pkg: a struct is the answer, another
+// declared type is followed through its underlying expression (in its own package).
+func (w *walker) resolveName(pkg *pkgTypes, name, key string, named map[string]bool) (*ast.StructType, *pkgTypes, string) {
+	if st, ok := pkg.structs[name]; ok {
+		return st, pkg, key
+	}
+	under, ok := pkg.named[name]
+	if !ok || named[key] {
+		return nil, nil, ""
+	}
+	return w.resolveIn(pkg, under, with(named, key))
 }
 
 func pkgKey(p *pkgTypes) string { return fmt.Sprintf("%p.", p) }

@@ -8,6 +8,11 @@ import (
 // MaxNodeImageImages caps how many images one NodeImage may list.
 const MaxNodeImageImages = 256
 
+// NodeImageV1beta1FieldsAnnotation is where a NodeImage read as v1alpha1 carries the
+// fields v1alpha1 has none for (status.waiting, the tags' pullSecrets); converting back
+// moves it into those fields, so a stored object never has it and a client may not set it.
+const NodeImageV1beta1FieldsAnnotation = "nodeimage.kruise-native.io/v1beta1-fields"
+
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // NodeImage lists the images the node daemon of one node (the object's name) keeps

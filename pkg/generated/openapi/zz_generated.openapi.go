@@ -10953,7 +10953,7 @@ func schema_pkg_apis_apps_v1beta1_ImageTagSpec(ref common.ReferenceCallback) com
 							},
 						},
 						SchemaProps: spec.SchemaProps{
-							Description: "PullSecrets are secrets (namespace/name) for this tag alone, used before the image's own; OpenKruise's v1beta1 moves them here from the image.",
+							Description: "PullSecrets are secrets (namespace/name) for this tag alone, used before the image's own. This field is Kruise Native's: OpenKruise's v1beta1 keeps pull secrets on the image only (spec.images[].pullSecrets, also served here).",
 							Type:        []string{"array"},
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{

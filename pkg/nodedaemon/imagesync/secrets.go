@@ -61,7 +61,8 @@ func authsFor(ctx context.Context, get secretGetter, w Want) ([]*runtimeapi.Auth
 		secrets []*corev1.Secret
 		notes   []string
 	)
-	// The tag's own secrets first (v1beta1 moves them there), then the image's.
+	// The tag's own secrets first (a Kruise Native v1beta1 field; OpenKruise has
+	// pull secrets on the image only), then the image's.
 	refs := slices.Concat(w.Tag.PullSecrets, w.Spec.PullSecrets)
 	for _, ref := range refs {
 		if ref.Namespace == "" || ref.Name == "" {

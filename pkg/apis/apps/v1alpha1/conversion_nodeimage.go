@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 
 	"k8s.io/apimachinery/pkg/conversion"
@@ -13,7 +14,7 @@ import (
 // for: v1beta1's status.waiting and per-tag pullSecrets. OpenKruise drops them when it
 // converts to v1alpha1; this server keeps them, so an object read and written back
 // through v1alpha1 (by an older client or the old node daemon) loses nothing.
-const NodeImageV1beta1FieldsAnnotation = "nodeimage.kruise-native.io/v1beta1-fields"
+const NodeImageV1beta1FieldsAnnotation = apps.NodeImageV1beta1FieldsAnnotation
 
 // nodeImageV1beta1Fields is the annotation's JSON.
 type nodeImageV1beta1Fields struct {
@@ -80,7 +81,8 @@ func Convert_apps_NodeImage_To_v1alpha1_NodeImage(in *apps.NodeImage, out *NodeI
 
 // Convert_v1alpha1_NodeImage_To_apps_NodeImage reads the annotation back into the
 // hub's fields and drops it; secrets of tags the spec no longer has go with them. An
-// annotation that does not parse stays, as an ordinary one.
+// annotation that does not parse is an error: keeping it would store a key the server
+// owns, and dropping it would lose the fields silently.
 func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeImage, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in, out, s); err != nil {
 		return err
@@ -90,8 +92,8 @@ func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeI
 		return nil
 	}
 	var extra nodeImageV1beta1Fields
-	if json.Unmarshal([]byte(raw), &extra) != nil {
-		return nil
+	if err := json.Unmarshal([]byte(raw), &extra); err != nil {
+		return fmt.Errorf("metadata.annotations[%s]: not the JSON this server writes: %w", NodeImageV1beta1FieldsAnnotation, err)
 	}
 	out.Status.Waiting = extra.Waiting
 	for name, byTag := range extra.TagPullSecrets {

@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,12 +49,11 @@ func TestNodeImageAnnotationFollowsTags(t *testing.T) {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
 
-	// An annotation that does not parse stays an ordinary annotation.
+	// An annotation that does not parse is a conversion error naming it, not an
+	// ordinary annotation kept or dropped silently.
 	alpha.Annotations = map[string]string{NodeImageV1beta1FieldsAnnotation: "{"}
-	if err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&alpha, &back, nil); err != nil {
-		t.Fatal(err)
-	}
-	if back.Annotations[NodeImageV1beta1FieldsAnnotation] != "{" {
-		t.Errorf("unparsable annotation: %v", back.Annotations)
+	err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&alpha, &apps.NodeImage{}, nil)
+	if err == nil || !strings.Contains(err.Error(), NodeImageV1beta1FieldsAnnotation) {
+		t.Errorf("unparsable annotation: want an error naming it, got %v", err)
 	}
 }

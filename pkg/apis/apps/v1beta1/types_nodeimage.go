@@ -73,7 +73,8 @@ type ImageTagSpec struct {
 	// +optional
 	ImagePullPolicy ImagePullPolicy `json:"imagePullPolicy,omitempty" protobuf:"bytes,6,opt,name=imagePullPolicy,casttype=ImagePullPolicy"`
 	// PullSecrets are secrets (namespace/name) for this tag alone, used before the
-	// image's own; OpenKruise's v1beta1 moves them here from the image.
+	// image's own. This field is Kruise Native's: OpenKruise's v1beta1 keeps pull
+	// secrets on the image only (spec.images[].pullSecrets, also served here).
 	// +optional
 	// +listType=atomic
 	PullSecrets []ReferenceObject `json:"pullSecrets,omitempty" protobuf:"bytes,7,rep,name=pullSecrets"`

@@ -24,13 +24,37 @@ func ValidateNodeImage(ni *apps.NodeImage) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ni.ObjectMeta, false,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateNodeImageAnnotations(ni, nil)...)
 	return append(allErrs, validateNodeImageSpec(&ni.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateNodeImageUpdate validates an update of a NodeImage's spec.
 func ValidateNodeImageUpdate(ni, old *apps.NodeImage) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ni.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateNodeImageAnnotations(ni, old)...)
 	return append(allErrs, validateNodeImageSpec(&ni.Spec, field.NewPath("spec"))...)
+}
+
+// validateNodeImageAnnotations refuses the annotation v1alpha1 reads carry the
+// v1beta1-only fields in. Conversion from v1alpha1 turns it into those fields and
+// removes it, so on the internal object it can only be a client's own (sent through
+// v1beta1), which v1alpha1 readers would otherwise get as if the server had written
+// it. An update that
+// leaves an already stored value as it was passes, so objects stored before this rule
+// stay writable.
+func validateNodeImageAnnotations(ni, old *apps.NodeImage) field.ErrorList {
+	v, ok := ni.Annotations[apps.NodeImageV1beta1FieldsAnnotation]
+	if !ok {
+		return nil
+	}
+	if old != nil {
+		if ov, had := old.Annotations[apps.NodeImageV1beta1FieldsAnnotation]; had && ov == v {
+			return nil
+		}
+	}
+	return field.ErrorList{field.Forbidden(
+		field.NewPath("metadata", "annotations").Key(apps.NodeImageV1beta1FieldsAnnotation),
+		"set by the server when a NodeImage is read as v1alpha1; set status.waiting and spec.images[*].tags[*].pullSecrets through v1beta1 instead")}
 }
 
 func validateNodeImageSpec(spec *apps.NodeImageSpec, fldPath *field.Path) field.ErrorList {

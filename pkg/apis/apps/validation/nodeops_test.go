@@ -153,6 +153,9 @@ func TestValidateNodeImage(t *testing.T) {
 			invalid("spec.images[ubuntu].tags[0].pullPolicy.activeDeadlineSeconds"),
 			invalid("spec.images[ubuntu].tags[0].pullPolicy.ttlSecondsAfterFinished"),
 		}},
+		{name: "v1beta1-fields annotation set by the client", mutate: func(ni *apps.NodeImage) {
+			ni.Annotations = map[string]string{apps.NodeImageV1beta1FieldsAnnotation: `{"waiting":3}`}
+		}, want: []wantErr{forbidden("metadata.annotations[" + apps.NodeImageV1beta1FieldsAnnotation + "]")}},
 		{name: "too many images", mutate: func(ni *apps.NodeImage) {
 			for i := 0; i <= MaxNodeImageImages; i++ {
 				ni.Spec.Images["img"+string(rune('a'+i%26))+string(rune('a'+i/26))] = apps.ImageSpec{Tags: []apps.ImageTagSpec{{Tag: "1"}}}
@@ -166,6 +169,38 @@ func TestValidateNodeImage(t *testing.T) {
 			expectErrors(t, ValidateNodeImage(ni), tc.want...)
 		})
 	}
+}
+
+// The annotation a v1alpha1 read carries never reaches the internal object: a client
+// that writes it back through v1alpha1 passes, one that sets it on the internal object
+// (through v1beta1) does not, unless an update leaves a stored value as it was.
+func TestNodeImageV1beta1FieldsAnnotation(t *testing.T) {
+	key := apps.NodeImageV1beta1FieldsAnnotation
+	v := &v1alpha1.NodeImage{
+		ObjectMeta: metav1.ObjectMeta{Name: "node-1", ResourceVersion: "1",
+			Annotations: map[string]string{key: `{"waiting":2}`}},
+		Spec: v1alpha1.NodeImageSpec{Images: map[string]v1alpha1.ImageSpec{
+			"ubuntu": {Tags: []v1alpha1.ImageTagSpec{{Tag: "latest"}}},
+		}},
+	}
+	v1alpha1.SetObjectDefaults_NodeImage(v)
+	fromAlpha := &apps.NodeImage{}
+	toInternal(t, v, fromAlpha)
+	if _, ok := fromAlpha.Annotations[key]; ok || fromAlpha.Status.Waiting != 2 {
+		t.Fatalf("conversion from v1alpha1 kept the annotation or lost waiting: %v, waiting %d", fromAlpha.Annotations, fromAlpha.Status.Waiting)
+	}
+	expectErrors(t, ValidateNodeImage(fromAlpha))
+
+	forbiddenKey := forbidden("metadata.annotations[" + key + "]")
+	old := newNodeImage(t)
+	ni := old.DeepCopy()
+	ni.Annotations = map[string]string{key: `{}`}
+	expectErrors(t, ValidateNodeImageUpdate(ni, old), forbiddenKey)
+
+	old.Annotations = map[string]string{key: `{}`}
+	expectErrors(t, ValidateNodeImageUpdate(ni, old))
+	ni.Annotations[key] = `{"waiting":1}`
+	expectErrors(t, ValidateNodeImageUpdate(ni, old), forbiddenKey)
 }
 
 func TestValidateNodeImageStatusUpdate(t *testing.T) {

@@ -42,7 +42,8 @@ type ImageTagSpecApplyConfiguration struct {
 	// ImagePullPolicy is Always or IfNotPresent (default).
 	ImagePullPolicy *appsv1beta1.ImagePullPolicy `json:"imagePullPolicy,omitempty"`
 	// PullSecrets are secrets (namespace/name) for this tag alone, used before the
-	// image's own; OpenKruise's v1beta1 moves them here from the image.
+	// image's own. This field is Kruise Native's: OpenKruise's v1beta1 keeps pull
+	// secrets on the image only (spec.images[].pullSecrets, also served here).
 	PullSecrets []ReferenceObjectApplyConfiguration `json:"pullSecrets,omitempty"`
 }
 
