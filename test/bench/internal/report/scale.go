@@ -63,37 +63,78 @@ func (s *ScaleResults) side(kind string) *ctrlbench.ScaleSide {
 	return nil
 }
 
+// compared says which of the side's later steps count in its cost against peer: a
+// step counts only when both sides have it and neither side's copy timed out (a
+// timed-out step's CPU runs over the whole bound, and would tilt the ratio). With no
+// peer (a side's own total in the table), every step the side has counts. The ready step always
+// counts: the ratio is only taken when neither side's ready step timed out.
+type compared struct{ idle, restart, imageChange bool }
+
+func comparedSteps(sd, peer *ctrlbench.ScaleSide) compared {
+	keep := func(get func(*ctrlbench.ScaleSide) *ctrlbench.ScaleStep) bool {
+		mine := get(sd)
+		if mine == nil {
+			return false
+		}
+		if peer == nil {
+			return true
+		}
+		theirs := get(peer)
+		return theirs != nil && !mine.TimedOut && !theirs.TimedOut
+	}
+	return compared{idle: keep(idleStep), restart: keep(restartStep), imageChange: keep(imageChangeStep)}
+}
+
+// idleStep, restartStep, imageChangeStep: the side's step, nil if it did not get there.
+func idleStep(s *ctrlbench.ScaleSide) *ctrlbench.ScaleStep {
+	if s.ServersIdle == nil {
+		return nil
+	}
+	return &s.Idle
+}
+
+func restartStep(s *ctrlbench.ScaleSide) *ctrlbench.ScaleStep {
+	if s.Restart == nil {
+		return nil
+	}
+	return &s.Restart.ScaleStep
+}
+
+func imageChangeStep(s *ctrlbench.ScaleSide) *ctrlbench.ScaleStep { return s.ImageChange }
+
 // sideCost is the controller's CPU seconds over the side's steps (the restarted
 // process counted from its start) and its peak RSS over them; with peer set, only
-// over the steps both sides completed, so that a failed step does not tilt a ratio.
+// over the steps comparedSteps keeps, the same for both sides.
 func sideCost(sd, peer *ctrlbench.ScaleSide) (cpu, peak float64) {
 	add := func(u proc.Usage) {
 		cpu += u.CPUSeconds
 		peak = max(peak, u.PeakRSSMiB)
 	}
+	c := comparedSteps(sd, peer)
 	add(sd.Ready.Processes[sd.Controller])
-	if sd.ServersIdle != nil && (peer == nil || peer.ServersIdle != nil) {
+	if c.idle {
 		add(sd.Idle.Processes[sd.Controller])
 	}
-	if r := sd.Restart; r != nil && (peer == nil || peer.Restart != nil) {
-		add(proc.Usage{CPUSeconds: r.StartupCPUSeconds, PeakRSSMiB: r.StartupPeakRSSMiB})
+	if c.restart {
+		add(proc.Usage{CPUSeconds: sd.Restart.StartupCPUSeconds, PeakRSSMiB: sd.Restart.StartupPeakRSSMiB})
 	}
-	if st := sd.ImageChange; st != nil && (peer == nil || peer.ImageChange != nil) {
-		add(st.Processes[sd.Controller])
+	if c.imageChange {
+		add(sd.ImageChange.Processes[sd.Controller])
 	}
 	return cpu, peak
 }
 
 // steps names the steps sideCost counts for sd against peer.
 func steps(sd, peer *ctrlbench.ScaleSide) string {
+	c := comparedSteps(sd, peer)
 	out := []string{"ready"}
-	if sd.ServersIdle != nil && peer.ServersIdle != nil {
+	if c.idle {
 		out = append(out, "idle")
 	}
-	if sd.Restart != nil && peer.Restart != nil {
+	if c.restart {
 		out = append(out, "restart")
 	}
-	if sd.ImageChange != nil && peer.ImageChange != nil {
+	if c.imageChange {
 		out = append(out, "image change")
 	}
 	return strings.Join(out, " + ")
@@ -120,8 +161,9 @@ func judgeScale(s *ScaleResults) []Target {
 	if cs != nil && dep != nil && !cs.Ready.TimedOut && !dep.Ready.TimedOut {
 		csCPU, csPeak := sideCost(cs, dep)
 		depCPU, depPeak := sideCost(dep, cs)
-		ratio(n+": kruise-controller peak RSS vs kube-controller-manager's for the Deployments", csPeak, depPeak, " MiB")
-		ratio(fmt.Sprintf("%s: kruise-controller CPU seconds vs kube-controller-manager's for the Deployments (%s)", n, steps(cs, dep)), csCPU, depCPU, " s")
+		compared := steps(cs, dep)
+		ratio(fmt.Sprintf("%s: kruise-controller peak RSS vs kube-controller-manager's for the Deployments (%s)", n, compared), csPeak, depPeak, " MiB")
+		ratio(fmt.Sprintf("%s: kruise-controller CPU seconds vs kube-controller-manager's for the Deployments (%s)", n, compared), csCPU, depCPU, " s")
 	} else {
 		out = append(out, Target{Name: n + ": controller peak RSS and CPU vs kube-controller-manager's", Want: "≤ 0.5×", Got: "no figure", Missing: true})
 	}

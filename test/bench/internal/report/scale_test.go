@@ -76,3 +76,81 @@ func TestJudgeScale(t *testing.T) {
 		})
 	}
 }
+
+// A later step counts in the controllers' cost only when both sides have it and
+// neither side's copy timed out; the ready step always counts.
+func TestSideCostComparedSteps(t *testing.T) {
+	use := func(ctl string, cpu, peak float64) map[string]proc.Usage {
+		return map[string]proc.Usage{ctl: {CPUSeconds: cpu, PeakRSSMiB: peak}}
+	}
+	// side: ready 10 s / 100 MiB, idle 1 s / 110 MiB, restart 2 s / 120 MiB, image
+	// change 100 s / 300 MiB; each of the later steps can be missing or timed out.
+	side := func(kind, restart, image string) *ctrlbench.ScaleSide {
+		ctl := ctrlbench.ScaleController(kind)
+		sd := &ctrlbench.ScaleSide{
+			Workload: kind, Controller: ctl,
+			Ready:       ctrlbench.ScaleStep{Processes: use(ctl, 10, 100)},
+			Idle:        ctrlbench.ScaleStep{Processes: use(ctl, 1, 110)},
+			ServersIdle: map[string]proc.Steady{},
+		}
+		if restart != "missing" {
+			sd.Restart = &ctrlbench.ScaleRestart{ScaleStep: ctrlbench.ScaleStep{TimedOut: restart == "timed out"},
+				StartupCPUSeconds: 2, StartupPeakRSSMiB: 120}
+		}
+		if image != "missing" {
+			sd.ImageChange = &ctrlbench.ScaleStep{TimedOut: image == "timed out", Processes: use(ctl, 100, 300)}
+		}
+		return sd
+	}
+	for _, tc := range []struct {
+		name                    string
+		depRestart, depImage    string
+		csRestart, csImage      string
+		wantSteps               string
+		wantCPU, wantPeak       float64
+		wantOwnCPU, wantOwnPeak float64 // the CloneSet side's own total (no peer)
+	}{
+		{name: "all steps on both sides", wantSteps: "ready + idle + restart + image change", wantCPU: 113, wantPeak: 300, wantOwnCPU: 113, wantOwnPeak: 300},
+		{name: "image change timed out on the Deployment side", depImage: "timed out",
+			wantSteps: "ready + idle + restart", wantCPU: 13, wantPeak: 120, wantOwnCPU: 113, wantOwnPeak: 300},
+		{name: "image change timed out on the CloneSet side", csImage: "timed out",
+			wantSteps: "ready + idle + restart", wantCPU: 13, wantPeak: 120, wantOwnCPU: 113, wantOwnPeak: 300},
+		{name: "restart timed out on one side, image change missing on the other", csRestart: "timed out", depImage: "missing",
+			wantSteps: "ready + idle", wantCPU: 11, wantPeak: 110, wantOwnCPU: 113, wantOwnPeak: 300},
+		{name: "restart missing on the CloneSet side", csRestart: "missing",
+			wantSteps: "ready + idle + image change", wantCPU: 111, wantPeak: 300, wantOwnCPU: 111, wantOwnPeak: 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dep := side(ctrlbench.ScaleDeployment, tc.depRestart, tc.depImage)
+			cs := side(ctrlbench.ScaleCloneSet, tc.csRestart, tc.csImage)
+			for _, p := range []struct {
+				name     string
+				sd, peer *ctrlbench.ScaleSide
+			}{{"CloneSet", cs, dep}, {"Deployment", dep, cs}} {
+				if got := steps(p.sd, p.peer); got != tc.wantSteps {
+					t.Errorf("%s side: steps %q, want %q", p.name, got, tc.wantSteps)
+				}
+				if cpu, peak := sideCost(p.sd, p.peer); cpu != tc.wantCPU || peak != tc.wantPeak {
+					t.Errorf("%s side: cost %g s, %g MiB; want %g s, %g MiB", p.name, cpu, peak, tc.wantCPU, tc.wantPeak)
+				}
+			}
+			if cpu, peak := sideCost(cs, nil); cpu != tc.wantOwnCPU || peak != tc.wantOwnPeak {
+				t.Errorf("CloneSet side's own total: %g s, %g MiB; want %g s, %g MiB", cpu, peak, tc.wantOwnCPU, tc.wantOwnPeak)
+			}
+			var names []string
+			for _, tg := range judgeScale(&ScaleResults{Workloads: 2000, Sides: []*ctrlbench.ScaleSide{dep, cs}}) {
+				if strings.Contains(tg.Name, "peak RSS vs") || strings.Contains(tg.Name, "CPU seconds vs") {
+					names = append(names, tg.Name)
+				}
+			}
+			if len(names) != 2 {
+				t.Fatalf("want the RSS and CPU ratio targets, got %q", names)
+			}
+			for _, n := range names {
+				if !strings.Contains(n, "("+tc.wantSteps+")") {
+					t.Errorf("target %q does not name the steps compared (%s)", n, tc.wantSteps)
+				}
+			}
+		})
+	}
+}
