@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
@@ -41,18 +42,27 @@ func TestJudgeDaemonSets(t *testing.T) {
 	}
 }
 
-// Only the phases a run was asked for are judged; results without the record ran all.
+// Only the phases a run was asked for are judged, in Judge's order; results without
+// the record ran all.
 func TestJudgeOnlyPhasesRun(t *testing.T) {
+	daemonSets := []string{
+		"Advanced DaemonSet in-place rollout: controller writes per pod",
+		"Advanced DaemonSet in-place rollout ≤ 0.5× DaemonSet's rolling update, same run",
+	}
+	jobs := "BroadcastJob: controller writes per pod no more than kube Job's, same run"
 	for _, tc := range []struct {
 		phases string
-		want   int
+		want   []string
 	}{
-		{phases: "daemonsets", want: 2},
-		{phases: "jobs, daemonsets", want: 3},
+		{phases: "daemonsets", want: daemonSets},
+		{phases: "jobs, daemonsets", want: append([]string{jobs}, daemonSets...)},
 	} {
-		got := Judge(&Results{Config: Config{Phases: tc.phases}})
-		if len(got) != tc.want {
-			t.Errorf("phases %q: %d targets, want %d: %+v", tc.phases, len(got), tc.want, got)
+		var got []string
+		for _, tg := range Judge(&Results{Config: Config{Phases: tc.phases}}) {
+			got = append(got, tg.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("phases %q: targets %q, want %q", tc.phases, got, tc.want)
 		}
 	}
 	if !ran(&Results{}, "api") {
