@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,20 +67,36 @@ type Result struct {
 	// Processes over the run, with all pods cached by every informer: kruise-controller's
 	// peak RSS here is its memory with Pods pods in the cluster (it owns none of them).
 	Processes map[string]proc.Usage `json:"processes"`
+	// Settled: each process's RSS (median of 1 s samples over settleWindow) after the
+	// last batch's pods were all Ready, with every pod of it in the cluster.
+	Settled map[string]proc.Steady `json:"settled,omitempty"`
 }
 
+// settleWindow is how long the processes' RSS is sampled after the last batch.
+const settleWindow = 5 * time.Second
+
 // Ratio is the median over rounds of pods/s with the webhook over pods/s without it,
-// and the webhook calls that failed open in all batches; ok is false without a round
-// that has both.
-func (r *Result) Ratio() (ratio float64, failOpen float64, ok bool) {
+// and the webhook calls that failed open in all batches. missing says why there is no
+// ratio (empty when there is one): no round has both batches, or a batch had failed
+// creates. PerSec counts successes only, and a failed create can be the webhook's
+// doing (or the stack's), so a round with failures says nothing about the cost.
+func (r *Result) Ratio() (ratio float64, failOpen float64, missing string) {
 	with, without := map[int]float64{}, map[int]float64{}
+	var failed []string
 	for _, b := range r.Batches {
 		failOpen += b.Calls.FailOpen
+		if b.Create.Errors > 0 {
+			failed = append(failed, fmt.Sprintf("round %d %s: %d of %d creates failed (%s)",
+				b.Round, webhookState(b.Webhook), b.Create.Errors, b.Create.Requests, b.Create.FirstError))
+		}
 		if b.Webhook {
 			with[b.Round] = b.Create.PerSec
 		} else {
 			without[b.Round] = b.Create.PerSec
 		}
+	}
+	if len(failed) > 0 {
+		return 0, failOpen, strings.Join(failed, "; ")
 	}
 	var ratios []float64
 	for round, w := range with {
@@ -88,14 +105,21 @@ func (r *Result) Ratio() (ratio float64, failOpen float64, ok bool) {
 		}
 	}
 	if len(ratios) == 0 {
-		return 0, failOpen, false
+		return 0, failOpen, "no round with a batch with the webhook and one without"
 	}
 	slices.Sort(ratios)
 	n := len(ratios)
 	if n%2 == 1 {
-		return ratios[n/2], failOpen, true
+		return ratios[n/2], failOpen, ""
 	}
-	return (ratios[n/2-1] + ratios[n/2]) / 2, failOpen, true
+	return (ratios[n/2-1] + ratios[n/2]) / 2, failOpen, ""
+}
+
+func webhookState(registered bool) string {
+	if registered {
+		return "with the webhook"
+	}
+	return "without the webhook"
 }
 
 const namespace = "bench-ceiling"
@@ -174,7 +198,9 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 			}
 		}
 	}
-	time.Sleep(5 * time.Second) // let the informers and daemons settle with every pod
+	// With every pod of the last batch Ready and the usage watch still running, read
+	// each process's settled RSS: the informers and node daemons holding every pod.
+	res.Settled = proc.SampleSteady(ctx, pids, 0, settleWindow)
 	res.Processes = usage.Stop()
 	return res, nil
 }
@@ -200,27 +226,40 @@ func batch(ctx context.Context, kube kubernetes.Interface, clients []*rawclient.
 	}
 	b.Calls = webhookmetrics.Between(before, after)
 
+	// Only the pods actually created can become Ready: waiting for len(bodies) after a
+	// failed create would sit out the whole bound.
+	created := b.Create.Requests - b.Create.Errors
+	if created == 0 {
+		logger.Info("No pod created: nothing to wait for", "firstError", b.Create.FirstError)
+		return b, nil
+	}
 	err = wait.PollUntilContextTimeout(ctx, time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
 		pods, err := kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 		if err != nil {
 			return false, nil
 		}
-		ready := 0
-		for i := range pods.Items {
-			for _, c := range pods.Items[i].Status.Conditions {
-				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-					ready++
-				}
-			}
-		}
-		return ready == len(bodies), nil
+		return allReady(pods.Items, created), nil
 	})
 	if err == nil {
 		b.RunningSeconds = time.Since(start).Seconds()
 	} else {
-		logger.Info("Not every pod became Ready within 5 minutes", "error", err)
+		logger.Info("Not every created pod became Ready within 5 minutes", "created", created, "error", err)
 	}
 	return b, nil
+}
+
+// allReady: at least created of pods are Ready. At least, not exactly: a create the
+// client saw fail (a timeout) may still have been stored.
+func allReady(pods []corev1.Pod, created int) bool {
+	ready := 0
+	for i := range pods {
+		for _, c := range pods[i].Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+				ready++
+			}
+		}
+	}
+	return ready >= created
 }
 
 func podBody(name, node string) ([]byte, error) {

@@ -144,6 +144,14 @@ func Markdown(r *Results, chartDir string, short bool) string {
 				w("| %d | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, b.Create.PerSec, b.Create.P50ms,
 					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
 			}
+			w("\nReady after: until every pod the batch created (the failed creates left out) was Ready. A round with failed creates gives no webhook ratio.\n")
+		}
+		if len(c.Settled) > 0 {
+			var settled []string
+			for _, p := range sortedKeys(c.Settled) {
+				settled = append(settled, fmt.Sprintf("%s %.0f MiB", p, c.Settled[p].RSSMiB))
+			}
+			w("\nSettled RSS with the last batch's pods all Ready (median of 1 s samples): %s.\n", strings.Join(settled, ", "))
 		}
 	}
 

@@ -252,12 +252,13 @@ func contains(l []string, s string) bool {
 // the one without it (median of the rounds' ratios), and no call failing open.
 func judgeWebhookCost(c *ceiling.Result) Target {
 	t := Target{Name: "Pod-create ceiling with the Pod webhook vs without it; calls failing open", Want: "≥ 0.9×; 0"}
-	ratio, failOpen, ok := 0.0, 0.0, false
-	if c != nil {
-		ratio, failOpen, ok = c.Ratio()
-	}
-	if !ok {
+	if c == nil {
 		t.Missing, t.Got = true, "no figure"
+		return t
+	}
+	ratio, failOpen, missing := c.Ratio()
+	if missing != "" {
+		t.Missing, t.Got = true, "no figure: "+missing
 		return t
 	}
 	t.Got, t.Met = fmt.Sprintf("%.2f×; %.0f", ratio, failOpen), ratio >= 0.9 && failOpen == 0

@@ -4,7 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kruise-native/kruise-native/test/bench/internal/ceiling"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
 )
 
 // The DaemonSet targets: writes per pod of the in-place rollout, and its wall time
@@ -67,5 +69,31 @@ func TestJudgeOnlyPhasesRun(t *testing.T) {
 	}
 	if !ran(&Results{}, "api") {
 		t.Error("results without recorded phases: api not judged")
+	}
+}
+
+// The webhook-cost target has no figure, and says why, when a batch had failed creates.
+func TestJudgeWebhookCost(t *testing.T) {
+	batch := func(round int, webhook bool, perSec float64, errors int) ceiling.Batch {
+		return ceiling.Batch{Round: round, Webhook: webhook, Create: stats.Summary{Requests: 100, Errors: errors, PerSec: perSec, FirstError: "boom"}}
+	}
+	for _, tc := range []struct {
+		name    string
+		c       *ceiling.Result
+		met     bool
+		missing bool
+		got     string
+	}{
+		{name: "no ceiling phase", missing: true, got: "no figure"},
+		{name: "met", c: &ceiling.Result{Batches: []ceiling.Batch{batch(1, false, 100, 0), batch(1, true, 95, 0)}}, met: true, got: "0.95×; 0"},
+		{name: "failed creates", c: &ceiling.Result{Batches: []ceiling.Batch{batch(1, false, 100, 0), batch(1, true, 95, 3)}},
+			missing: true, got: "no figure: round 1 with the webhook: 3 of 100 creates failed (boom)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := judgeWebhookCost(tc.c)
+			if got.Met != tc.met || got.Missing != tc.missing || got.Got != tc.got {
+				t.Errorf("got %+v, want met=%t missing=%t got=%q", got, tc.met, tc.missing, tc.got)
+			}
+		})
 	}
 }
