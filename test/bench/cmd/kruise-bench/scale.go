@@ -32,6 +32,7 @@ func (b *bench) scale(ctx context.Context) error {
 		KubeControllerManagerControllers: b.kcmControllers(),
 		RSS: fmt.Sprintf("each process's RSS from /proc, the median of 1 s samples over %s, taken %s after a garbage collection forced through pprof's heap?gc=1 (kube-apiserver, kruise-apiserver; etcd is not Go-GC'd on demand)",
 			f.scale.rssWindow, f.scale.rssSettle),
+		ControllerRestartedPerSide: true,
 	}
 	var sides []string
 	for _, kind := range strings.Split(f.scale.sides, ",") {
@@ -42,7 +43,7 @@ func (b *bench) scale(ctx context.Context) error {
 		sides = append(sides, kind)
 	}
 	b.res.Scale = res
-	b.res.Notes = append(b.res.Notes, scaleNotes(f)...)
+	b.res.Notes = append(b.res.Notes, scaleNotes(f, sides)...)
 	reader, err := audit.NewReader(b.audit)
 	if err != nil {
 		return err
@@ -86,10 +87,17 @@ func (b *bench) scale(ctx context.Context) error {
 		DrainQuiet: f.scale.drainQuiet,
 	}
 	var errs []string
-	// Deployments first: kruise-controller then starts with the Deployments' pods
-	// already seen (and gone), not kube-controller-manager with ours.
+	// The sides run in -scale-sides order, and each controller watches every pod in the
+	// cluster: kruise-controller after the Deployment side (or kube-controller-manager
+	// after the CloneSet side) would carry heap from the other side's pods, gone by now.
+	// So the side's controller is restarted just before the side starts, and its peak
+	// RSS is its own side's.
 	for _, kind := range sides {
 		ctl := ctrlbench.ScaleController(kind)
+		if err := b.restart(ctx, ctl, env[ctl]); err != nil {
+			return fmt.Errorf("restarting %s before the %s side: %w", ctl, kind, err)
+		}
+		res.Order = append(res.Order, kind)
 		senv := ctrlbench.ScaleEnv{
 			Kube: b.kube, Kruise: b.kruise, Audit: reader, PIDs: b.pids, Servers: b.servers,
 			StopController:  func(ctx context.Context) error { return b.stopAndFree(ctx, ctl) },
@@ -188,9 +196,13 @@ func (b *bench) kcmControllers() string {
 	return `no --controllers flag, so its default "*": every controller enabled by default`
 }
 
-func scaleNotes(f *flags) []string {
+func scaleNotes(f *flags, sides []string) []string {
+	var order []string
+	for _, kind := range sides {
+		order = append(order, fmt.Sprintf("%d %ss", f.scale.workloads, kind))
+	}
 	return []string{
-		fmt.Sprintf("Scale phase: %d Deployments, then %d CloneSets (InPlaceIfPossible, maxUnavailable 25%% like the Deployments), each of %d pods in one namespace, each workload with its own selector; the other side's workloads, pods and namespace are gone before a side starts. kwok's immediate mode on %d nodes (beyond the stack's %d, added without node daemons).", f.scale.workloads, f.scale.workloads, f.scale.pods, max(f.scale.nodes, f.nodes), f.nodes),
+		fmt.Sprintf("Scale phase: %s, in that order (-scale-sides); CloneSets InPlaceIfPossible, maxUnavailable 25%% like the Deployments; each workload of %d pods in one namespace, with its own selector. The other side's workloads, pods and namespace are gone before a side starts, and the side's controller (kube-controller-manager for the Deployments, kruise-controller for the CloneSets) is restarted just before it, so its peak RSS holds nothing of the side that ran earlier. kwok's immediate mode on %d nodes (beyond the stack's %d, added without node daemons).", strings.Join(order, ", then "), f.scale.pods, max(f.scale.nodes, f.nodes), f.nodes),
 		"All ready: from the benchmark's first create (the creates, by its own unthrottled client, are not counted as writes) until the workloads' status (watched through an informer) says every pod of every workload is updated and ready; then the pods themselves are listed and must agree.",
 		fmt.Sprintf("Idle: the window starts once the side's namespace has had no write for %s (the controllers' events of the ready step trail it: kruise-controller writes events through its own client at 10 QPS, so that they never take QPS from pod writes); that drain is reported apart, and the window then wants 0 writes.", f.scale.drainQuiet),
 		"Writes are kube-apiserver's audit events in the side's namespace (so leases, node status and other namespaces are not in them). Controller writes: kruise-controller, or kube-controller-manager's deployment and replicaset controllers.",

@@ -27,6 +27,12 @@ type ScaleResults struct {
 	RSS   string                 `json:"rss"`
 	CRD   *CRDMemory             `json:"crd,omitempty"`
 	Sides []*ctrlbench.ScaleSide `json:"sides"`
+	// Order: the workload kinds of the sides in the order they ran (-scale-sides).
+	Order []string `json:"order,omitempty"`
+	// ControllerRestartedPerSide: each side's controller was restarted just before the
+	// side began, so no controller's memory holds the earlier side's pods. Results
+	// without it ran both sides on the controllers the phase started.
+	ControllerRestartedPerSide bool `json:"controllerRestartedPerSide,omitempty"`
 }
 
 // CRDMemory is what kube-apiserver (and its etcd) add to serve the same CloneSets as
@@ -222,6 +228,13 @@ func scaleMarkdown(s *ScaleResults, short bool) string {
 	w("\n### Scale: %d workloads × %d pods, %d kwok nodes, each side alone\n\n", s.Workloads, s.PodsEach, s.Nodes)
 	w("Both controllers at client QPS/burst %d/%d (kruise-controller: one client shared by its controllers; kube-controller-manager: %s, each of its controllers with its own client at that rate). Idle window %s; restart writes counted for %s from the new process's start; image change: %.0f %% of the workloads at once.\n\n",
 		s.QPS, s.Burst, s.KubeControllerManagerControllers, s.Idle, s.RestartWindow, s.ImageChangePercent)
+	if len(s.Order) > 0 {
+		w("Sides in the order they ran: %s", strings.Join(s.Order, ", then "))
+		if s.ControllerRestartedPerSide {
+			w("; each side's controller restarted just before the side began, so its peak RSS holds only its own side's objects")
+		}
+		w(".\n\n")
+	}
 	w("| workload | step | pods | wall s | controller writes | controller writes/pod | all writes | all writes/pod | controller CPU s | controller peak RSS MiB |\n")
 	w("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sd := range s.Sides {

@@ -154,3 +154,36 @@ func TestSideCostComparedSteps(t *testing.T) {
 		})
 	}
 }
+
+// The scale section says in which order the sides ran, and whether each side's
+// controller started fresh (results from before the restart do not claim it).
+func TestScaleMarkdownOrder(t *testing.T) {
+	sides := []*ctrlbench.ScaleSide{scaleSide(ctrlbench.ScaleCloneSet, 150, 40, 0, 0), scaleSide(ctrlbench.ScaleDeployment, 400, 100, 0, 0)}
+	order := []string{ctrlbench.ScaleCloneSet, ctrlbench.ScaleDeployment}
+	fresh := "each side's controller restarted just before the side began"
+	for _, tc := range []struct {
+		name      string
+		res       *ScaleResults
+		want, not []string
+	}{
+		{name: "CloneSets first, restarted", res: &ScaleResults{Sides: sides, Order: order, ControllerRestartedPerSide: true},
+			want: []string{"Sides in the order they ran: CloneSet, then Deployment; " + fresh}},
+		{name: "order without the restart", res: &ScaleResults{Sides: sides, Order: order},
+			want: []string{"Sides in the order they ran: CloneSet, then Deployment."}, not: []string{fresh}},
+		{name: "older results: no order recorded", res: &ScaleResults{Sides: sides}, not: []string{"in the order they ran"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := scaleMarkdown(tc.res, true)
+			for _, w := range tc.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("no %q in:\n%s", w, md)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(md, n) {
+					t.Errorf("%q in:\n%s", n, md)
+				}
+			}
+		})
+	}
+}
