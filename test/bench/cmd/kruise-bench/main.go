@@ -81,7 +81,7 @@ func parseFlags() *flags {
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
 	s := &f.scale
 	flag.StringVar(&s.sides, "scale-sides", "Deployment,CloneSet", "scale phase: the sides to run, in order (Deployment, CloneSet)")
-	flag.IntVar(&s.workloads, "scale-workloads", 2000, "scale phase: Deployments, then as many CloneSets")
+	flag.IntVar(&s.workloads, "scale-workloads", 2000, "scale phase: workloads of each side (as many Deployments as CloneSets)")
 	flag.IntVar(&s.pods, "scale-pods", 10, "scale phase: pods per workload")
 	flag.IntVar(&s.nodes, "scale-nodes", 100, "scale phase: kwok nodes (beyond -nodes, added for the phase)")
 	flag.IntVar(&s.qps, "scale-qps", 100, "scale phase: client QPS of both kruise-controller and kube-controller-manager")
