@@ -123,14 +123,23 @@ metadata:
 		assertRefused(t, err, http.StatusBadRequest, "")
 		assertAbsent(t)
 
-		// A patch converts after applying it to the stored object: 422 with the cause.
+		// A patch converts after applying it to the stored object: 422. A merge patch's
+		// decoding error is wrapped by the handler as an invalid "patch"; a strategic
+		// merge patch returns the conversion's own error, which names the annotation
+		// (a plain error there would be a 500).
 		before, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		patch := `{"metadata":{"annotations":{"` + v1alpha1.NodeImageV1beta1FieldsAnnotation + `":"[1,"}}}`
-		_, err = kc.AppsV1alpha1().NodeImages().Patch(ctx, node, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
-		assertRefused(t, err, http.StatusUnprocessableEntity, metav1.CauseTypeFieldValueInvalid)
+		for _, pt := range []struct {
+			typ   types.PatchType
+			cause metav1.CauseType
+		}{{types.MergePatchType, ""}, {types.StrategicMergePatchType, metav1.CauseTypeFieldValueInvalid}} {
+			_, err = kc.AppsV1alpha1().NodeImages().Patch(ctx, node, pt.typ, []byte(patch), metav1.PatchOptions{})
+			t.Logf("%s: %v", pt.typ, err)
+			assertRefused(t, err, http.StatusUnprocessableEntity, pt.cause)
+		}
 		after, err := kc.AppsV1beta1().NodeImages().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
