@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"maps"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/conversion"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
@@ -93,7 +95,12 @@ func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeI
 	}
 	var extra nodeImageV1beta1Fields
 	if err := json.Unmarshal([]byte(raw), &extra); err != nil {
-		return fmt.Errorf("metadata.annotations[%s]: not the JSON this server writes: %w", NodeImageV1beta1FieldsAnnotation, err)
+		// An Invalid status error, not a plain one: a patch or update converts after
+		// decoding, and the handlers answer a plain error with 500; this is the
+		// client's input, so it gets a 4xx naming the annotation.
+		return apierrors.NewInvalid(apps.Kind("NodeImage"), in.Name, field.ErrorList{field.Invalid(
+			field.NewPath("metadata", "annotations").Key(NodeImageV1beta1FieldsAnnotation), raw,
+			fmt.Sprintf("not the JSON this server writes: %v", err))})
 	}
 	out.Status.Waiting = extra.Waiting
 	for name, byTag := range extra.TagPullSecrets {

@@ -1,10 +1,12 @@
 package v1alpha1
 
 import (
-	"strings"
+	"errors"
+	"net/http"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
@@ -50,10 +52,20 @@ func TestNodeImageAnnotationFollowsTags(t *testing.T) {
 	}
 
 	// An annotation that does not parse is a conversion error naming it, not an
-	// ordinary annotation kept or dropped silently.
+	// ordinary annotation kept or dropped silently; an Invalid status error, so that
+	// the handlers that convert after decoding (patch, update) answer 422, not 500.
 	alpha.Annotations = map[string]string{NodeImageV1beta1FieldsAnnotation: "{"}
 	err := Convert_v1alpha1_NodeImage_To_apps_NodeImage(&alpha, &apps.NodeImage{}, nil)
-	if err == nil || !strings.Contains(err.Error(), NodeImageV1beta1FieldsAnnotation) {
-		t.Errorf("unparsable annotation: want an error naming it, got %v", err)
+	if !apierrors.IsInvalid(err) {
+		t.Fatalf("unparsable annotation: want an Invalid error, got %v", err)
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Code != http.StatusUnprocessableEntity {
+		t.Errorf("unparsable annotation: want status 422, got %v", err)
+	}
+	causes := status.Status().Details.Causes
+	path := "metadata.annotations[" + NodeImageV1beta1FieldsAnnotation + "]"
+	if len(causes) != 1 || causes[0].Field != path || causes[0].Type != metav1.CauseTypeFieldValueInvalid {
+		t.Errorf("unparsable annotation: causes %+v, want one Invalid cause at %s", causes, path)
 	}
 }
