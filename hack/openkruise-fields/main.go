@@ -80,7 +80,7 @@ func run(out, dir string, extra []string) error {
 			return fmt.Errorf("-extra %q: want group/version=dir", e)
 		}
 		sources = append(sources, struct{ gv, dir, origin string }{gv, d,
-			"github.com/openkruise/kruise master, reduced sources in " + filepath.ToSlash(d)})
+			"github.com/openkruise/kruise master (see SOURCES.md)"})
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err

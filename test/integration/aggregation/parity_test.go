@@ -28,9 +28,9 @@ import (
 //     StatefulSet come from the Go module github.com/openkruise/kruise-api@v1.8.0 (the
 //     latest release the module proxy serves);
 //   - the other v1beta1 kinds exist only on OpenKruise's master branch, which the
-//     module proxy does not serve: their type declarations, reduced to json tags, are
-//     committed under testdata/openkruise-master, each file naming the upstream commit
-//     it was taken from, and the generator reads them like the module's sources.
+//     module proxy does not serve: their goldens were derived by the same generator
+//     from upstream files at the commits listed in testdata/openkruise/SOURCES.md, and
+//     are kept as data (update.sh regenerates them from a checkout in OPENKRUISE_SRC).
 //
 // Both sides stop at Kubernetes' own types (PodTemplateSpec, PVC templates,
 // LabelSelector, ...): their fields are Kubernetes', not OpenKruise's. A missing field
