@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,15 +90,8 @@ func TestEmbeddedEtcdRefusesUnauthenticatedClients(t *testing.T) {
 	}
 
 	// The storage client's certificate is let in.
-	pki := filepath.Join(c.LocalDir, "kruise-etcd", "pki")
-	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "client.crt"), filepath.Join(pki, "client.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	withCert := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true, Certificates: []tls.Certificate{cert}},
-	}}
-	code, body, err := etcdCall(withCert, http.MethodPost, fmt.Sprintf("https://127.0.0.1:%d/v3/kv/range", c.Ports["kruise-etcd"]), rangeBody)
+	withCert, etcdURL := c.KruiseEtcd(t)
+	code, body, err := etcdCall(withCert, http.MethodPost, etcdURL+"/v3/kv/range", rangeBody)
 	if err != nil || code != http.StatusOK || !strings.Contains(body, `"count"`) {
 		t.Fatalf("range with the storage client's certificate: %d %.300s %v, want 200 with keys", code, body, err)
 	}

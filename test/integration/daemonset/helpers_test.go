@@ -11,7 +11,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -30,20 +29,8 @@ func kruise(t *testing.T) kruiseclient.Interface {
 func addNode(t *testing.T, name string, labels map[string]string) {
 	t.Helper()
 	c := framework.Get(t)
-	all := map[string]string{"type": "kwok", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux"}
-	for k, v := range labels {
-		all[k] = v
-	}
-	capacity := corev1.ResourceList{
-		corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("256Gi"), corev1.ResourcePods: resource.MustParse("250"),
-	}
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: all, Annotations: map[string]string{
-			"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0",
-		}},
-		Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
-	}
-	if _, err := c.Client.CoreV1().Nodes().Create(context.Background(), node, metav1.CreateOptions{}); err != nil {
+	// Not framework.JoinNode: these tests watch pods come to a node as it turns Ready.
+	if _, err := c.Client.CoreV1().Nodes().Create(context.Background(), framework.KwokNode(name, labels), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating node %s: %v", name, err)
 	}
 	t.Cleanup(func() { deleteNode(t, name) })

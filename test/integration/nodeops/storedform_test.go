@@ -3,13 +3,11 @@ package nodeops
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -35,23 +33,8 @@ type etcdKV struct {
 
 func newEtcdKV(t *testing.T) etcdKV {
 	t.Helper()
-	c := framework.Get(t)
-	port, ok := c.Ports["kruise-etcd"]
-	if !ok {
-		t.Skip("kruise-apiserver runs without its embedded etcd in this stack")
-	}
-	pki := filepath.Join(c.LocalDir, "kruise-etcd", "pki")
-	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "client.crt"), filepath.Join(pki, "client.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return etcdKV{
-		url: fmt.Sprintf("https://127.0.0.1:%d", port),
-		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-			// The test reads its own stack's etcd; the client certificate is what counts.
-			TLSClientConfig: &tls.Config{InsecureSkipVerify: true, Certificates: []tls.Certificate{cert}}, //nolint:gosec
-		}},
-	}
+	client, url := framework.Get(t).KruiseEtcd(t)
+	return etcdKV{url: url, client: client}
 }
 
 func (e etcdKV) call(t *testing.T, path string, body map[string]string, out any) {
