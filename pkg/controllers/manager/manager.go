@@ -56,6 +56,7 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	}
 	cfg.QPS, cfg.Burst = o.QPS, o.Burst
 	cfg = rest.AddUserAgent(cfg, "kruise-controller")
+	preferProtobuf(cfg)
 	recorder, stopEvents, err := newRecorderFactory(cfg)
 	if err != nil {
 		return err
