@@ -81,6 +81,12 @@ func (b *bench) scale(ctx context.Context) error {
 	if res.CRD, err = b.crdMemory(ctx); err != nil {
 		return fmt.Errorf("CRD memory: %w", err)
 	}
+	startKruiseController := func(ctx context.Context) error {
+		return b.st.Start(ctx, "kruise-controller", env["kruise-controller"])
+	}
+	if res.Kruise, err = b.kruiseMemory(ctx, startKruiseController); err != nil {
+		return fmt.Errorf("kruise-apiserver memory: %w", err)
+	}
 	opts := ctrlbench.ScaleOptions{
 		Workloads: f.scale.workloads, Pods: f.scale.pods, Idle: f.scale.idle, RestartWindow: f.scale.restartWindow,
 		ImageChangePercent: f.scale.imagePercent, Timeout: f.scale.timeout, Workers: f.clients,
@@ -208,7 +214,7 @@ func scaleNotes(f *flags, sides []string) []string {
 		"Writes are kube-apiserver's audit events in the side's namespace (so leases, node status and other namespaces are not in them). Controller writes: kruise-controller, or kube-controller-manager's deployment and replicaset controllers.",
 		"Controller restart: the process is stopped (SIGTERM), a probe workload of 1 pod in its own namespace is scaled to 2, and the process started again; 'health endpoint up' is until /readyz (kruise-controller) or /healthz (kube-controller-manager) answers, 'probe done' until the probe's status says 2 ready. Writes in the side's namespace are counted from the start over the restart window: want 0. Startup CPU and peak RSS are the new process's own since it started.",
 		fmt.Sprintf("Image change: %.0f %% of the workloads (every %dth) get a new image at once; CloneSets update in place, Deployments roll new pods. Writes per pod are over the changed workloads' pods.", f.scale.imagePercent, max(1, int(100/max(f.scale.imagePercent, 0.01)))),
-		"CRD memory: before both sides, on the fresh stack: kube-apiserver's settled RSS before the CRD (generated from our types, in bench.kruise.io), with the CRD and no objects, and with the same CloneSets (same spec, no status: no controller acts on them) created in it; they and the CRD are deleted after. kruise-apiserver's RSS holding the CloneSets is read after the CloneSet side's idle window and includes its embedded etcd (the CRD's objects live in the separate etcd process, shown apart).",
+		"API server memory: before both sides, on the fresh stack: kube-apiserver's settled RSS before the CRD (generated from our types, in bench.kruise.io), with the CRD and no objects, and with the CloneSets (no status: no controller acts on them) created in it; they and the CRD are deleted after. Then the same CloneSets are created in kruise-apiserver with kruise-controller stopped, so that both servers hold the same objects after the same writes; its figure includes its embedded etcd (the CRD's objects live in the separate etcd process, shown apart). The memory targets compare these two. The rows 'after the idle window' are the servers after each side, with the controllers' writes and the pods.",
 		"The machine is shared with other sessions' stacks and tests: wall times and CPU seconds are pessimistic and vary between runs; write counts do not.",
 	}
 }

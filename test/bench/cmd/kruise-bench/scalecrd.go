@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
-	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
 	"github.com/kruise-native/kruise-native/test/bench/internal/report"
 )
 
@@ -31,7 +29,7 @@ const crdNamespace = "bench-scale-crd"
 // CloneSets as a CRD, then deletes them and the CRD again.
 func (b *bench) crdMemory(ctx context.Context) (*report.CRDMemory, error) {
 	logger := klog.FromContext(ctx)
-	m := &report.CRDMemory{Objects: b.f.scale.workloads}
+	m := &report.CRDMemory{ServerMemory: report.ServerMemory{Objects: b.f.scale.workloads}}
 	crdName := "clonesets." + apibench.CRDGroup
 	_, err := b.dyn.Resource(crds).Get(ctx, crdName, metav1.GetOptions{})
 	m.PreInstalled = err == nil
@@ -66,28 +64,23 @@ func (b *bench) crdMemory(ctx context.Context) (*report.CRDMemory, error) {
 	if err := b.createNamespace(ctx, crdNamespace); err != nil {
 		return m, err
 	}
-	var mu sync.Mutex
-	var errs []error
-	rawclient.Parallel(ctx, b.f.clients, m.Objects, func(ctx context.Context, _, i int) {
+	err = createEach(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
 		cs := ctrlbench.ScaleCloneSetObject(fmt.Sprintf("w-%05d", i), int32(b.f.scale.pods))
 		cs.APIVersion = apibench.CRDGroup + "/v1alpha1"
 		raw, err := json.Marshal(cs)
-		var obj map[string]any
-		if err == nil {
-			err = json.Unmarshal(raw, &obj)
-		}
-		if err == nil {
-			delete(obj, "status")
-			_, err = b.dyn.Resource(crdCloneSets).Namespace(crdNamespace).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
-		}
 		if err != nil {
-			mu.Lock()
-			errs = append(errs, err)
-			mu.Unlock()
+			return err
 		}
+		var obj map[string]any
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return err
+		}
+		delete(obj, "status")
+		_, err = b.dyn.Resource(crdCloneSets).Namespace(crdNamespace).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
+		return err
 	})
-	if len(errs) > 0 {
-		return m, fmt.Errorf("%d of %d CRD creates failed, first: %w", len(errs), m.Objects, errs[0])
+	if err != nil {
+		return m, fmt.Errorf("CRD objects: %w", err)
 	}
 	logger.Info("CRD memory: with the objects", "objects", m.Objects)
 	m.WithObjects = b.servers(ctx)

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
+	"github.com/kruise-native/kruise-native/test/bench/internal/report"
+)
+
+const kruiseMemNamespace = "bench-scale-kruise-mem"
+
+// kruiseMemory reads what kruise-apiserver (its embedded etcd included) adds to hold
+// the same CloneSets crdMemory put in the CRD, under the same conditions: created by
+// the benchmark's client with no controller acting on them (kruise-controller is
+// stopped meanwhile), so both servers hold the same objects after the same writes.
+// They are deleted again, and kruise-controller started, before the sides run.
+func (b *bench) kruiseMemory(ctx context.Context, startController func(context.Context) error) (m *report.ServerMemory, err error) {
+	logger := klog.FromContext(ctx)
+	m = &report.ServerMemory{Objects: b.f.scale.workloads}
+	if err := b.stopAndFree(ctx, "kruise-controller"); err != nil {
+		return m, fmt.Errorf("stopping kruise-controller: %w", err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
+		defer cancel()
+		if derr := b.deleteCloneSetsAndNamespace(ctx, kruiseMemNamespace); derr != nil {
+			logger.Error(derr, "Deleting the memory step's CloneSets")
+		}
+		if serr := startController(ctx); serr != nil && err == nil {
+			err = fmt.Errorf("starting kruise-controller again: %w", serr)
+		}
+	}()
+	logger.Info("kruise-apiserver memory: before the objects")
+	m.Before = b.servers(ctx)
+	if err := b.createNamespace(ctx, kruiseMemNamespace); err != nil {
+		return m, err
+	}
+	err = createEach(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
+		cs := ctrlbench.ScaleCloneSetObject(fmt.Sprintf("w-%05d", i), int32(b.f.scale.pods))
+		_, err := b.kruise.AppsV1alpha1().CloneSets(kruiseMemNamespace).Create(ctx, cs, metav1.CreateOptions{})
+		return err
+	})
+	if err != nil {
+		return m, err
+	}
+	logger.Info("kruise-apiserver memory: with the objects", "objects", m.Objects)
+	m.WithObjects = b.servers(ctx)
+	return m, nil
+}
+
+// deleteCloneSetsAndNamespace deletes the CloneSets first (nothing holds them: no
+// finalizers, and no controller runs), then the namespace, and waits until it is gone.
+func (b *bench) deleteCloneSetsAndNamespace(ctx context.Context, ns string) error {
+	err := b.kruise.AppsV1alpha1().CloneSets(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting the CloneSets of %s: %w", ns, err)
+	}
+	if err := b.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting namespace %s: %w", ns, err)
+	}
+	return wait.PollUntilContextCancel(ctx, 2*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, err := b.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+}
+
+// createEach runs create for 0..n-1 on the given number of clients and fails with
+// the count and the first error when any create failed.
+func createEach(ctx context.Context, clients, n int, create func(context.Context, int) error) error {
+	var mu sync.Mutex
+	var errs []error
+	rawclient.Parallel(ctx, clients, n, func(ctx context.Context, _, i int) {
+		if err := create(ctx, i); err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	})
+	if len(errs) > 0 {
+		return fmt.Errorf("%d of %d creates failed, first: %w", len(errs), n, errs[0])
+	}
+	return nil
+}
