@@ -30,6 +30,19 @@ type Options struct {
 	UnsafeNoFsync bool
 }
 
+// SnapshotCatchUpEntries is how many applied raft entries the member keeps in memory
+// after each raft log compaction (etcd compacts it every 100 applied entries). etcd's
+// default, 5000, lets a slow follower catch up from memory instead of being sent a
+// snapshot; this member is always alone in its cluster (InitialCluster names only
+// itself, and --etcd-servers is the way to run a replicated store), so the entries help
+// no one, yet each holds a whole request: every object written is kept once more, e.g.
+// about 7 MiB of live heap after 2000 CloneSets were created and their status written
+// twice (test/bench/results/2026-11-26-embedded-etcd-memory.md). Durability is
+// unaffected: entries are in the WAL (fsynced unless UnsafeNoFsync) before they are
+// applied, and this only trims the in-memory copy of entries already applied. Were a
+// member ever added, it would be sent a snapshot rather than replayed entries.
+const SnapshotCatchUpEntries = 100
+
 // ClientURL is the URL the API server's storage should dial.
 func (o Options) ClientURL() string { return fmt.Sprintf("https://127.0.0.1:%d", o.ClientPort) }
 
@@ -98,6 +111,7 @@ func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	cfg.AutoCompactionMode = "periodic"
 	cfg.AutoCompactionRetention = "1h"
 	cfg.UnsafeNoFsync = o.UnsafeNoFsync
+	cfg.SnapshotCatchUpEntries = SnapshotCatchUpEntries
 
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {

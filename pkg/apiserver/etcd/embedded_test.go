@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +121,82 @@ func TestStartRequiresClientCertificates(t *testing.T) {
 	code, body, err := rangeAll(client(&tls.Config{RootCAs: roots, Certificates: []tls.Certificate{clientCert}}), o.ClientURL())
 	if err != nil || code != http.StatusOK {
 		t.Fatalf("the storage client's certificate: %d %s %v, want 200", code, body, err)
+	}
+}
+
+// storageClient is the API server's view of the member: TLS with the client certificate.
+func storageClient(t *testing.T, pki PKI) *http.Client {
+	t.Helper()
+	caPEM, err := os.ReadFile(pki.CAFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	cert, err := tls.LoadX509KeyPair(pki.ClientCertFile(), pki.ClientKeyFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}}}}
+}
+
+// The member keeps only SnapshotCatchUpEntries applied raft entries in memory: writes
+// several times that many (so the in-memory log is compacted again and again), stop the
+// member, start it again from its data dir, and every write is still there.
+func TestWritesSurviveRestartPastRaftLogCompaction(t *testing.T) {
+	o := Options{
+		DataDir:       filepath.Join(t.TempDir(), "etcd"),
+		ClientPort:    freePort(t),
+		PeerPort:      freePort(t),
+		UnsafeNoFsync: true, // a clean stop flushes; this is about what the member replays
+	}
+	start := func() (stop func()) {
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped, err := Start(ctx, o)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		return func() { cancel(); <-stopped }
+	}
+	stop := start()
+	client := storageClient(t, o.PKI())
+	writes := 3*SnapshotCatchUpEntries + 150
+	for i := range writes {
+		key := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "/test/k%04d", i))
+		val := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "v%d", i))
+		resp, err := client.Post(o.ClientURL()+"/v3/kv/put", "application/json",
+			strings.NewReader(fmt.Sprintf(`{"key":%q,"value":%q}`, key, val)))
+		if err != nil {
+			stop()
+			t.Fatalf("put %d: %v", i, err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			stop()
+			t.Fatalf("put %d: HTTP %d", i, resp.StatusCode)
+		}
+	}
+	stop()
+
+	stop = start()
+	defer stop()
+	prefix := base64.StdEncoding.EncodeToString([]byte("/test/"))
+	end := base64.StdEncoding.EncodeToString([]byte("/test0")) // '0' follows '/'
+	resp, err := client.Post(o.ClientURL()+"/v3/kv/range", "application/json",
+		strings.NewReader(fmt.Sprintf(`{"key":%q,"range_end":%q,"count_only":true}`, prefix, end)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Count string `json:"count"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Count != strconv.Itoa(writes) {
+		t.Errorf("after a restart the member holds %s keys, want %d", got.Count, writes)
 	}
 }
