@@ -44,8 +44,6 @@ type Controller struct {
 	pods         *podworkload.Control
 	loop         *reconcile.Loop
 	now          func() time.Time
-	// deferrals: status writes left to a later sync (deferStatus).
-	deferrals podworkload.StatusDeferrals
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
 }
@@ -104,7 +102,6 @@ func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, wor
 func (c *Controller) onCloneSetDelete(obj interface{}) {
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 		c.pods.Forget(key)
-		c.deferrals.Forget(key)
 	}
 }
 

@@ -76,27 +76,9 @@ func setFailureConditions(conds []v1beta1.CloneSetCondition, syncErr error, now 
 	return out
 }
 
-// deferStatus is the CloneSet's rule for podworkload.StatusDeferrals: a sync that
-// sent pod writes and did not fail may leave its status to a later sync, a new
-// generation or revision included. At creation that is the write of a status counting
-// none of the pods just created; the sync their creation events bring writes the
-// first status that counts them. A failure is written at once.
-func deferStatus(st *syncState, syncErr error) bool {
-	return st.podWrites && syncErr == nil
-}
-
-// updateStatus writes status once per sync, and only when it changed and is not
-// deferred (deferStatus; a later sync is then asked for, in case no event comes).
+// updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState, syncErr error) error {
 	status := computeStatus(st, metav1.NewTime(st.now), syncErr)
-	key := st.cs.Namespace + "/" + st.cs.Name
-	if podworkload.StatusUnchanged(st.cs.Status, status) {
-		c.deferrals.Forget(key)
-		return nil
-	}
-	if c.deferrals.Defer(key, st.now, deferStatus(st, syncErr), &st.requeue) {
-		return nil
-	}
 	_, err := podworkload.UpdateStatus(ctx, st.cs.Status, status, func(ctx context.Context) (*v1beta1.CloneSet, error) {
 		out := st.cs.DeepCopy()
 		out.Status = status

@@ -33,8 +33,6 @@ type syncState struct {
 	// partition and maxUnavailable are the resolved rollout limits.
 	partition, maxUnavailable int
 	requeue                   podworkload.Requeue
-	// podWrites: the sync's plan sent pod creations, deletions or updates.
-	podWrites bool
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -106,7 +104,6 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
-	st.podWrites = len(plan.Delete)+plan.CreateUpdated+plan.CreateCurrent+len(plan.Update) > 0
 
 	if plan.ScaleUpLimited > 0 {
 		c.recorder.Eventf(cs, corev1.EventTypeNormal, "ScaleUpLimited",
