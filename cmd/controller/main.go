@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	genericapiserver "k8s.io/apiserver/pkg/server"
+
 	"k8s.io/component-base/cli"
 	"k8s.io/component-base/logs"
 	logsapi "k8s.io/component-base/logs/api/v1"
@@ -15,10 +15,11 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/controllers"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/signals"
 )
 
 func main() {
-	ctx := genericapiserver.SetupSignalContext()
+	ctx := signals.Context()
 	os.Exit(cli.Run(newCommand(ctx, controllers.All)))
 }
 

@@ -12,7 +12,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	genericapiserver "k8s.io/apiserver/pkg/server"
+
 	"k8s.io/component-base/cli"
 	"k8s.io/component-base/logs"
 	logsapi "k8s.io/component-base/logs/api/v1"
@@ -20,10 +20,11 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/daemon"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/devruntime"
+	"github.com/kruise-native/kruise-native/pkg/signals"
 )
 
 func main() {
-	ctx := genericapiserver.SetupSignalContext()
+	ctx := signals.Context()
 	os.Exit(cli.Run(newCommand(ctx)))
 }
 

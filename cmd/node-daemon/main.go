@@ -10,17 +10,18 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	genericapiserver "k8s.io/apiserver/pkg/server"
+
 	"k8s.io/component-base/cli"
 	"k8s.io/component-base/logs"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/daemon"
+	"github.com/kruise-native/kruise-native/pkg/signals"
 )
 
 func main() {
-	ctx := genericapiserver.SetupSignalContext()
+	ctx := signals.Context()
 	os.Exit(cli.Run(newCommand(ctx)))
 }
 

@@ -51,7 +51,7 @@ type Controller struct {
 	// preDownload is set when PreDownloadImageForDaemonSetUpdate is on.
 	preDownload *imagepredownload.Jobs
 	// deferrals: status writes left to a later sync (deferStatus).
-	deferrals statusDeferrals
+	deferrals podworkload.StatusDeferrals
 }
 
 // New builds the controller on the shared informers.
@@ -114,7 +114,7 @@ func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, wor
 func (c *Controller) onDaemonSetDelete(obj interface{}) {
 	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 		c.pods.Forget(key)
-		c.deferrals.forget(key)
+		c.deferrals.Forget(key)
 	}
 }
 

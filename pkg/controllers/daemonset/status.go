@@ -3,8 +3,6 @@ package daemonset
 import (
 	"context"
 	"fmt"
-	"sync"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -85,60 +83,15 @@ func setSyncFailed(conds []appsv1.DaemonSetCondition, syncErr error, now metav1.
 	return append(out, c)
 }
 
-// statusDeferral is how soon a sync looks again after deferring its status write;
-// maxStatusLag is how long a status write may be deferred in all.
-const (
-	statusDeferral = time.Second
-	maxStatusLag   = 2 * time.Second
-)
-
-// deferStatus reports whether a sync leaves its status write to a later sync: when it
-// planned pod writes, its counts are of pods those writes are about to change, and the
-// events of those writes bring the next sync, which counts them as they are. Written
-// every time, a rollout costs a status write per sync, about one for every ten pods
-// updated in place. A new generation, revision or node count, and a failure, are
-// written at once; and a status deferred for maxStatusLag already (deferredFor) is
-// written, so a plan that repeats without writing (a hook or a budget holding a pod)
-// never keeps it stale.
-func deferStatus(st *syncState, status v1beta1.DaemonSetStatus, syncErr error, deferredFor time.Duration) bool {
+// deferStatus is the DaemonSet's rule for podworkload.StatusDeferrals: a sync that
+// planned pod writes may leave its status to a later sync (written every time, a
+// rollout costs a status write per sync, about one for every ten pods updated in
+// place), unless it failed or the status says something new about the set itself (a
+// generation, revision or node count), which is written at once.
+func deferStatus(st *syncState, status v1beta1.DaemonSetStatus, syncErr error) bool {
 	s := st.ds.Status
 	return st.podWrites && syncErr == nil && status.ObservedGeneration == s.ObservedGeneration &&
-		status.UpdateRevision == s.UpdateRevision && status.DesiredNumberScheduled == s.DesiredNumberScheduled &&
-		deferredFor < maxStatusLag
-}
-
-// statusDeferrals remembers, by DaemonSet key, since when its status write is deferred.
-type statusDeferrals struct {
-	mu    sync.Mutex
-	since map[string]time.Time
-}
-
-// deferredFor is how long key's status write has been deferred at now (0: it is not).
-func (d *statusDeferrals) deferredFor(key string, now time.Time) time.Duration {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if since, ok := d.since[key]; ok {
-		return now.Sub(since)
-	}
-	return 0
-}
-
-// start notes a deferral beginning at now, unless one runs already.
-func (d *statusDeferrals) start(key string, now time.Time) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.since == nil {
-		d.since = map[string]time.Time{}
-	}
-	if _, ok := d.since[key]; !ok {
-		d.since[key] = now
-	}
-}
-
-func (d *statusDeferrals) forget(key string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	delete(d.since, key)
+		status.UpdateRevision == s.UpdateRevision && status.DesiredNumberScheduled == s.DesiredNumberScheduled
 }
 
 // updateStatus writes status once per sync, and only when it changed and is not
@@ -147,15 +100,12 @@ func (c *Controller) updateStatus(ctx context.Context, st *syncState, syncErr er
 	status := computeStatus(st, syncErr)
 	key := st.ds.Namespace + "/" + st.ds.Name
 	if podworkload.StatusUnchanged(st.ds.Status, status) {
-		c.deferrals.forget(key)
+		c.deferrals.Forget(key)
 		return nil
 	}
-	if lag := c.deferrals.deferredFor(key, st.now); deferStatus(st, status, syncErr, lag) {
-		c.deferrals.start(key, st.now)
-		st.requeue.After(min(statusDeferral, maxStatusLag-lag))
+	if c.deferrals.Defer(key, st.now, deferStatus(st, status, syncErr), &st.requeue) {
 		return nil
 	}
-	c.deferrals.forget(key)
 	_, err := podworkload.UpdateStatus(ctx, st.ds.Status, status, func(ctx context.Context) (*v1beta1.DaemonSet, error) {
 		out := st.ds.DeepCopy()
 		out.Status = status

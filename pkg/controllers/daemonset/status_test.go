@@ -114,8 +114,9 @@ type errTest string
 
 func (e errTest) Error() string { return string(e) }
 
-// A sync that planned pod writes leaves its status to the next sync, unless the status
-// says something new about the set itself, reports a failure, or was deferred long enough.
+// A sync that planned pod writes may leave its status to the next sync, unless the
+// status says something new about the set itself or reports a failure (how long it may
+// be put off is podworkload.StatusDeferrals').
 func TestDeferStatus(t *testing.T) {
 	stored := v1beta1.DaemonSetStatus{ObservedGeneration: 2, UpdateRevision: "r2", DesiredNumberScheduled: 3, UpdatedNumberScheduled: 1}
 	for _, tc := range []struct {
@@ -123,7 +124,6 @@ func TestDeferStatus(t *testing.T) {
 		podWrites bool
 		change    func(*v1beta1.DaemonSetStatus)
 		syncErr   error
-		deferred  time.Duration
 		want      bool
 	}{
 		{name: "pod writes, counts changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, want: true},
@@ -132,14 +132,12 @@ func TestDeferStatus(t *testing.T) {
 		{name: "new revision", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdateRevision = "r3" }},
 		{name: "node count changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.DesiredNumberScheduled = 4 }},
 		{name: "sync failed", podWrites: true, change: func(*v1beta1.DaemonSetStatus) {}, syncErr: errors.New("boom")},
-		{name: "deferred a while", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, deferred: time.Second, want: true},
-		{name: "deferred long enough", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, deferred: maxStatusLag},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &syncState{ds: &v1beta1.DaemonSet{Status: stored}, podWrites: tc.podWrites}
 			status := stored
 			tc.change(&status)
-			if got := deferStatus(st, status, tc.syncErr, tc.deferred); got != tc.want {
+			if got := deferStatus(st, status, tc.syncErr); got != tc.want {
 				t.Errorf("deferStatus = %v, want %v", got, tc.want)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"k8s.io/component-base/featuregate"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"sync/atomic"
 	"time"
@@ -96,7 +97,7 @@ type clients struct {
 // election is on.
 func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) error {
 	var ready atomic.Bool
-	srv, err := serveHealthAndMetrics(ctx, o.BindAddress, &ready)
+	srv, err := serveHealthAndMetrics(ctx, o.BindAddress, o.EnableProfiling, &ready)
 	if err != nil {
 		return err
 	}
@@ -206,8 +207,8 @@ func newRecorderFactory(cfg *rest.Config) (func(string) record.EventRecorder, fu
 }
 
 // serveHealthAndMetrics serves /healthz (the process runs), /readyz (informers synced)
-// and /metrics (workqueue and client metrics).
-func serveHealthAndMetrics(ctx context.Context, addr string, ready *atomic.Bool) (*http.Server, error) {
+// and /metrics (workqueue and client metrics), and with profiling Go's pprof endpoints.
+func serveHealthAndMetrics(ctx context.Context, addr string, profiling bool, ready *atomic.Bool) (*http.Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
@@ -218,6 +219,13 @@ func serveHealthAndMetrics(ctx context.Context, addr string, ready *atomic.Bool)
 		_, _ = w.Write([]byte("ok"))
 	})
 	mux.Handle("/metrics", legacyregistry.Handler())
+	if profiling {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)

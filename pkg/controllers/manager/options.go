@@ -22,9 +22,12 @@ type Options struct {
 	// Workers is the number of concurrent syncs per controller.
 	Workers int
 	// BindAddress serves /healthz, /readyz and /metrics.
-	BindAddress    string
-	LeaderElection componentbaseconfig.LeaderElectionConfiguration
-	FeatureGate    featuregate.MutableFeatureGate
+	BindAddress string
+	// EnableProfiling adds /debug/pprof to the BindAddress server (off by default: the
+	// endpoint is unauthenticated, like the metrics).
+	EnableProfiling bool
+	LeaderElection  componentbaseconfig.LeaderElectionConfiguration
+	FeatureGate     featuregate.MutableFeatureGate
 }
 
 // NewOptions returns the defaults: QPS 20 / burst 30 like kube-controller-manager,
@@ -55,6 +58,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Burst, "kube-api-burst", o.Burst, "Burst above --kube-api-qps.")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "Concurrent syncs per controller.")
 	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "host:port serving /healthz, /readyz and /metrics.")
+	fs.BoolVar(&o.EnableProfiling, "enable-profiling", o.EnableProfiling, "Serve Go's pprof profiles under /debug/pprof on --bind-address (unauthenticated).")
 	options.BindLeaderElectionFlags(&o.LeaderElection, fs)
 	o.FeatureGate.AddFlag(fs)
 }

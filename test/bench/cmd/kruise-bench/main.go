@@ -50,6 +50,9 @@ type scaleFlags struct {
 	sides                           string
 	timeout                         time.Duration
 	rssSettle, rssWindow            time.Duration
+	// controllerArgs are extra kruise-controller flags for the phase (e.g.
+	// --enable-profiling, to take its profiles by hand during a side)
+	controllerArgs string
 }
 
 func parseFlags() *flags {
@@ -93,6 +96,7 @@ func parseFlags() *flags {
 	flag.DurationVar(&s.timeout, "scale-timeout", 25*time.Minute, "scale phase: bound of each wait")
 	flag.DurationVar(&s.rssSettle, "scale-rss-settle", 20*time.Second, "scale phase: wait after the forced GC before reading the API servers' RSS")
 	flag.DurationVar(&s.rssWindow, "scale-rss-window", 10*time.Second, "scale phase: window of 1 s RSS samples (median)")
+	flag.StringVar(&s.controllerArgs, "scale-controller-args", "", "scale phase: extra kruise-controller flags (e.g. --enable-profiling)")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f.small {

@@ -58,7 +58,7 @@ func (b *bench) scale(ctx context.Context) error {
 	// Both controllers at the phase's QPS/burst, and back to the stack's afterwards.
 	rate := fmt.Sprintf("--kube-api-qps=%d --kube-api-burst=%d", f.scale.qps, f.scale.burst)
 	env := map[string]string{
-		"kruise-controller":       "KRUISE_CONTROLLER_ARGS=" + rate,
+		"kruise-controller":       strings.TrimSpace("KRUISE_CONTROLLER_ARGS=" + rate + " " + f.scale.controllerArgs),
 		"kube-controller-manager": "KUBE_CONTROLLER_MANAGER_ARGS=" + rate,
 	}
 	for c, e := range env {
