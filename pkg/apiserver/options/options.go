@@ -24,6 +24,7 @@ import (
 	admissioninitializer "github.com/kruise-native/kruise-native/pkg/admission/initializer"
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apiserver"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/authzflight"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -195,6 +196,12 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	}
 	if err := o.Recommended.ApplyTo(cfg); err != nil {
 		return nil, fmt.Errorf("applying options: %w", err)
+	}
+	// Concurrent identical requests (the Pod webhook's calls from kube-apiserver above all)
+	// share one delegated SubjectAccessReview when the authorizer's cached decision has
+	// expired, instead of each sending its own to the kube-apiserver waiting on them.
+	if cfg.Authorization.Authorizer != nil {
+		cfg.Authorization.Authorizer = authzflight.New(cfg.Authorization.Authorizer)
 	}
 	if err := o.gateOnAuthentication(cfg); err != nil {
 		return nil, err
