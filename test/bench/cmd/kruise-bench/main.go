@@ -76,7 +76,7 @@ func parseFlags() *flags {
 	flag.DurationVar(&f.startDelay, "start-delay", 2*time.Second, "modeled container start for the second controller run (0: skip it)")
 	flag.DurationVar(&f.phaseTimeout, "phase-timeout", 12*time.Minute, "bound of each controller phase")
 	flag.DurationVar(&f.total, "timeout", 100*time.Minute, "bound of the whole run")
-	flag.StringVar(&f.out, "out", "test/bench/results", "results directory (relative to the repository root)")
+	flag.StringVar(&f.out, "out", "test/bench/results", "results directory (a relative one is under the repository root)")
 	flag.StringVar(&f.date, "date", time.Now().Format("2006-01-02"), "results file name")
 	flag.StringVar(&f.render, "render", "", "only render this results JSON again (Markdown, charts, README)")
 	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
@@ -130,7 +130,10 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return err
 	}
-	outDir := filepath.Join(root, f.out)
+	outDir := f.out
+	if !filepath.IsAbs(outDir) {
+		outDir = filepath.Join(root, outDir)
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", outDir, err)
 	}
