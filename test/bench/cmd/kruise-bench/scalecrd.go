@@ -15,6 +15,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
 	"github.com/kruise-native/kruise-native/test/bench/internal/report"
 )
 
@@ -64,7 +65,7 @@ func (b *bench) crdMemory(ctx context.Context) (*report.CRDMemory, error) {
 	if err := b.createNamespace(ctx, crdNamespace); err != nil {
 		return m, err
 	}
-	err = createEach(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
+	err = rawclient.Each(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
 		cs := ctrlbench.ScaleCloneSetObject(fmt.Sprintf("w-%05d", i), int32(b.f.scale.pods))
 		cs.APIVersion = apibench.CRDGroup + "/v1alpha1"
 		raw, err := json.Marshal(cs)

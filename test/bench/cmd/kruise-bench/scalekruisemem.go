@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -44,7 +43,7 @@ func (b *bench) kruiseMemory(ctx context.Context, startController func(context.C
 	if err := b.createNamespace(ctx, kruiseMemNamespace); err != nil {
 		return m, err
 	}
-	err = createEach(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
+	err = rawclient.Each(ctx, b.f.clients, m.Objects, func(ctx context.Context, i int) error {
 		cs := ctrlbench.ScaleCloneSetObject(fmt.Sprintf("w-%05d", i), int32(b.f.scale.pods))
 		_, err := b.kruise.AppsV1alpha1().CloneSets(kruiseMemNamespace).Create(ctx, cs, metav1.CreateOptions{})
 		return err
@@ -71,22 +70,4 @@ func (b *bench) deleteCloneSetsAndNamespace(ctx context.Context, ns string) erro
 		_, err := b.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})
-}
-
-// createEach runs create for 0..n-1 on the given number of clients and fails with
-// the count and the first error when any create failed.
-func createEach(ctx context.Context, clients, n int, create func(context.Context, int) error) error {
-	var mu sync.Mutex
-	var errs []error
-	rawclient.Parallel(ctx, clients, n, func(ctx context.Context, _, i int) {
-		if err := create(ctx, i); err != nil {
-			mu.Lock()
-			errs = append(errs, err)
-			mu.Unlock()
-		}
-	})
-	if len(errs) > 0 {
-		return fmt.Errorf("%d of %d creates failed, first: %w", len(errs), n, errs[0])
-	}
-	return nil
 }

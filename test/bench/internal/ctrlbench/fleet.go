@@ -136,19 +136,7 @@ func (f *fleet) createAll(ctx context.Context, n, workers int) error {
 }
 
 func (f *fleet) each(ctx context.Context, n, workers int, fn func(context.Context, int) error) error {
-	var mu sync.Mutex
-	var errs []error
-	rawclient.Parallel(ctx, workers, n, func(ctx context.Context, _, i int) {
-		if err := fn(ctx, i); err != nil {
-			mu.Lock()
-			errs = append(errs, err)
-			mu.Unlock()
-		}
-	})
-	if len(errs) > 0 {
-		return fmt.Errorf("%d of %d failed, first: %w", len(errs), n, errs[0])
-	}
-	return ctx.Err()
+	return rawclient.Each(ctx, workers, n, fn)
 }
 
 func (f *fleet) patch(ctx context.Context, name string, pt types.PatchType, body []byte) error {

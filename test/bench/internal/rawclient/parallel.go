@@ -2,6 +2,7 @@ package rawclient
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -24,4 +25,22 @@ func Parallel(ctx context.Context, workers, n int, fn func(ctx context.Context, 
 		}()
 	}
 	wg.Wait()
+}
+
+// Each runs fn for i in [0,n) on workers goroutines, and fails with how many calls
+// failed and the first error, or with ctx's error when it ended first.
+func Each(ctx context.Context, workers, n int, fn func(ctx context.Context, i int) error) error {
+	var mu sync.Mutex
+	var errs []error
+	Parallel(ctx, workers, n, func(ctx context.Context, _, i int) {
+		if err := fn(ctx, i); err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	})
+	if len(errs) > 0 {
+		return fmt.Errorf("%d of %d failed, first: %w", len(errs), n, errs[0])
+	}
+	return ctx.Err()
 }
