@@ -177,6 +177,7 @@ func standingNotes(f *flags) []string {
 	if phaseOn(f, "api") {
 		notes = append(notes,
 			"Both API servers are reached through kube-apiserver (the CRD directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller is stopped during the API phase so that only the benchmark writes.",
+			"Both servers are sent the same CloneSet with kruise-apiserver's defaults already in it (the pod template's among them, as OpenKruise's defaulting webhook sets them on its CRD's objects), so both store, list and send in watch events the same fields. Runs before 2026-11-26's API addendum sent it undefaulted: the CRD then held objects a third smaller than kruise-apiserver's defaulted ones.",
 			fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists))
 		if f.createRounds > 0 {
 			notes = append(notes, fmt.Sprintf("Create throughput is judged on %d alternating rounds of %d creates per server (A B B A ..., each round's objects deleted before the next) and the median of the per-round ratios: one long batch per server measured each under different load, and on this machine its verdict flipped between runs of the same commit. The %d-create batches stay in the table for latency and size.", f.createRounds, f.roundObjects, f.objects))
