@@ -244,3 +244,32 @@ func TestBudgetGuardReplicasShareTheBudget(t *testing.T) {
 		t.Errorf("passed %d, status %+v", passed, store.pub.Status)
 	}
 }
+
+// emptyNamespaceBudgets is a namespace without PodUnavailableBudgets: the guard must answer
+// without reading or decoding the pod.
+type emptyNamespaceBudgets struct{ fakeBudgets }
+
+func (*emptyNamespaceBudgets) List(string) ([]*policyv1beta1.PodUnavailableBudget, error) {
+	return nil, nil
+}
+
+func (*emptyNamespaceBudgets) Pod(context.Context, string, string) (*corev1.Pod, error) {
+	panic("the pod was read though no budget can cover it")
+}
+
+func TestBudgetGuardWithoutBudgetsDecodesNothing(t *testing.T) {
+	garbage := runtime.RawExtension{Raw: []byte("{not a pod")}
+	pods := metav1.GroupVersionResource{Version: "v1", Resource: "pods"}
+	for name, req := range map[string]*admissionv1.AdmissionRequest{
+		"update":   {Operation: admissionv1.Update, Namespace: "ns", Name: "a", Resource: pods, OldObject: garbage, Object: garbage},
+		"delete":   {Operation: admissionv1.Delete, Namespace: "ns", Name: "a", Resource: pods, OldObject: garbage},
+		"eviction": {Operation: admissionv1.Create, Namespace: "ns", Name: "a", SubResource: "eviction", Resource: pods},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sp := newSpender(&emptyNamespaceBudgets{}, time.Now)
+			if err := guard(context.Background(), sp, req); err != nil {
+				t.Errorf("refused: %v", err)
+			}
+		})
+	}
+}
