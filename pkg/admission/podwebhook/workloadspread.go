@@ -157,6 +157,15 @@ func releaseFromSpread(ctx context.Context, store SpreadStore, b *spreadBatcher,
 	if req.DryRun != nil && *req.DryRun {
 		return nil
 	}
+	// The namespace's spreads first, from the cache: without any, the deleted pod needs
+	// no decoding (every pod delete in the cluster comes through here).
+	spreads, err := store.List(req.Namespace)
+	if err != nil {
+		return fmt.Errorf("listing WorkloadSpreads: %w", err)
+	}
+	if len(spreads) == 0 {
+		return nil
+	}
 	pod, err := decodePod(req.OldObject.Raw)
 	if err != nil {
 		return err
@@ -164,10 +173,6 @@ func releaseFromSpread(ctx context.Context, store SpreadStore, b *spreadBatcher,
 	p, placed := workloadspread.PlacementOf(pod)
 	if !placed || pod.DeletionTimestamp != nil {
 		return nil // not placed, or already going (a second delete frees nothing)
-	}
-	spreads, err := store.List(pod.Namespace)
-	if err != nil {
-		return fmt.Errorf("listing WorkloadSpreads: %w", err)
 	}
 	for _, ws := range spreads {
 		if ws.Name == p.Name && ws.DeletionTimestamp == nil {

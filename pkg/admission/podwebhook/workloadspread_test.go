@@ -176,3 +176,21 @@ func TestWorkloadSpreadReleaseOnDelete(t *testing.T) {
 		t.Fatalf("status after delete: %+v", st)
 	}
 }
+
+// emptyNamespaceSpreads is a namespace without WorkloadSpreads.
+type emptyNamespaceSpreads struct{ fakeSpreads }
+
+func (*emptyNamespaceSpreads) List(string) ([]*appsv1beta1.WorkloadSpread, error) {
+	return nil, nil
+}
+
+// A delete in a namespace without WorkloadSpreads is let through without decoding
+// the pod.
+func TestWorkloadSpreadReleaseWithoutSpreadsDecodesNothing(t *testing.T) {
+	h := workloadSpreadHandlers(&emptyNamespaceSpreads{}, time.Now, 0)[1]
+	err := h.Validate(context.Background(), &admissionv1.AdmissionRequest{Operation: admissionv1.Delete, Namespace: "ns",
+		OldObject: runtime.RawExtension{Raw: []byte("{not a pod")}})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+}
