@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/apibench"
@@ -44,15 +42,8 @@ func (b *bench) crdMemory(ctx context.Context) (*report.CRDMemory, error) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 		defer cancel()
-		if err := b.kube.CoreV1().Namespaces().Delete(ctx, crdNamespace, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		if err := ctrlbench.DeleteNamespace(ctx, b.kube, crdNamespace, 2*time.Second); err != nil {
 			logger.Error(err, "Deleting the CRD objects' namespace")
-		}
-		err := wait.PollUntilContextCancel(ctx, 2*time.Second, true, func(ctx context.Context) (bool, error) {
-			_, err := b.kube.CoreV1().Namespaces().Get(ctx, crdNamespace, metav1.GetOptions{})
-			return apierrors.IsNotFound(err), nil
-		})
-		if err != nil {
-			logger.Error(err, "The CRD objects' namespace is not gone")
 		}
 		if !m.PreInstalled {
 			if err := b.dyn.Resource(crds).Delete(ctx, crdName, metav1.DeleteOptions{}); err != nil {

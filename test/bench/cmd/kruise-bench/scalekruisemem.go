@@ -7,7 +7,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
@@ -63,11 +62,5 @@ func (b *bench) deleteCloneSetsAndNamespace(ctx context.Context, ns string) erro
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("deleting the CloneSets of %s: %w", ns, err)
 	}
-	if err := b.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("deleting namespace %s: %w", ns, err)
-	}
-	return wait.PollUntilContextCancel(ctx, 2*time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := b.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
+	return ctrlbench.DeleteNamespace(ctx, b.kube, ns, 2*time.Second)
 }

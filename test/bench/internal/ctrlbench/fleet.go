@@ -9,7 +9,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -290,15 +289,8 @@ func (f *fleet) remove(ctx context.Context, timeout time.Duration) error {
 		logger.Info("A collection delete failed; waiting for the namespace's deletion instead", "error", err)
 	}
 	var errs []error
-	if err := f.kube.CoreV1().Namespaces().Delete(ctx, f.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		errs = append(errs, err)
-	}
-	err := wait.PollUntilContextCancel(ctx, 2*time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := f.kube.CoreV1().Namespaces().Get(ctx, f.ns, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
-	if err != nil {
-		errs = append(errs, fmt.Errorf("namespace %s not gone after %s: %w", f.ns, timeout, err))
+	if err := DeleteNamespace(ctx, f.kube, f.ns, 2*time.Second); err != nil {
+		errs = append(errs, fmt.Errorf("after %s: %w", timeout, err))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("removing %s: %w", f.ns, err)

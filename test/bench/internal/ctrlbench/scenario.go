@@ -230,14 +230,7 @@ func cleanup(ctx context.Context, kube kubernetes.Interface, wl removable) {
 	if err := kube.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}, metav1.ListOptions{}); err != nil {
 		logger.Error(err, "Deleting the pods")
 	}
-	if err := kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		logger.Error(err, "Deleting the namespace")
-	}
-	err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
-	if err != nil {
+	if err := DeleteNamespace(ctx, kube, ns, time.Second); err != nil {
 		logger.Error(err, "Namespace not gone", "namespace", ns)
 	}
 }
