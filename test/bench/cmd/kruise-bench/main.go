@@ -34,6 +34,7 @@ type flags struct {
 	watchWrites, lists, ceilingPods int
 	createRounds, roundObjects      int
 	ceilingRounds                   int
+	ceilingQuietCores               float64
 	qps, burst                      int
 	startDelay, phaseTimeout, total time.Duration
 	out, date, render               string
@@ -70,6 +71,7 @@ func parseFlags() *flags {
 	flag.IntVar(&f.createRounds, "create-rounds", 6, "alternating rounds of creates on the CRD and kruise-apiserver (0: skip)")
 	flag.IntVar(&f.roundObjects, "round-objects", 1000, "CloneSets created on each server per round")
 	flag.IntVar(&f.ceilingPods, "ceiling-pods", 5000, "pods the bare client creates")
+	flag.Float64Var(&f.ceilingQuietCores, "ceiling-quiet-cores", 0.3, "ceiling: each batch starts once the stack's processes together use less CPU than this, in cores, over 2 s (at most 2 minutes' wait)")
 	flag.IntVar(&f.ceilingRounds, "ceiling-rounds", 2, "rounds of one ceiling batch with the Pod webhook registered and one without it, alternating which goes first (odd rounds without it first; 2 or more measures both orders; 0: only with it)")
 	flag.IntVar(&f.qps, "qps", 20, "client QPS of every controller (kube-controller-manager's default)")
 	flag.IntVar(&f.burst, "burst", 30, "client burst of every controller (kube-controller-manager's default)")

@@ -39,7 +39,18 @@ type Options struct {
 	// Rounds of one batch with the webhook and one without; odd rounds run without it
 	// first, even rounds with it first. 0 runs only the batch with the webhook.
 	Rounds int
+	// Quiet: the stack's processes (name → pid), node daemons included. Each batch starts
+	// once together they use less than QuietCores over quietWindow, so no batch pays for
+	// the previous one's deletes still being worked through.
+	Quiet      map[string]int
+	QuietCores float64
 }
+
+// quietWindow and quietLimit bound the wait for a quiet stack before each batch.
+const (
+	quietWindow = 2 * time.Second
+	quietLimit  = 2 * time.Minute
+)
 
 // Batch is one batch of Pods creates.
 type Batch struct {
@@ -52,12 +63,18 @@ type Batch struct {
 	// Calls: kube-apiserver's view of the Pod webhook's CREATE calls during the creates
 	// (apiserver_admission_webhook_*), fail-open count included. 0 calls without it.
 	Calls webhookmetrics.Delta `json:"calls"`
+	// Quiet: the wait for a quiet stack before the batch.
+	Quiet proc.Idle `json:"quiet"`
+	// CPUSeconds: each process's CPU from the first create until all were Ready.
+	CPUSeconds map[string]float64 `json:"cpuSeconds,omitempty"`
 }
 
 // Result of the ceiling run.
 type Result struct {
 	Pods    int `json:"pods"`
 	Clients int `json:"clients"`
+	// QuietCores: the CPU bound under which the stack counted as quiet before a batch.
+	QuietCores float64 `json:"quietCores,omitempty"`
 	// Create and RunningSeconds are the first batch with the webhook registered (what
 	// results before the comparison existed reported).
 	Create         stats.Summary `json:"create"`
@@ -155,7 +172,7 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 		}
 	}()
 
-	res := &Result{Pods: o.Pods, Clients: o.Clients}
+	res := &Result{Pods: o.Pods, Clients: o.Clients, QuietCores: o.QuietCores}
 	usage := proc.StartWatch(ctx, pids)
 	plan := []bool{true}
 	if o.Rounds > 0 {
@@ -180,12 +197,16 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 				return res, err
 			}
 		}
+		quiet := proc.WaitIdle(ctx, o.Quiet, quietWindow, o.QuietCores, quietLimit)
+		logger.Info("Stack quiet before the batch", "waited", quiet.Seconds, "reached", quiet.Reached, "cores", quiet.Cores)
+		cpuBefore := proc.CPU(o.Quiet)
 		b, err := batch(ctx, kube, clients, bodies, webhook)
 		if err != nil {
 			res.Processes = usage.Stop()
 			return res, err
 		}
-		b.Round = round
+		b.Round, b.Quiet = round, quiet
+		b.CPUSeconds = cpuUsed(cpuBefore, proc.CPU(o.Quiet))
 		logger.Info("Ceiling batch", "round", round, "webhook", webhook, "create", b.Create, "webhookCalls", b.Calls)
 		res.Batches = append(res.Batches, *b)
 		if webhook && res.Create.Requests == 0 {
@@ -203,6 +224,16 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 	res.Settled = proc.SampleSteady(ctx, pids, 0, settleWindow)
 	res.Processes = usage.Stop()
 	return res, nil
+}
+
+func cpuUsed(before, after map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for name, a := range after {
+		if b, found := before[name]; found {
+			out[name] = a - b
+		}
+	}
+	return out
 }
 
 // batch creates every pod, then waits until all are Ready.

@@ -131,7 +131,7 @@ func Markdown(r *Results, chartDir string, short bool) string {
 				c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
 		} else {
 			w("%d pods created by %d clients per batch, with the Pod webhook registered (no SidecarSet or other handler matching) and with its MutatingWebhookConfiguration removed; the webhook columns are kube-apiserver's metrics for its CREATE calls during the creates.\n\n", c.Pods, c.Clients)
-			w("| round | Pod webhook | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+			w("| round | Pod webhook | quiet after s | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 			for _, b := range c.Batches {
 				hook := "not registered"
 				if b.Webhook {
@@ -141,10 +141,15 @@ func Markdown(r *Results, chartDir string, short bool) string {
 				if b.RunningSeconds > 0 {
 					ready = fmt.Sprintf("%.1f", b.RunningSeconds)
 				}
-				w("| %d | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, b.Create.PerSec, b.Create.P50ms,
+				w("| %d | %s | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, quietAfter(b.Quiet), b.Create.PerSec, b.Create.P50ms,
 					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
 			}
 			w("\nReady after: until every pod the batch created (the failed creates left out) was Ready. A round with failed creates gives no webhook ratio.\n")
+			w("Quiet after: each batch starts once the stack's processes (node daemons included) together use less than %.2f cores over 2 s; \"not quiet\" when 2 minutes passed first.\n", c.QuietCores)
+			w("\nCPU seconds per batch, from the first create until all were Ready:\n\n")
+			for _, b := range c.Batches {
+				w("- round %d, webhook %s: %s\n", b.Round, map[bool]string{true: "registered", false: "not registered"}[b.Webhook], batchCPU(b.CPUSeconds))
+			}
 		}
 		if len(c.Settled) > 0 {
 			var settled []string
