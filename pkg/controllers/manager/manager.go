@@ -135,7 +135,7 @@ func runControllers(ctx context.Context, c clients, workers int, gates featurega
 	logger := klog.FromContext(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	kubeInformers := kubeinformers.NewSharedInformerFactoryWithOptions(kubeClient, 0, kubeinformers.WithTransform(stripManagedFields))
+	kubeInformers := kubeinformers.NewSharedInformerFactoryWithOptions(kubeClient, 0, kubeinformers.WithTransform(cacheTransform()))
 	kruiseInformers := kruiseinformers.NewSharedInformerFactoryWithOptions(kruiseClient, 0, kruiseinformers.WithTransform(stripManagedFields))
 	if err := podindex.Add(kubeInformers.Core().V1().Pods().Informer()); err != nil {
 		return fmt.Errorf("pod index: %w", err)

@@ -1,6 +1,7 @@
 package manager
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 )
@@ -21,4 +22,32 @@ func stripManagedFields(obj any) (any, error) {
 		m.SetManagedFields(nil)
 	}
 	return obj, nil
+}
+
+// internLimit bounds the pod string table: a few hundred entries cover a cluster's
+// label keys, images, nodes and enum values many times over.
+const internLimit = 1 << 14
+
+// cacheTransform is what the shared informers keep of each object: no managed fields,
+// and for a pod, its spec trimmed (trimPod) and its repeated strings shared
+// (stringTable). The pod is the informer's own fresh decode, so editing it in place is
+// safe.
+func cacheTransform() cache.TransformFunc {
+	table := newStringTable(internLimit)
+	var transform cache.TransformFunc
+	transform = func(obj any) (any, error) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			if out, err := transform(d.Obj); err == nil {
+				d.Obj = out
+			}
+			return d, nil
+		}
+		out, err := stripManagedFields(obj)
+		if pod, ok := out.(*corev1.Pod); ok && err == nil {
+			trimPod(pod)
+			table.internPod(pod)
+		}
+		return out, err
+	}
+	return transform
 }
