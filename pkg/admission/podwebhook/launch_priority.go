@@ -1,9 +1,11 @@
 package podwebhook
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -93,7 +95,7 @@ func launchPriorities(pod *corev1.Pod) ([]int32, field.ErrorList) {
 // launchPriority is the handler of injectLaunchPriority; a priority that is not a
 // number in range refuses the pod (422, naming the env value).
 func launchPriority() Handler {
-	return Handler{Name: "container-launch-priority", Rules: podCreates,
+	return Handler{Name: "container-launch-priority", Rules: podCreates, Applies: asksLaunchPriority,
 		Mutate: func(_ context.Context, _ *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
 			if _, errs := injectLaunchPriority(pod); len(errs) > 0 {
 				return Deny(apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Pod").GroupKind(), pod.Name, errs))
@@ -101,3 +103,14 @@ func launchPriority() Handler {
 			return nil
 		}}
 }
+
+// asksLaunchPriority: the pod names the priority annotation or a priority env var
+// somewhere in its JSON. Without either, injectLaunchPriority leaves it alone. The
+// names are searched without their "/": a JSON encoder may write it as "\/".
+func asksLaunchPriority(req *admissionv1.AdmissionRequest) (bool, error) {
+	raw := req.Object.Raw
+	return bytes.Contains(raw, launchPriorityAnnotationName) || bytes.Contains(raw, []byte(pub.ContainerPriorityEnv)), nil
+}
+
+// launchPriorityAnnotationName is pub.ContainerLaunchPriorityKey's name part.
+var launchPriorityAnnotationName = []byte(pub.ContainerLaunchPriorityKey[strings.LastIndexByte(pub.ContainerLaunchPriorityKey, '/')+1:])

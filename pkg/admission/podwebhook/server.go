@@ -81,6 +81,15 @@ func (s *Server) mutate(ctx context.Context, k endpointKey, req *admissionv1.Adm
 	if len(matched) == 0 {
 		return &admissionv1.AdmissionResponse{Allowed: true}, nil
 	}
+	// If no handler applies to the pod as it came, none applies after the ones before
+	// it ran (they left it as it came): the pod needs no decoding. Once one applies,
+	// all run as usual, each seeing what the ones before it changed.
+	if applies, err := anyApplies(matched, req); err != nil || !applies {
+		if err != nil {
+			return nil, err
+		}
+		return &admissionv1.AdmissionResponse{Allowed: true}, nil
+	}
 	pod := &corev1.Pod{}
 	if err := json.Unmarshal(req.Object.Raw, pod); err != nil {
 		return refused(apierrors.NewBadRequest(fmt.Sprintf("decoding the pod: %v", err))), nil
@@ -112,6 +121,25 @@ func (s *Server) mutate(ctx context.Context, k endpointKey, req *admissionv1.Adm
 	}
 	patchType := admissionv1.PatchTypeJSONPatch
 	return &admissionv1.AdmissionResponse{Allowed: true, PatchType: &patchType, Patch: patch}, nil
+}
+
+// anyApplies reports whether some handler may change req's pod: one without an
+// Applies check, or whose check says so.
+func anyApplies(handlers []Handler, req *admissionv1.AdmissionRequest) (bool, error) {
+	for i := range handlers {
+		h := &handlers[i]
+		if h.Applies == nil {
+			return true, nil
+		}
+		applies, err := h.Applies(req)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", h.Name, err)
+		}
+		if applies {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Validate runs the pod webhook's validating handlers that match req; the first

@@ -29,7 +29,12 @@ func sidecarSetInjection(cfg Config) Handler {
 	utilruntime.Must(apps.AddToScheme(s))
 	utilruntime.Must(v1beta1.AddToScheme(s))
 	i := &sidecarSetInjector{cfg: cfg, scheme: s}
-	return Handler{Name: "sidecarset-injection", Rules: podCreates, Synced: cfg.Synced, Mutate: i.mutate}
+	return Handler{Name: "sidecarset-injection", Rules: podCreates, Synced: cfg.Synced, Mutate: i.mutate,
+		Applies: func(*admissionv1.AdmissionRequest) (bool, error) {
+			// Without any SidecarSet there is nothing to inject.
+			sets, err := cfg.SidecarSets()
+			return len(sets) > 0, err
+		}}
 }
 
 func (i *sidecarSetInjector) mutate(ctx context.Context, req *admissionv1.AdmissionRequest, pod *corev1.Pod) error {

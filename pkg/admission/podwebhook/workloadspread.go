@@ -67,6 +67,14 @@ func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait t
 		{Name: "workloadspread", Rules: podCreates, Synced: store.Synced,
 			Mutate: func(ctx context.Context, req *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
 				return placeInSpread(ctx, store, b, req, pod, readyWait)
+			},
+			// A pod is placed only by a spread of its own namespace.
+			Applies: func(req *admissionv1.AdmissionRequest) (bool, error) {
+				spreads, err := store.List(req.Namespace)
+				if err != nil {
+					return false, fmt.Errorf("listing WorkloadSpreads: %w", err)
+				}
+				return len(spreads) > 0, nil
 			}},
 		{Name: "workloadspread-release", Synced: store.Synced,
 			Rules: []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}, Resource: Pods}},
