@@ -16,7 +16,10 @@ import (
 // afterwards: the order pods were created and graceful deletions (the controller's)
 // started in, pods deleted without grace (forced), and how many of
 // the wanted pods were down at once (missing, terminating, not ready, or running
-// another image than their spec says: an in-place update in progress).
+// another image than their spec says: an in-place update in progress). A pod forced
+// down is left out of that count until a pod of its name is up again: the controller
+// did not take it down, and counting it would charge kwok's deletion to the
+// controller's maxUnavailable.
 type podRecorder struct {
 	mu      sync.Mutex
 	wanted  map[string]bool
@@ -24,9 +27,11 @@ type podRecorder struct {
 	created []string
 	deleted []string
 	forced  []string
-	maxDown int
-	cancel  context.CancelFunc
-	done    chan struct{}
+	// forcedDown: wanted pods forced down and not up again yet.
+	forcedDown map[string]bool
+	maxDown    int
+	cancel     context.CancelFunc
+	done       chan struct{}
 }
 
 func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
@@ -42,7 +47,8 @@ func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
 		cancel()
 		t.Fatal(err)
 	}
-	r := &podRecorder{wanted: map[string]bool{}, pods: map[string]*corev1.Pod{}, cancel: cancel, done: make(chan struct{})}
+	r := &podRecorder{wanted: map[string]bool{}, pods: map[string]*corev1.Pod{}, forcedDown: map[string]bool{},
+		cancel: cancel, done: make(chan struct{})}
 	for _, n := range wanted {
 		r.wanted[n] = true
 	}
@@ -68,6 +74,7 @@ func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
 				if pod.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) {
 					if g := pod.DeletionGracePeriodSeconds; g != nil && *g == 0 {
 						r.forced = append(r.forced, pod.Name) // see below
+						r.forcedDown[pod.Name] = true
 					} else {
 						r.deleted = append(r.deleted, pod.Name)
 					}
@@ -80,6 +87,7 @@ func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
 					// terminating pods with grace 0, by name; acting twice on one, it
 					// sometimes deletes the replacement the controller just created.
 					r.forced = append(r.forced, pod.Name)
+					r.forcedDown[pod.Name] = true
 				}
 				delete(r.pods, pod.Name)
 			}
@@ -94,7 +102,11 @@ func recordPods(t *testing.T, ns string, wanted ...string) *podRecorder {
 func (r *podRecorder) measure() {
 	down := 0
 	for name := range r.wanted {
-		if p := r.pods[name]; p == nil || isDown(p) {
+		p := r.pods[name]
+		if p != nil && !isDown(p) {
+			delete(r.forcedDown, name) // up again
+		}
+		if (p == nil || isDown(p)) && !r.forcedDown[name] {
 			down++
 		}
 	}
