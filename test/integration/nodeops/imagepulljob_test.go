@@ -106,11 +106,18 @@ func TestImagePullJobParallelism(t *testing.T) {
 	}
 	maxPulling, maxListed := 0, 0
 	framework.WaitFor(t, 3*time.Minute, func() (bool, error) {
+		// One list, not a get per node: a snapshot at one resourceVersion. The controller
+		// lists the third node only after it saw a pull finish, and separate gets could
+		// read that finished node before it finished and the third after it was listed.
+		all, err := kc.AppsV1alpha1().NodeImages().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
 		listed, pulling := 0, 0
-		for _, node := range nodes {
-			ni, err := kc.AppsV1alpha1().NodeImages().Get(ctx, node, metav1.GetOptions{})
-			if err != nil {
-				return false, err
+		for i := range all.Items {
+			ni := &all.Items[i]
+			if !slices.Contains(nodes, ni.Name) {
+				continue
 			}
 			if _, ok := ni.Spec.Images["slow.invalid/app"]; !ok {
 				continue
