@@ -84,10 +84,11 @@ func (s *Server) mutate(ctx context.Context, k endpointKey, req *admissionv1.Adm
 	// If no handler applies to the pod as it came, none applies after the ones before
 	// it ran (they left it as it came): the pod needs no decoding. Once one applies,
 	// all run as usual, each seeing what the ones before it changed.
-	if applies, err := anyApplies(matched, req); err != nil || !applies {
-		if err != nil {
-			return nil, err
-		}
+	applies, err := anyApplies(matched, req)
+	if err != nil {
+		return nil, err
+	}
+	if !applies {
 		return &admissionv1.AdmissionResponse{Allowed: true}, nil
 	}
 	pod := &corev1.Pod{}

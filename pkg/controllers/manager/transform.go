@@ -34,20 +34,16 @@ const internLimit = 1 << 14
 // safe.
 func cacheTransform() cache.TransformFunc {
 	table := newStringTable(internLimit)
-	var transform cache.TransformFunc
-	transform = func(obj any) (any, error) {
-		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			if out, err := transform(d.Obj); err == nil {
-				d.Obj = out
-			}
-			return d, nil
-		}
+	return func(obj any) (any, error) {
 		out, err := stripManagedFields(obj)
-		if pod, ok := out.(*corev1.Pod); ok && err == nil {
+		held := out
+		if d, ok := out.(cache.DeletedFinalStateUnknown); ok {
+			held = d.Obj // the tombstone holds the pod by pointer
+		}
+		if pod, ok := held.(*corev1.Pod); ok && err == nil {
 			trimPod(pod)
 			table.internPod(pod)
 		}
 		return out, err
 	}
-	return transform
 }

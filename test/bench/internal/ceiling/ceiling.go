@@ -14,7 +14,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -22,6 +21,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
+	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
 	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stats"
@@ -206,7 +206,7 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 			return res, err
 		}
 		b.Round, b.Quiet = round, quiet
-		b.CPUSeconds = cpuUsed(cpuBefore, proc.CPU(o.Quiet))
+		b.CPUSeconds = proc.Used(cpuBefore, proc.CPU(o.Quiet))
 		logger.Info("Ceiling batch", "round", round, "webhook", webhook, "create", b.Create, "webhookCalls", b.Calls)
 		res.Batches = append(res.Batches, *b)
 		if webhook && res.Create.Requests == 0 {
@@ -224,16 +224,6 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 	res.Settled = proc.SampleSteady(ctx, pids, 0, settleWindow)
 	res.Processes = usage.Stop()
 	return res, nil
-}
-
-func cpuUsed(before, after map[string]float64) map[string]float64 {
-	out := map[string]float64{}
-	for name, a := range after {
-		if b, found := before[name]; found {
-			out[name] = a - b
-		}
-	}
-	return out
 }
 
 // batch creates every pod, then waits until all are Ready.
@@ -335,11 +325,7 @@ func cleanup(ctx context.Context, kube kubernetes.Interface) {
 	if err := kube.CoreV1().Pods(namespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}, metav1.ListOptions{}); err != nil {
 		logger.Error(err, "Deleting the pods")
 	}
-	if err := kube.CoreV1().Namespaces().Delete(ctx, namespace, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+	if err := ctrlbench.DeleteNamespace(ctx, kube, namespace, time.Second); err != nil {
 		logger.Error(err, "Deleting the namespace")
 	}
-	_ = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := kube.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
 }

@@ -44,18 +44,28 @@ func WaitIdle(ctx context.Context, pids map[string]int, window time.Duration, ma
 	}
 }
 
-// CoresBetween is the CPU the processes used between two readings, in cores. A process
-// missing from either reading (exited, restarted) counts for nothing.
+// CoresBetween is the CPU the processes used between two readings, in cores.
 func CoresBetween(before, after map[string]float64, window time.Duration) float64 {
 	var used float64
-	for name, a := range after {
-		if b, found := before[name]; found && a >= b {
-			used += a - b
-		}
+	for _, s := range Used(before, after) {
+		used += s
 	}
 	return used / window.Seconds()
 }
 
+// Used is each process's CPU seconds between two readings (CPU). A process missing
+// from either reading, or with less CPU than before (restarted), is left out.
+func Used(before, after map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for name, a := range after {
+		if b, found := before[name]; found && a >= b {
+			out[name] = a - b
+		}
+	}
+	return out
+}
+
+// CPU reads each process's CPU seconds since it started.
 func CPU(pids map[string]int) map[string]float64 {
 	out := map[string]float64{}
 	for name, pid := range pids {

@@ -50,3 +50,11 @@ func quietAfter(q proc.Idle) string {
 	}
 	return fmt.Sprintf("%.0f", q.Seconds)
 }
+
+// webhookRegistration names a ceiling batch's Pod webhook state.
+func webhookRegistration(registered bool) string {
+	if registered {
+		return "registered"
+	}
+	return "not registered"
+}

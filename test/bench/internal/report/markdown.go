@@ -133,10 +133,7 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			w("%d pods created by %d clients per batch, with the Pod webhook registered (no SidecarSet or other handler matching) and with its MutatingWebhookConfiguration removed; the webhook columns are kube-apiserver's metrics for its CREATE calls during the creates.\n\n", c.Pods, c.Clients)
 			w("| round | Pod webhook | quiet after s | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 			for _, b := range c.Batches {
-				hook := "not registered"
-				if b.Webhook {
-					hook = "registered"
-				}
+				hook := webhookRegistration(b.Webhook)
 				ready := "not within 5 min"
 				if b.RunningSeconds > 0 {
 					ready = fmt.Sprintf("%.1f", b.RunningSeconds)
@@ -148,7 +145,7 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			w("Quiet after: each batch starts once the stack's processes (node daemons included) together use less than %.2f cores over 2 s; \"not quiet\" when 2 minutes passed first.\n", c.QuietCores)
 			w("\nCPU seconds per batch, from the first create until all were Ready:\n\n")
 			for _, b := range c.Batches {
-				w("- round %d, webhook %s: %s\n", b.Round, map[bool]string{true: "registered", false: "not registered"}[b.Webhook], batchCPU(b.CPUSeconds))
+				w("- round %d, webhook %s: %s\n", b.Round, webhookRegistration(b.Webhook), batchCPU(b.CPUSeconds))
 			}
 		}
 		if len(c.Settled) > 0 {
