@@ -7,6 +7,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhookscope"
 	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 )
@@ -17,14 +18,17 @@ func Register(plugins *admission.Plugins) {
 	containerrecreaterequest.Register(plugins)
 	noderestriction.Register(plugins)
 	sidecarsetconflict.Register(plugins)
+	podwebhookscope.Register(plugins)
 }
 
 // PluginOrder is the order Kruise plugins run in, after the generic ones.
 // Mutating plugins fill in objects first; the node restriction then judges the final
-// object's writer.
+// object's writer. The Pod webhook's scope is widened last, for an object every other
+// plugin let through.
 var PluginOrder = []string{
 	containerrecreaterequest.PluginName,
 	deletionprotection.PluginName,
 	sidecarsetconflict.PluginName,
 	noderestriction.PluginName,
+	podwebhookscope.PluginName,
 }

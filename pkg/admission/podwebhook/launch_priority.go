@@ -96,6 +96,7 @@ func launchPriorities(pod *corev1.Pod) ([]int32, field.ErrorList) {
 // number in range refuses the pod (422, naming the env value).
 func launchPriority() Handler {
 	return Handler{Name: "container-launch-priority", Rules: podCreates, Applies: asksLaunchPriority,
+		CallClauses: staticCallClause("launch-priority", launchPriorityClause),
 		Mutate: func(_ context.Context, _ *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
 			if _, errs := injectLaunchPriority(pod); len(errs) > 0 {
 				return Deny(apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Pod").GroupKind(), pod.Name, errs))

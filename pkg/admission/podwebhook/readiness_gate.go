@@ -40,6 +40,7 @@ func injectReadinessGate(pod *corev1.Pod) bool {
 // readinessGate is the handler of injectReadinessGate.
 func readinessGate() Handler {
 	return Handler{Name: "kruise-pod-ready-gate", Rules: podCreates,
+		CallClauses: staticCallClause("kruise-pod-ready-gate", readinessGateClause),
 		Mutate: func(_ context.Context, _ *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
 			injectReadinessGate(pod)
 			return nil

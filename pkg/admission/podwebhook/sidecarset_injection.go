@@ -34,6 +34,21 @@ func sidecarSetInjection(cfg Config) Handler {
 			// Without any SidecarSet there is nothing to inject.
 			sets, err := cfg.SidecarSets()
 			return len(sets) > 0, err
+		},
+		CallClauses: func() (CallClauses, error) {
+			sets, err := cfg.SidecarSets()
+			if err != nil {
+				return nil, fmt.Errorf("listing SidecarSets: %w", err)
+			}
+			out := CallClauses{}
+			for _, ss := range sets {
+				if ss.Spec.InjectionStrategy.Paused || ss.DeletionTimestamp != nil {
+					continue
+				}
+				key, expr, _ := sidecarSetClause(ss.Name, ss.Spec.Namespace, ss.Spec.Selector)
+				out[key] = expr
+			}
+			return out, nil
 		}}
 }
 

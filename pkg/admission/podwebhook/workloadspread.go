@@ -75,6 +75,20 @@ func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait t
 					return false, fmt.Errorf("listing WorkloadSpreads: %w", err)
 				}
 				return len(spreads) > 0, nil
+			},
+			CallClauses: func() (CallClauses, error) {
+				spreads, err := store.List(metav1.NamespaceAll)
+				if err != nil {
+					return nil, fmt.Errorf("listing WorkloadSpreads: %w", err)
+				}
+				out := CallClauses{}
+				for _, ws := range spreads {
+					if ws.DeletionTimestamp == nil {
+						key, expr, _ := workloadSpreadClause(ws.Namespace)
+						out[key] = expr
+					}
+				}
+				return out, nil
 			}},
 		{Name: "workloadspread-release", Synced: store.Synced,
 			Rules: []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}, Resource: Pods}},

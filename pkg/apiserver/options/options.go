@@ -17,6 +17,7 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
@@ -47,6 +48,9 @@ type Options struct {
 	// PodWebhookReadinessGate makes the pod webhook give pods of Kruise workloads the
 	// KruisePodReady readiness gate.
 	PodWebhookReadinessGate bool
+	// PodWebhookCallScope keeps the Pod webhook's registration narrowed to the creates
+	// a handler may change (podwebhook.CallScopeKeeper).
+	PodWebhookCallScope bool
 
 	embedded bool
 	// etcdTLSFlagsWithEmbedded records --etcd-{cafile,certfile,keyfile} given without
@@ -63,9 +67,10 @@ func NewOptions() *Options {
 		panic(err)
 	}
 	o := &Options{
-		ServerRun:    genericoptions.NewServerRunOptions(),
-		Recommended:  genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
-		EmbeddedEtcd: etcd.Options{ClientPort: 2479, PeerPort: 2480},
+		ServerRun:           genericoptions.NewServerRunOptions(),
+		Recommended:         genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
+		EmbeddedEtcd:        etcd.Options{ClientPort: 2479, PeerPort: 2480},
+		PodWebhookCallScope: true,
 	}
 	o.Recommended.Etcd.StorageConfig.EncodeVersioner = versioner
 	// HTTP/1.1 unless --disable-http2-serving=false. kube-apiserver calls a
@@ -123,6 +128,11 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.PodWebhookReadinessGate, "pod-webhook-readiness-gate", o.PodWebhookReadinessGate,
 		"Give new pods of CloneSets and Advanced StatefulSets the KruisePodReady readiness gate, so lifecycle "+
 			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod.")
+	fs.BoolVar(&o.PodWebhookCallScope, "pod-webhook-call-scope", o.PodWebhookCallScope,
+		"Keep the match condition of the Pod webhook's MutatingWebhookConfiguration ("+podwebhook.ConfigurationName+") "+
+			"to the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness gate may change, so "+
+			"kube-apiserver calls the webhook for those only. Needs update on that configuration "+
+			"(artifacts/deploy/rbac/apiserver.yaml); without it the webhook is called for every pod create.")
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -183,16 +193,25 @@ func (o *Options) Config() (*apiserver.Config, error) {
 
 	var (
 		kruiseInformers kruiseinformers.SharedInformerFactory
-		kruiseLoopback  kruiseclient.Interface
+		podWebhook      *podwebhook.Server
+		callScope       *podwebhook.CallScopeKeeper
 	)
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
 		client, err := kruiseclient.NewForConfig(c.LoopbackClientConfig)
 		if err != nil {
 			return nil, fmt.Errorf("kruise loopback client: %w", err)
 		}
-		kruiseLoopback = client
 		kruiseInformers = kruiseinformers.NewSharedInformerFactory(client, 0)
-		return []admission.PluginInitializer{admissioninitializer.New(kruiseInformers)}, nil
+		// The Pod webhook is built here, before the admission plugins, as the one that
+		// widens its scope needs the keeper.
+		if podWebhook, callScope, err = o.podWebhook(c, kruiseInformers, client); err != nil {
+			return nil, err
+		}
+		var scope admissioninitializer.PodWebhookScope
+		if callScope != nil {
+			scope = callScope
+		}
+		return []admission.PluginInitializer{admissioninitializer.New(kruiseInformers, scope)}, nil
 	}
 	if err := o.Recommended.ApplyTo(cfg); err != nil {
 		return nil, fmt.Errorf("applying options: %w", err)
@@ -206,25 +225,12 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	if err := o.gateOnAuthentication(cfg); err != nil {
 		return nil, err
 	}
-	out := &apiserver.Config{GenericConfig: cfg}
-	if kruiseInformers != nil && cfg.SharedInformerFactory != nil && cfg.ClientConfig != nil {
-		kubeClient, err := kubernetes.NewForConfig(cfg.ClientConfig)
-		if err != nil {
-			return nil, fmt.Errorf("kube client for the pod webhook: %w", err)
-		}
-		// Registers its informers now, before the post-start hooks start the factories.
-		metadataClient, err := metadata.NewForConfig(cfg.ClientConfig)
-		if err != nil {
-			return nil, fmt.Errorf("metadata client for the deletion-protection webhook: %w", err)
-		}
-		webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, cfg.SharedInformerFactory,
-			kubeClient, metadataClient, o.PodWebhookReadinessGate)
-		webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
-		webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
-		handlers := podwebhook.Handlers(webhookConfig)
-		if out.PodWebhook, err = podwebhook.NewServer(handlers); err != nil {
-			return nil, fmt.Errorf("pod webhook: %w", err)
-		}
+	out := &apiserver.Config{GenericConfig: cfg, PodWebhook: podWebhook}
+	if callScope != nil {
+		cfg.AddPostStartHookOrDie("kruise-pod-webhook-call-scope", func(ctx genericapiserver.PostStartHookContext) error {
+			go callScope.Run(ctx)
+			return nil
+		})
 	}
 	cfg.AddPostStartHookOrDie("start-kruise-admission-informers", func(ctx genericapiserver.PostStartHookContext) error {
 		if kruiseInformers != nil {
@@ -233,6 +239,44 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		return nil
 	})
 	return out, nil
+}
+
+// podWebhook builds the Pod webhook's server and, with --pod-webhook-call-scope, the
+// keeper of its registration's call scope; neither without a kube-apiserver to serve.
+// It registers informers on both factories (before they start).
+func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInformers kruiseinformers.SharedInformerFactory,
+	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, *podwebhook.CallScopeKeeper, error) {
+	if c.SharedInformerFactory == nil || c.ClientConfig == nil {
+		return nil, nil, nil
+	}
+	kubeClient, err := kubernetes.NewForConfig(c.ClientConfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kube client for the pod webhook: %w", err)
+	}
+	metadataClient, err := metadata.NewForConfig(c.ClientConfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("metadata client for the deletion-protection webhook: %w", err)
+	}
+	webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, c.SharedInformerFactory,
+		kubeClient, metadataClient, o.PodWebhookReadinessGate)
+	webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+	webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+	handlers := podwebhook.Handlers(webhookConfig)
+	server, err := podwebhook.NewServer(handlers)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pod webhook: %w", err)
+	}
+	if !o.PodWebhookCallScope {
+		return server, nil, nil
+	}
+	sidecarSets := kruiseInformers.Apps().V1beta1().SidecarSets().Informer()
+	spreads := kruiseInformers.Apps().V1beta1().WorkloadSpreads().Informer()
+	keeper, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, kubeClient, c.SharedInformerFactory, handlers,
+		[]cache.InformerSynced{sidecarSets.HasSynced, spreads.HasSynced}, sidecarSets, spreads)
+	if err != nil {
+		return nil, nil, err
+	}
+	return server, keeper, nil
 }
 
 // Run starts the embedded etcd (if used) and serves until ctx ends.
