@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
@@ -115,9 +116,12 @@ spec:
 		return len(want) == 0, nil
 	})
 
-	// The pod webhook (failurePolicy Ignore) lets pods be created.
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "while-down"},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app:v1"}}}}
+	// The pod webhook (failurePolicy Ignore) lets pods be created. This one asks for
+	// launch priority, so kube-apiserver calls the webhook for it (a pod no handler
+	// would change is not sent at all).
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "while-down",
+		Annotations: map[string]string{pub.ContainerLaunchPriorityKey: pub.ContainerLaunchOrdered}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "app:v1"}, {Name: "side", Image: "side:v1"}}}}
 	if _, err := c.Client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("pod create while kruise-apiserver is down: %v", err)
 	}

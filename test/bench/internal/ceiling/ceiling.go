@@ -1,7 +1,7 @@
 // Package ceiling measures how fast a bare client with no rate limit can create pods on
 // the same stack: the upper bound that makes the controllers' 20 QPS the bottleneck. It
-// runs the batch with the Pod webhook registered (as every stack runs, no SidecarSet
-// matching) and with its MutatingWebhookConfiguration removed, in alternating order, so
+// runs the batch with the Pod webhook registered (as every stack runs, with a SidecarSet
+// that selects none of its pods) and with its MutatingWebhookConfiguration removed, in alternating order, so
 // the webhook's cost is a ratio measured in one run.
 package ceiling
 
@@ -161,6 +161,15 @@ func Run(ctx context.Context, cfg *rest.Config, kube kubernetes.Interface, o Opt
 	if err != nil {
 		return nil, err
 	}
+	removeElsewhere, err := createElsewhere(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := removeElsewhere(context.WithoutCancel(ctx)); err != nil {
+			logger.Error(err, "Removing the SidecarSet")
+		}
+	}()
 	reg, err := saveRegistration(ctx, kube)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/test/bench/internal/webhookmetrics"
 )
 
@@ -51,8 +52,11 @@ func (r *registration) set(ctx context.Context, kube kubernetes.Interface, on bo
 		return fmt.Errorf("removing the Pod webhook's registration: %w", err)
 	}
 	r.on = on
+	// The probe asks for launch priority, so the registration's match condition sends it
+	// to the webhook (the batch's pods, which nothing would change, are not sent).
 	probe := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "ceiling-probe"},
+		ObjectMeta: metav1.ObjectMeta{Name: "ceiling-probe",
+			Annotations: map[string]string{pub.ContainerLaunchPriorityKey: pub.ContainerLaunchOrdered}},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}}},
 	}
 	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {

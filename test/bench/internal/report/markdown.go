@@ -130,16 +130,16 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			w("%d pods created by %d clients at %.0f pods/s (p50 %.0f ms, p99 %.0f ms, %d failed); all Running and Ready after %.1f s.\n",
 				c.Pods, c.Clients, c.Create.PerSec, c.Create.P50ms, c.Create.P99ms, c.Create.Errors, c.RunningSeconds)
 		} else {
-			w("%d pods created by %d clients per batch, with the Pod webhook registered (no SidecarSet or other handler matching) and with its MutatingWebhookConfiguration removed; the webhook columns are kube-apiserver's metrics for its CREATE calls during the creates.\n\n", c.Pods, c.Clients)
-			w("| round | Pod webhook | quiet after s | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+			w("%d pods created by %d clients per batch, with the Pod webhook registered (a SidecarSet selecting other pods, no handler matching these) and with its MutatingWebhookConfiguration removed; the webhook columns are kube-apiserver's metrics for its CREATE calls during the creates, \"skipped\" the creates its match condition kept from calling it.\n\n", c.Pods, c.Clients)
+			w("| round | Pod webhook | quiet after s | pods/s | p50 ms | p99 ms | failed | Ready after s | webhook calls | skipped | webhook p50 ≤ s | webhook p99 ≤ s | failed open |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 			for _, b := range c.Batches {
 				hook := webhookRegistration(b.Webhook)
 				ready := "not within 5 min"
 				if b.RunningSeconds > 0 {
 					ready = fmt.Sprintf("%.1f", b.RunningSeconds)
 				}
-				w("| %d | %s | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %g | %g | %.0f |\n", b.Round, hook, quietAfter(b.Quiet), b.Create.PerSec, b.Create.P50ms,
-					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
+				w("| %d | %s | %s | %.0f | %.0f | %.0f | %d | %s | %.0f | %.0f | %g | %g | %.0f |\n", b.Round, hook, quietAfter(b.Quiet), b.Create.PerSec, b.Create.P50ms,
+					b.Create.P99ms, b.Create.Errors, ready, b.Calls.Calls, b.Calls.Skipped, b.Calls.P50, b.Calls.P99, b.Calls.FailOpen)
 			}
 			w("\nReady after: until every pod the batch created (the failed creates left out) was Ready. A round with failed creates gives no webhook ratio.\n")
 			w("Quiet after: each batch starts once the stack's processes (node daemons included) together use less than %.2f cores over 2 s; \"not quiet\" when 2 minutes passed first.\n", c.QuietCores)

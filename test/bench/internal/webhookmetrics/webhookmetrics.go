@@ -20,6 +20,9 @@ import (
 type Sample struct {
 	buckets                 map[float64]float64 // le -> cumulative count, calls of the operation
 	Count, FailOpen, Denied float64
+	// Skipped: requests of the operation the webhook's match conditions kept from
+	// calling it.
+	Skipped float64
 }
 
 // Scrape reads kube-apiserver's /metrics for the webhook named name; the histogram
@@ -54,6 +57,9 @@ func Scrape(ctx context.Context, kube kubernetes.Interface, name, operation stri
 			m.FailOpen += v
 		case strings.HasPrefix(line, "apiserver_admission_webhook_rejection_count{"):
 			m.Denied += v
+		case strings.HasPrefix(line, "apiserver_admission_match_condition_exclusions_total{") &&
+			stack.LabelValue(labels, "operation") == operation:
+			m.Skipped += v
 		}
 	}
 	return m, nil
@@ -62,6 +68,7 @@ func Scrape(ctx context.Context, kube kubernetes.Interface, name, operation stri
 // Delta is what happened between two scrapes.
 type Delta struct {
 	Calls, P50, P99, FailOpen, Denied float64 // P50, P99: seconds (histogram bucket upper bound)
+	Skipped                           float64
 }
 
 // Between returns the calls, latency quantiles and failures from before to after.
@@ -72,7 +79,7 @@ func Between(before, after Sample) Delta {
 	}
 	calls := after.Count - before.Count
 	return Delta{Calls: calls, P50: quantile(buckets, calls, 0.50), P99: quantile(buckets, calls, 0.99),
-		FailOpen: after.FailOpen - before.FailOpen, Denied: after.Denied - before.Denied}
+		FailOpen: after.FailOpen - before.FailOpen, Denied: after.Denied - before.Denied, Skipped: after.Skipped - before.Skipped}
 }
 
 // quantile is the upper bound of the histogram bucket holding quantile q.
