@@ -2,6 +2,7 @@ package podwebhook
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"time"
 
@@ -144,4 +145,30 @@ func writeCallScope(c *admissionregistrationv1.MutatingWebhookConfiguration, i i
 	}
 	hook.MatchConditions = conds
 	return nil
+}
+
+// callScopePatch is the JSON patch that sets s on webhook i of c, as read: only the
+// annotations and that webhook's match conditions, so fields this client does not know
+// (a newer kube-apiserver's) are kept, and only if c is still the stored version
+// (resourceVersion; a conflict otherwise) and i still the Pod webhook.
+func callScopePatch(c *admissionregistrationv1.MutatingWebhookConfiguration, i int, s callScope) ([]byte, error) {
+	out := c.DeepCopy()
+	if err := writeCallScope(out, i, s); err != nil {
+		return nil, err
+	}
+	conds := out.Webhooks[i].MatchConditions
+	if conds == nil {
+		conds = []admissionregistrationv1.MatchCondition{}
+	}
+	type op struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
+	}
+	return json.Marshal([]op{
+		{Op: "test", Path: fmt.Sprintf("/webhooks/%d/name", i), Value: c.Webhooks[i].Name},
+		{Op: "replace", Path: "/metadata/resourceVersion", Value: c.ResourceVersion},
+		{Op: "add", Path: "/metadata/annotations", Value: out.Annotations},
+		{Op: "add", Path: fmt.Sprintf("/webhooks/%d/matchConditions", i), Value: conds},
+	})
 }

@@ -9,6 +9,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -144,11 +145,12 @@ func (k *CallScopeKeeper) sync(ctx context.Context) error {
 	if next.equal(cur) {
 		return nil
 	}
-	out := c.DeepCopy()
-	if err := writeCallScope(out, i, next); err != nil {
+	patch, err := callScopePatch(c, i, next)
+	if err != nil {
 		return err
 	}
-	if _, err := k.kube.AdmissionregistrationV1().MutatingWebhookConfigurations().Update(ctx, out, metav1.UpdateOptions{}); err != nil {
+	if _, err := k.kube.AdmissionregistrationV1().MutatingWebhookConfigurations().Patch(ctx, k.name, types.JSONPatchType,
+		patch, metav1.PatchOptions{}); err != nil {
 		if apierrors.IsConflict(err) {
 			k.poke() // the cache is behind: again once it has the newer one
 			return nil
@@ -185,10 +187,11 @@ func (k *CallScopeKeeper) Widen(ctx context.Context, key, expr string) error {
 		if !changed {
 			return nil
 		}
-		if err := writeCallScope(c, i, next); err != nil {
+		patch, err := callScopePatch(c, i, next)
+		if err != nil {
 			return err
 		}
-		out, err := mwcs.Update(ctx, c, metav1.UpdateOptions{})
+		out, err := mwcs.Patch(ctx, k.name, types.JSONPatchType, patch, metav1.PatchOptions{})
 		if err == nil {
 			written = out
 		}

@@ -1,12 +1,16 @@
 package podwebhook
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 )
 
 func TestWidened(t *testing.T) {
@@ -112,5 +116,54 @@ func TestCallScopeRoundTrip(t *testing.T) {
 	mwc.Webhooks[i].MatchConditions[1].Expression = "true"
 	if got := readCallScope(mwc, i); !got.Narrowed || got.Clauses != nil {
 		t.Errorf("edited condition read as %+v; want narrowed, clauses unknown", got)
+	}
+}
+
+// The patch sets the scope as writeCallScope would, and keeps what it does not touch,
+// fields this client does not know included.
+func TestCallScopePatch(t *testing.T) {
+	stored := []byte(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration",
+		"metadata":{"name":"kruise-pod-webhook","resourceVersion":"42","labels":{"app":"kruise"}},
+		"webhooks":[{"name":"other.example.com","futureField":1},
+			{"name":"pods.mutate.kruise-native.io","futureField":2,"matchConditions":[{"name":"admins","expression":"true"}]}]}`)
+	var c admissionregistrationv1.MutatingWebhookConfiguration
+	if err := json.Unmarshal(stored, &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []callScope{
+		{Narrowed: true, Clauses: CallClauses{"a": "A"}, WidenedAt: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)},
+		{},
+	} {
+		patch, err := callScopePatch(&c, 1, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := jsonpatch.DecodePatch(patch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := p.Apply(stored)
+		if err != nil {
+			t.Fatalf("applying %s: %v", patch, err)
+		}
+		var got admissionregistrationv1.MutatingWebhookConfiguration
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatal(err)
+		}
+		if r := readCallScope(&got, 1); !r.equal(s) {
+			t.Errorf("patched to %+v, want %+v", r, s)
+		}
+		if !bytes.Contains(raw, []byte(`"futureField":2`)) || got.Labels["app"] != "kruise" || got.ResourceVersion != "42" ||
+			got.Webhooks[1].MatchConditions[0].Name != "admins" {
+			t.Errorf("the patch changed what it does not own: %s", raw)
+		}
+	}
+	// Another webhook at that index: the patch does not apply.
+	patch, _ := callScopePatch(&c, 1, callScope{})
+	moved := bytes.Replace(stored, []byte(`"other.example.com"`), []byte(`"x"`), 1)
+	moved = bytes.Replace(moved, []byte(`"pods.mutate.kruise-native.io"`), []byte(`"other.example.com"`), 1)
+	p, _ := jsonpatch.DecodePatch(patch)
+	if _, err := p.Apply(moved); err == nil {
+		t.Error("the patch applied to a configuration whose webhooks moved")
 	}
 }

@@ -131,7 +131,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.PodWebhookCallScope, "pod-webhook-call-scope", o.PodWebhookCallScope,
 		"Keep the match condition of the Pod webhook's MutatingWebhookConfiguration ("+podwebhook.ConfigurationName+") "+
 			"to the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness gate may change, so "+
-			"kube-apiserver calls the webhook for those only. Needs update on that configuration "+
+			"kube-apiserver calls the webhook for those only. Needs patch on that configuration "+
 			"(artifacts/deploy/rbac/apiserver.yaml); without it the webhook is called for every pod create.")
 }
 

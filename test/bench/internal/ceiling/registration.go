@@ -57,7 +57,7 @@ func (r *registration) set(ctx context.Context, kube kubernetes.Interface, on bo
 	probe := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "ceiling-probe",
 			Annotations: map[string]string{pub.ContainerLaunchPriorityKey: pub.ContainerLaunchOrdered}},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx:1.25"}}},
 	}
 	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		before, err := webhookmetrics.Scrape(ctx, kube, WebhookName, "CREATE")
