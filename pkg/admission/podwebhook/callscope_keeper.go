@@ -56,18 +56,23 @@ const callScopeGrace = 30 * time.Second
 const callScopeResync = callScopeGrace / 2
 
 // NewCallScopeKeeper keeps the registration name (the mutating configuration holding
-// the Pod webhook) for handlers. It registers its informer on kube (call it before the
-// factory starts); synced are the caches the handlers' CallClauses read, and each of
-// informers, when it changes, makes the keeper rebuild the condition.
-func NewCallScopeKeeper(name string, kubeClient kubernetes.Interface, kube kubeinformers.SharedInformerFactory,
+// the Pod webhook) for handlers; with narrow false it only takes out a condition left
+// from before, so every create is sent. It registers its informer on kube (call it
+// before the factory starts); synced are the caches the handlers' CallClauses read, and
+// each of informers, when it changes, makes the keeper rebuild the condition.
+func NewCallScopeKeeper(name string, narrow bool, kubeClient kubernetes.Interface, kube kubeinformers.SharedInformerFactory,
 	handlers []Handler, synced []cache.InformerSynced, informers ...cache.SharedInformer) (*CallScopeKeeper, error) {
 	configs := kube.Admissionregistration().V1().MutatingWebhookConfigurations()
+	clauses := func() (CallClauses, bool, error) { return mutatingCallClauses(handlers) }
+	if !narrow {
+		clauses = func() (CallClauses, bool, error) { return nil, false, nil }
+	}
 	k := &CallScopeKeeper{
 		name:    name,
 		kube:    kubeClient,
 		configs: configs.Lister(),
 		synced:  append([]cache.InformerSynced{configs.Informer().HasSynced}, synced...),
-		clauses: func() (CallClauses, bool, error) { return mutatingCallClauses(handlers) },
+		clauses: clauses,
 		grace:   callScopeGrace,
 		now:     time.Now,
 		changed: make(chan struct{}, 1),

@@ -132,7 +132,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Keep the match condition of the Pod webhook's MutatingWebhookConfiguration ("+podwebhook.ConfigurationName+") "+
 			"to the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness gate may change, so "+
 			"kube-apiserver calls the webhook for those only. Needs patch on that configuration "+
-			"(artifacts/deploy/rbac/apiserver.yaml); without it the webhook is called for every pod create.")
+			"(artifacts/deploy/rbac/apiserver.yaml); without it the webhook is called for every pod create. false "+
+			"takes out the condition an earlier run kept, and every pod create is sent.")
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -208,7 +209,7 @@ func (o *Options) Config() (*apiserver.Config, error) {
 			return nil, err
 		}
 		var scope admissioninitializer.PodWebhookScope
-		if callScope != nil {
+		if callScope != nil && o.PodWebhookCallScope {
 			scope = callScope
 		}
 		return []admission.PluginInitializer{admissioninitializer.New(kruiseInformers, scope)}, nil
@@ -266,13 +267,12 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	if err != nil {
 		return nil, nil, fmt.Errorf("pod webhook: %w", err)
 	}
-	if !o.PodWebhookCallScope {
-		return server, nil, nil
-	}
+	// The keeper runs either way: turned off, it takes out a condition an earlier run
+	// left, which nothing would widen any more.
 	sidecarSets := kruiseInformers.Apps().V1beta1().SidecarSets().Informer()
 	spreads := kruiseInformers.Apps().V1beta1().WorkloadSpreads().Informer()
-	keeper, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, kubeClient, c.SharedInformerFactory, handlers,
-		[]cache.InformerSynced{sidecarSets.HasSynced, spreads.HasSynced}, sidecarSets, spreads)
+	keeper, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, o.PodWebhookCallScope, kubeClient,
+		c.SharedInformerFactory, handlers, []cache.InformerSynced{sidecarSets.HasSynced, spreads.HasSynced}, sidecarSets, spreads)
 	if err != nil {
 		return nil, nil, err
 	}
