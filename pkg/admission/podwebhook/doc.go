@@ -14,6 +14,11 @@
 // of covered, ready pods spend a slot of the budget or are refused with 429. Status
 // writes never reach it.
 //
+// kube-apiserver sends the mutating entry only the creates a handler may change: each
+// mutating handler states them as CEL clauses (CallClauses), and CallScopeKeeper keeps
+// their OR as the registration's match condition, widened by the KruisePodWebhookScope
+// admission plugin before a SidecarSet or WorkloadSpread is stored.
+//
 // The same server serves registrations other than the pod webhook's (Webhook): a
 // handler names the one it belongs to, and each has its own path
 // (/admission/<phase>/<webhook>) and scope in the generated configurations. The
