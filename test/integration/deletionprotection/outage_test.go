@@ -23,13 +23,7 @@ func unguarded(t *testing.T, kind string) float64 {
 // failedOpen is how many calls to the webhook kube-apiserver let through because they
 // failed (failurePolicy Ignore).
 func failedOpen(t *testing.T, webhook string) float64 {
-	var n float64
-	for labels, v := range framework.Get(t).KubeAPIServerMetrics(t, "apiserver_admission_webhook_fail_open_count") {
-		if strings.Contains(labels, `name="`+webhook+`"`) {
-			n += v
-		}
-	}
-	return n
+	return framework.Get(t).KubeAPIServerMetricSum(t, "apiserver_admission_webhook_fail_open_count", `name="`+webhook+`"`)
 }
 
 // While kruise-apiserver is down every webhook behaves as documented (README.md,

@@ -111,6 +111,23 @@ func (c *Cluster) KubeAPIServerMetrics(t testing.TB, metric string) map[string]f
 	return parseMetric(bytes.NewReader(body), metric)
 }
 
+// KubeAPIServerMetricSum is the sum of kube-apiserver's samples of metric whose labels
+// contain each of labels (written as in the text format: name="x").
+func (c *Cluster) KubeAPIServerMetricSum(t testing.TB, metric string, labels ...string) float64 {
+	t.Helper()
+	var n float64
+samples:
+	for l, v := range c.KubeAPIServerMetrics(t, metric) {
+		for _, want := range labels {
+			if !strings.Contains(l, want) {
+				continue samples
+			}
+		}
+		n += v
+	}
+	return n
+}
+
 // parseMetric reads the samples of one metric from the Prometheus text format.
 func parseMetric(r io.Reader, metric string) map[string]float64 {
 	out := map[string]float64{}

@@ -16,13 +16,7 @@ import (
 // failOpenCount sums kube-apiserver's count of webhook calls that failed open for
 // the budget guard's webhook.
 func failOpenCount(t *testing.T) float64 {
-	n := 0.0
-	for labels, v := range framework.Get(t).KubeAPIServerMetrics(t, "apiserver_admission_webhook_fail_open_count") {
-		if strings.Contains(labels, "pods.validate.kruise-native.io") {
-			n += v
-		}
-	}
-	return n
+	return framework.Get(t).KubeAPIServerMetricSum(t, "apiserver_admission_webhook_fail_open_count", `name="pods.validate.kruise-native.io"`)
 }
 
 // The documented failure behaviour (failurePolicy Ignore, the local stack's default):
