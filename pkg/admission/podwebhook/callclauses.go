@@ -153,17 +153,19 @@ func namespaceClause(ns string) string { return "request.namespace == " + celStr
 // SidecarSetCallClause is the clause of a SidecarSet: true for the pods its namespace
 // and selector pick. A namespace selector is not evaluated (kube-apiserver does not
 // give match conditions the namespace's labels): such a SidecarSet is called for the
-// pods its selector picks in every namespace, and the handler decides. A paused or
-// deleted SidecarSet injects nothing and has no clause (ok false); an unusable selector
-// is called for every create.
+// pods its selector picks in every namespace, and the handler decides.
 func SidecarSetCallClause(ss *apps.SidecarSet) (key, expr string, ok bool) {
-	if ss.Spec.InjectionStrategy.Paused || ss.DeletionTimestamp != nil {
-		return "", "", false
-	}
-	return sidecarSetClause(ss.Name, ss.Spec.Namespace, ss.Spec.Selector)
+	return sidecarSetClause(ss, ss.Spec.Namespace, ss.Spec.Selector, ss.Spec.InjectionStrategy.Paused)
 }
 
-func sidecarSetClause(name, namespace string, sel *metav1.LabelSelector) (key, expr string, ok bool) {
+// sidecarSetClause is SidecarSetCallClause from the fields every version of a
+// SidecarSet has (the handler reads v1beta1 from its cache, admission sees the hub). A
+// paused or deleted SidecarSet injects nothing and has no clause (ok false); an
+// unusable selector is called for every create.
+func sidecarSetClause(meta metav1.Object, namespace string, sel *metav1.LabelSelector, paused bool) (key, expr string, ok bool) {
+	if paused || meta.GetDeletionTimestamp() != nil {
+		return "", "", false
+	}
 	expr, err := selectorClause(sel)
 	if err != nil {
 		expr = "true"
@@ -171,21 +173,17 @@ func sidecarSetClause(name, namespace string, sel *metav1.LabelSelector) (key, e
 	if namespace != "" {
 		expr = namespaceClause(namespace) + " && (" + expr + ")"
 	}
-	return "sidecarset/" + name, expr, true
+	return "sidecarset/" + meta.GetName(), expr, true
 }
 
-// WorkloadSpreadCallClause is the clause of a WorkloadSpread: every create in its
-// namespace (the handler finds the pod's workload from its owner, which a pod of a
-// Deployment gets from its ReplicaSet).
-func WorkloadSpreadCallClause(ws *apps.WorkloadSpread) (key, expr string, ok bool) {
-	if ws.DeletionTimestamp != nil {
+// WorkloadSpreadCallClause is the clause of a WorkloadSpread (any version): every
+// create in its namespace (the handler finds the pod's workload from its owner, which
+// a pod of a Deployment gets from its ReplicaSet). A deleted spread has none.
+func WorkloadSpreadCallClause(ws metav1.Object) (key, expr string, ok bool) {
+	if ws.GetDeletionTimestamp() != nil {
 		return "", "", false
 	}
-	return workloadSpreadClause(ws.Namespace)
-}
-
-func workloadSpreadClause(namespace string) (key, expr string, ok bool) {
-	return "workloadspread/" + namespace, namespaceClause(namespace), true
+	return "workloadspread/" + ws.GetNamespace(), namespaceClause(ws.GetNamespace()), true
 }
 
 // launchPriorityClause: the pod carries the launch-priority annotation, or a container

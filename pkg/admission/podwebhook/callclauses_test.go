@@ -253,7 +253,7 @@ func TestMutatingCallClauses(t *testing.T) {
 func TestCallClausesAtTheBound(t *testing.T) {
 	c := CallClauses{}
 	for i := 0; len(c) < maxCallClauses; i++ {
-		key, expr, _ := sidecarSetClause(fmt.Sprintf("ss-%03d", i), "", &metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("a%d", i)}})
+		key, expr, _ := sidecarSetClause(&metav1.ObjectMeta{Name: fmt.Sprintf("ss-%03d", i)}, "", &metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("a%d", i)}}, false)
 		c[key] = expr
 	}
 	if !c.Fits() {
@@ -262,7 +262,7 @@ func TestCallClausesAtTheBound(t *testing.T) {
 	if !kubeMatches(t, c.Expression(), "ns", labelled(map[string]string{"app": "a200"})) || kubeMatches(t, c.Expression(), "ns", labelled(nil)) {
 		t.Error("want only the selected pod")
 	}
-	key, expr, _ := sidecarSetClause("one-too-many", "", &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}})
+	key, expr, _ := sidecarSetClause(&metav1.ObjectMeta{Name: "one-too-many"}, "", &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}, false)
 	c[key] = expr
 	if c.Fits() {
 		t.Error("past maxCallClauses, want Fits false")
@@ -279,8 +279,8 @@ func TestCallClausesOnNulls(t *testing.T) {
 	}}
 	nullSpec := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": "p", "ownerReferences": []any{map[string]any{"apiVersion": nil, "controller": nil}}}, "spec": nil}}
-	_, ssExpr, _ := sidecarSetClause("ss", "ns", &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"},
-		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: metav1.LabelSelectorOpDoesNotExist}}})
+	_, ssExpr, _ := sidecarSetClause(&metav1.ObjectMeta{Name: "ss"}, "ns", &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"},
+		MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: metav1.LabelSelectorOpDoesNotExist}}}, false)
 	for _, obj := range []*unstructured.Unstructured{pod, nullSpec} {
 		for name, expr := range map[string]string{"sidecarset": ssExpr, "launch priority": launchPriorityClause, "readiness gate": readinessGateClause} {
 			if kubeMatches(t, expr, "ns", obj) {

@@ -23,7 +23,7 @@ import (
 // some handler may change (CallClauses), as a match condition kube-apiserver evaluates
 // before calling: most pod creates in a cluster match no SidecarSet, spread or launch
 // priority, and each call costs kube-apiserver far more than the condition (see
-// README, "What the Pod webhook costs").
+// README, "Webhooks: transport and cost").
 //
 // Two paths write it:
 //   - Widen, from the admission of a SidecarSet or WorkloadSpread, before it is stored:
@@ -58,10 +58,10 @@ const callScopeResync = callScopeGrace / 2
 // NewCallScopeKeeper keeps the registration name (the mutating configuration holding
 // the Pod webhook) for handlers; with narrow false it only takes out a condition left
 // from before, so every create is sent. It registers its informer on kube (call it
-// before the factory starts); synced are the caches the handlers' CallClauses read, and
-// each of informers, when it changes, makes the keeper rebuild the condition.
+// before the factory starts). informers are the caches the handlers' CallClauses read:
+// the keeper waits for them to sync, and rebuilds the condition when one changes.
 func NewCallScopeKeeper(name string, narrow bool, kubeClient kubernetes.Interface, kube kubeinformers.SharedInformerFactory,
-	handlers []Handler, synced []cache.InformerSynced, informers ...cache.SharedInformer) (*CallScopeKeeper, error) {
+	handlers []Handler, informers ...cache.SharedInformer) (*CallScopeKeeper, error) {
 	configs := kube.Admissionregistration().V1().MutatingWebhookConfigurations()
 	clauses := func() (CallClauses, bool, error) { return mutatingCallClauses(handlers) }
 	if !narrow {
@@ -71,7 +71,6 @@ func NewCallScopeKeeper(name string, narrow bool, kubeClient kubernetes.Interfac
 		name:    name,
 		kube:    kubeClient,
 		configs: configs.Lister(),
-		synced:  append([]cache.InformerSynced{configs.Informer().HasSynced}, synced...),
 		clauses: clauses,
 		grace:   callScopeGrace,
 		now:     time.Now,
@@ -86,6 +85,7 @@ func NewCallScopeKeeper(name string, narrow bool, kubeClient kubernetes.Interfac
 		if _, err := inf.AddEventHandler(onChange); err != nil {
 			return nil, fmt.Errorf("watching for the Pod webhook's call scope: %w", err)
 		}
+		k.synced = append(k.synced, inf.HasSynced)
 	}
 	return k, nil
 }

@@ -42,11 +42,9 @@ func sidecarSetInjection(cfg Config) Handler {
 			}
 			out := CallClauses{}
 			for _, ss := range sets {
-				if ss.Spec.InjectionStrategy.Paused || ss.DeletionTimestamp != nil {
-					continue
+				if key, expr, ok := sidecarSetClause(ss, ss.Spec.Namespace, ss.Spec.Selector, ss.Spec.InjectionStrategy.Paused); ok {
+					out[key] = expr
 				}
-				key, expr, _ := sidecarSetClause(ss.Name, ss.Spec.Namespace, ss.Spec.Selector)
-				out[key] = expr
 			}
 			return out, nil
 		}}

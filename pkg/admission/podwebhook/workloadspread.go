@@ -83,8 +83,7 @@ func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait t
 				}
 				out := CallClauses{}
 				for _, ws := range spreads {
-					if ws.DeletionTimestamp == nil {
-						key, expr, _ := workloadSpreadClause(ws.Namespace)
+					if key, expr, ok := WorkloadSpreadCallClause(ws); ok {
 						out[key] = expr
 					}
 				}

@@ -17,7 +17,6 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
@@ -242,8 +241,9 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	return out, nil
 }
 
-// podWebhook builds the Pod webhook's server and, with --pod-webhook-call-scope, the
-// keeper of its registration's call scope; neither without a kube-apiserver to serve.
+// podWebhook builds the Pod webhook's server and the keeper of its registration's call
+// scope (narrowing with --pod-webhook-call-scope); neither without a kube-apiserver to
+// serve.
 // It registers informers on both factories (before they start).
 func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInformers kruiseinformers.SharedInformerFactory,
 	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, *podwebhook.CallScopeKeeper, error) {
@@ -272,7 +272,7 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	sidecarSets := kruiseInformers.Apps().V1beta1().SidecarSets().Informer()
 	spreads := kruiseInformers.Apps().V1beta1().WorkloadSpreads().Informer()
 	keeper, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, o.PodWebhookCallScope, kubeClient,
-		c.SharedInformerFactory, handlers, []cache.InformerSynced{sidecarSets.HasSynced, spreads.HasSynced}, sidecarSets, spreads)
+		c.SharedInformerFactory, handlers, sidecarSets, spreads)
 	if err != nil {
 		return nil, nil, err
 	}
