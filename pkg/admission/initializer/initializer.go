@@ -7,6 +7,7 @@ package initializer
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
 
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
@@ -18,10 +19,11 @@ type WantsKruiseInformerFactory interface {
 	admission.InitializationValidator
 }
 
-// PodWebhookScope adds a clause to the Pod webhook's registration and returns once it
-// is written (podwebhook.CallScopeKeeper).
+// PodWebhookScope adds the clauses of an object being admitted to the Pod webhook's
+// registrations and returns once they are written (podwebhook.CallScopes); an object
+// that has none is left alone.
 type PodWebhookScope interface {
-	Widen(ctx context.Context, key, expr string) error
+	Widen(ctx context.Context, obj runtime.Object) error
 }
 
 // WantsPodWebhookScope is implemented by plugins that widen the Pod webhook's scope.

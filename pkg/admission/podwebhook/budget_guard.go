@@ -33,6 +33,8 @@ var budgetRules = []Rule{
 func budgetGuard(store BudgetStore, now func() time.Time) Handler {
 	sp := newSpender(store, now)
 	return Handler{Name: "pod-unavailable-budget", Rules: budgetRules, Synced: store.Synced,
+		// A budget guards only pods of its own namespace.
+		CallClauses: cachedCallClauses("PodUnavailableBudgets", store.List, BudgetCallClause),
 		Validate: func(ctx context.Context, req *admissionv1.AdmissionRequest) error {
 			return guard(ctx, sp, req)
 		}}

@@ -7,29 +7,35 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/policy"
 )
 
-// CallClauses say which pod creates the mutating handlers may change, as CEL
-// expressions over kube-apiserver's admission variables (object, request), keyed by
-// what each stands for ("sidecarset/<name>", "launch-priority"). kube-apiserver calls
-// the mutating Pod webhook only for a create for which one of them is true: it
-// evaluates them as the registration's match condition (CallScopeKeeper), so the
-// creates no handler would change never leave kube-apiserver.
+// CallClauses say which requests the handlers of one phase may act on (the creates
+// the mutating handlers may change, the updates, deletes and evictions the validating
+// ones may refuse or record), as CEL expressions over kube-apiserver's admission
+// variables (object, request), keyed by what each stands for ("sidecarset/<name>",
+// "launch-priority"). kube-apiserver calls that phase's Pod webhook only for a request
+// for which one of them is true: it evaluates them as the registration's match
+// condition (CallScopeKeeper), so the requests no handler would act on never leave
+// kube-apiserver.
 //
-// Every clause must be true for every pod its handler might change (it may be true
-// for more), and must never fail to evaluate: with failurePolicy Ignore an evaluation
-// error skips the webhook. Fields are therefore read only behind has().
+// Every clause must be true for every request its handler might act on (it may be
+// true for more), and must never fail to evaluate: with failurePolicy Ignore an
+// evaluation error skips the webhook. Fields are therefore read only behind has(), and
+// a validating clause reads nothing of object (null on a delete).
 type CallClauses map[string]string
 
-// CallConditionName is the match condition CallScopeKeeper keeps on the mutating Pod
-// webhook; other conditions an administrator adds are left alone.
+// CallConditionName is the match condition CallScopeKeeper keeps on each Pod webhook;
+// other conditions an administrator adds are left alone.
 const CallConditionName = "kruise-handlers-may-mutate"
 
-// Bounds past which the webhook is called for every create instead: each clause costs
-// kube-apiserver a little on every pod create, and past this many the call costs less.
+// Bounds past which the webhook is called for every request instead: each clause
+// costs kube-apiserver a little on every request, and past this many the call costs
+// less.
 const (
 	maxCallClauses         = 256
 	maxCallExpressionBytes = 64 << 10
@@ -147,7 +153,7 @@ func selectorClause(sel *metav1.LabelSelector) (string, error) {
 	return strings.Join(terms, " && "), nil
 }
 
-// namespaceClause is true for creates in namespace ns.
+// namespaceClause is true for requests in namespace ns.
 func namespaceClause(ns string) string { return "request.namespace == " + celString(ns) }
 
 // SidecarSetCallClause is the clause of a SidecarSet: true for the pods its namespace
@@ -177,8 +183,9 @@ func sidecarSetClause(meta metav1.Object, namespace string, sel *metav1.LabelSel
 }
 
 // WorkloadSpreadCallClause is the clause of a WorkloadSpread (any version): every
-// create in its namespace (the handler finds the pod's workload from its owner, which
-// a pod of a Deployment gets from its ReplicaSet). A deleted spread has none.
+// pod create and delete in its namespace (the handlers find the pod's workload from its
+// owner, which a pod of a Deployment gets from its ReplicaSet). A deleted spread has
+// none.
 func WorkloadSpreadCallClause(ws metav1.Object) (key, expr string, ok bool) {
 	if ws.GetDeletionTimestamp() != nil {
 		return "", "", false
@@ -198,14 +205,55 @@ var readinessGateClause = present("object.metadata.ownerReferences") + " && obje
 	present("r.controller") + " && r.controller == true && " + present("r.apiVersion") + " && r.apiVersion.startsWith(" +
 	celString(apps.GroupName+"/") + "))"
 
-// mutatingCallClauses is the union of the clauses of the pod webhook's mutating
-// handlers; ok is false when one of them cannot say (no CallClauses), or the union is
-// too large to be a match condition: then every create is sent.
-func mutatingCallClauses(handlers []Handler) (CallClauses, bool, error) {
+// BudgetCallClause is the clause of a PodUnavailableBudget (any version): every pod
+// update, delete and eviction in its namespace (the guard finds the budgets covering
+// the pod itself). A deleted budget guards nothing and has none.
+func BudgetCallClause(pub metav1.Object) (key, expr string, ok bool) {
+	if pub.GetDeletionTimestamp() != nil {
+		return "", "", false
+	}
+	return "podunavailablebudget/" + pub.GetNamespace(), namespaceClause(pub.GetNamespace()), true
+}
+
+// ObjectCallClauses are the clauses obj, an object being admitted, adds to the Pod
+// webhook's registrations, by phase: a SidecarSet's pods must be sent to the mutating
+// call, a budget's disruptions to the validating one, and a WorkloadSpread's pods to
+// both (placement on create, release on delete). Nil for any other object.
+func ObjectCallClauses(obj runtime.Object) map[Phase]CallClauses {
+	var (
+		key, expr string
+		ok        bool
+		phases    []Phase
+	)
+	switch o := obj.(type) {
+	case *apps.SidecarSet:
+		key, expr, ok = SidecarSetCallClause(o)
+		phases = []Phase{Mutating}
+	case *apps.WorkloadSpread:
+		key, expr, ok = WorkloadSpreadCallClause(o)
+		phases = []Phase{Mutating, Validating}
+	case *policy.PodUnavailableBudget:
+		key, expr, ok = BudgetCallClause(o)
+		phases = []Phase{Validating}
+	}
+	if !ok {
+		return nil
+	}
+	out := map[Phase]CallClauses{}
+	for _, p := range phases {
+		out[p] = CallClauses{key: expr}
+	}
+	return out
+}
+
+// phaseCallClauses is the union of the clauses of the pod webhook's handlers of phase
+// p; ok is false when one of them cannot say (no CallClauses), or the union is too
+// large to be a match condition: then every request is sent.
+func phaseCallClauses(handlers []Handler, p Phase) (CallClauses, bool, error) {
 	out := CallClauses{}
 	for i := range handlers {
 		h := &handlers[i]
-		if h.Phase() != Mutating || h.WebhookName() != PodWebhook {
+		if h.Phase() != p || h.WebhookName() != PodWebhook {
 			continue
 		}
 		if h.CallClauses == nil {
@@ -213,7 +261,7 @@ func mutatingCallClauses(handlers []Handler) (CallClauses, bool, error) {
 		}
 		c, err := h.CallClauses()
 		if err != nil {
-			return nil, false, fmt.Errorf("the creates handler %s may change: %w", h.Name, err)
+			return nil, false, fmt.Errorf("the requests handler %s may act on: %w", h.Name, err)
 		}
 		out.Add(c)
 	}
@@ -221,6 +269,25 @@ func mutatingCallClauses(handlers []Handler) (CallClauses, bool, error) {
 		return nil, false, nil
 	}
 	return out, true, nil
+}
+
+// cachedCallClauses is a handler's CallClauses from a cache: the clause (by clause) of
+// each object list returns for every namespace.
+func cachedCallClauses[T metav1.Object](what string, list func(namespace string) ([]T, error),
+	clause func(metav1.Object) (key, expr string, ok bool)) func() (CallClauses, error) {
+	return func() (CallClauses, error) {
+		objs, err := list(metav1.NamespaceAll)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", what, err)
+		}
+		out := CallClauses{}
+		for _, o := range objs {
+			if key, expr, ok := clause(o); ok {
+				out[key] = expr
+			}
+		}
+		return out, nil
+	}
 }
 
 // staticCallClause is a handler's CallClauses when they never change.

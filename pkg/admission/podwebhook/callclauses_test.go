@@ -3,11 +3,13 @@ package podwebhook
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -21,6 +23,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/apis/policy"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
@@ -30,14 +33,20 @@ import (
 // "skip" (which Ignore would make of it).
 func kubeMatches(t *testing.T, expr, ns string, pod runtime.Object) bool {
 	t.Helper()
+	gvk := corev1.SchemeGroupVersion.WithKind("Pod")
+	attrs := admission.NewAttributesRecord(pod, nil, gvk, ns, "p", corev1.SchemeGroupVersion.WithResource("pods"), "",
+		admission.Create, &metav1.CreateOptions{}, false, nil)
+	return kubeMatchesRequest(t, expr, &admission.VersionedAttributes{Attributes: attrs, VersionedKind: gvk, VersionedObject: pod})
+}
+
+// kubeMatchesRequest is kubeMatches for any request.
+func kubeMatchesRequest(t *testing.T, expr string, attrs *admission.VersionedAttributes) bool {
+	t.Helper()
 	compiler := plugincel.NewConditionCompiler(environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()))
 	filter := compiler.CompileCondition([]plugincel.ExpressionAccessor{&matchconditions.MatchCondition{Name: CallConditionName, Expression: expr}},
 		plugincel.OptionalVariableDeclarations{HasAuthorizer: true}, environment.NewExpressions)
 	m := matchconditions.NewMatcher(filter, ptr.To(admissionregistrationv1.Fail), "webhook", "admit", "test")
-	gvk := corev1.SchemeGroupVersion.WithKind("Pod")
-	attrs := admission.NewAttributesRecord(pod, nil, gvk, ns, "p", corev1.SchemeGroupVersion.WithResource("pods"), "",
-		admission.Create, &metav1.CreateOptions{}, false, nil)
-	r := m.Match(context.Background(), &admission.VersionedAttributes{Attributes: attrs, VersionedKind: gvk, VersionedObject: pod}, nil, nil)
+	r := m.Match(context.Background(), attrs, nil, nil)
 	if r.Error != nil {
 		t.Fatalf("evaluating %s: %v", expr, r.Error)
 	}
@@ -215,7 +224,7 @@ func TestMutatingCallClauses(t *testing.T) {
 	spreads := &fakeSpreads{cached: &v1beta1.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "ws", Namespace: "spread-ns"}}}
 	handlers := Handlers(Config{SidecarSets: func() ([]*v1beta1.SidecarSet, error) { return sets, nil }, ReadinessGate: true,
 		Spreads: spreads, Budgets: noBudgets{}})
-	clauses, ok, err := mutatingCallClauses(handlers)
+	clauses, ok, err := phaseCallClauses(handlers, Mutating)
 	if err != nil || !ok {
 		t.Fatalf("clauses: ok %v, %v", ok, err)
 	}
@@ -244,8 +253,82 @@ func TestMutatingCallClauses(t *testing.T) {
 	}
 
 	handlers = append(handlers, Handler{Name: "unscoped", Rules: podCreates, Mutate: func(context.Context, *admissionv1.AdmissionRequest, *corev1.Pod) error { return nil }})
-	if _, ok, err := mutatingCallClauses(handlers); ok || err != nil {
+	if _, ok, err := phaseCallClauses(handlers, Mutating); ok || err != nil {
 		t.Errorf("with a handler without CallClauses: ok %v, %v; want every create sent", ok, err)
+	}
+}
+
+// The validating handlers' union: a clause per namespace with budgets and per
+// namespace with spreads, true for the updates, deletes (no object) and evictions (an
+// Eviction, not a pod) there and for nothing elsewhere.
+func TestValidatingCallClauses(t *testing.T) {
+	budgets := oneSlot() // in namespace "ns"
+	spreads := &fakeSpreads{cached: &v1beta1.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "ws", Namespace: "spread-ns"}}}
+	handlers := Handlers(Config{SidecarSets: func() ([]*v1beta1.SidecarSet, error) { return nil, nil }, Spreads: spreads, Budgets: budgets})
+	clauses, ok, err := phaseCallClauses(handlers, Validating)
+	if err != nil || !ok {
+		t.Fatalf("clauses: ok %v, %v", ok, err)
+	}
+	if want := (CallClauses{"podunavailablebudget/ns": namespaceClause("ns"), "workloadspread/spread-ns": namespaceClause("spread-ns")}); !maps.Equal(clauses, want) {
+		t.Errorf("clauses %v, want %v", clauses, want)
+	}
+	expr := clauses.Expression()
+	pod := labelled(map[string]string{"app": "web"})
+	podGVK, podsGVR := corev1.SchemeGroupVersion.WithKind("Pod"), corev1.SchemeGroupVersion.WithResource("pods")
+	request := func(ns string, op admission.Operation) *admission.VersionedAttributes {
+		switch op {
+		case admission.Delete:
+			a := admission.NewAttributesRecord(nil, pod, podGVK, ns, "p", podsGVR, "", op, &metav1.DeleteOptions{}, false, nil)
+			return &admission.VersionedAttributes{Attributes: a, VersionedKind: podGVK, VersionedOldObject: pod}
+		case admission.Update:
+			a := admission.NewAttributesRecord(pod, pod, podGVK, ns, "p", podsGVR, "", op, &metav1.UpdateOptions{}, false, nil)
+			return &admission.VersionedAttributes{Attributes: a, VersionedKind: podGVK, VersionedObject: pod, VersionedOldObject: pod}
+		default: // an eviction
+			ev := &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: ns}}
+			gvk := policyv1.SchemeGroupVersion.WithKind("Eviction")
+			a := admission.NewAttributesRecord(ev, nil, gvk, ns, "p", podsGVR, "eviction", admission.Create, &metav1.CreateOptions{}, false, nil)
+			return &admission.VersionedAttributes{Attributes: a, VersionedKind: gvk, VersionedObject: ev}
+		}
+	}
+	for _, ns := range []string{"ns", "spread-ns", "other"} {
+		for _, op := range []admission.Operation{admission.Update, admission.Delete, admission.Create} {
+			if got, want := kubeMatchesRequest(t, expr, request(ns, op)), ns != "other"; got != want {
+				t.Errorf("%s in %s: called %t, want %t", op, ns, got, want)
+			}
+		}
+	}
+}
+
+// Which clauses an object being admitted adds, to which phase's registration.
+func TestObjectCallClauses(t *testing.T) {
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	ss := &apps.SidecarSet{ObjectMeta: metav1.ObjectMeta{Name: "logs"}, Spec: apps.SidecarSetSpec{Selector: sel}}
+	paused := ss.DeepCopy()
+	paused.Spec.InjectionStrategy.Paused = true
+	ws := &apps.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "ws", Namespace: "ns"}}
+	budget := &policy.PodUnavailableBudget{ObjectMeta: metav1.ObjectMeta{Name: "pub", Namespace: "ns"}}
+	deleted := budget.DeepCopy()
+	deleted.DeletionTimestamp = &metav1.Time{}
+	ssKey, ssExpr, _ := SidecarSetCallClause(ss)
+	cases := map[string]struct {
+		obj  runtime.Object
+		want map[Phase]CallClauses
+	}{
+		"SidecarSet": {obj: ss, want: map[Phase]CallClauses{Mutating: {ssKey: ssExpr}}},
+		"WorkloadSpread": {obj: ws, want: map[Phase]CallClauses{Mutating: {"workloadspread/ns": namespaceClause("ns")},
+			Validating: {"workloadspread/ns": namespaceClause("ns")}}},
+		"PodUnavailableBudget": {obj: budget, want: map[Phase]CallClauses{Validating: {"podunavailablebudget/ns": namespaceClause("ns")}}},
+		"paused SidecarSet":    {obj: paused},
+		"deleted budget":       {obj: deleted},
+		"other kind":           {obj: &apps.CloneSet{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ObjectCallClauses(tc.obj)
+			if !maps.EqualFunc(got, tc.want, func(a, b CallClauses) bool { return maps.Equal(a, b) }) {
+				t.Errorf("ObjectCallClauses = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -15,14 +16,14 @@ import (
 const (
 	// CallClausesAnnotation holds the clauses (JSON, CallClauses) of the condition.
 	CallClausesAnnotation = "kruise-native.io/pod-webhook-call-clauses"
-	// CallWidenedAtAnnotation is when an admitted SidecarSet or WorkloadSpread last
-	// widened the condition (RFC 3339).
+	// CallWidenedAtAnnotation is when an admitted SidecarSet, WorkloadSpread or
+	// PodUnavailableBudget last widened the condition (RFC 3339).
 	CallWidenedAtAnnotation = "kruise-native.io/pod-webhook-widened-at"
 )
 
-// callScope is the part of the mutating Pod webhook's registration CallScopeKeeper
-// owns: whether kube-apiserver calls it for every create, or only those its clauses
-// pick.
+// callScope is the part of a Pod webhook's registration CallScopeKeeper owns:
+// whether kube-apiserver calls it for every request its rules match, or only those its
+// clauses pick.
 type callScope struct {
 	// Narrowed: the registration carries CallConditionName.
 	Narrowed bool
@@ -36,7 +37,7 @@ type callScope struct {
 // widened is cur after an object whose clause is key/expr was admitted: the clause
 // OR-ed in, so that its pods are sent from now on, whatever any replica's cache holds.
 // A condition nobody can read, or one grown too large, gives way to calling for every
-// create. changed is false when cur already sends those pods.
+// request. changed is false when cur already sends those pods.
 func widened(cur callScope, key, expr string, now time.Time) (next callScope, changed bool) {
 	if !cur.Narrowed {
 		return cur, false
@@ -56,7 +57,7 @@ func widened(cur callScope, key, expr string, now time.Time) (next callScope, ch
 }
 
 // settled is the scope a replica writes from its caches (desired; ok false when the
-// handlers cannot say, which sends every create). Within grace of the last widening
+// handlers cannot say, which sends every request). Within grace of the last widening
 // the replica's cache may not yet hold what another replica just admitted: it then
 // only adds clauses and removes none, and waits to narrow.
 func settled(cur callScope, desired CallClauses, ok bool, now time.Time, grace time.Duration) callScope {
@@ -87,30 +88,45 @@ func (s callScope) equal(o callScope) bool {
 		s.WidenedAt.Truncate(time.Second).Equal(o.WidenedAt.Truncate(time.Second))
 }
 
-// mutatingPodHook is the index of the mutating Pod webhook in c, or -1.
-func mutatingPodHook(c *admissionregistrationv1.MutatingWebhookConfiguration) int {
-	name := webhookName(PodWebhook, Mutating)
-	for i := range c.Webhooks {
-		if c.Webhooks[i].Name == name {
+// registrationView is what the call scope reads and writes of one of the two
+// configurations named ConfigurationName (mutating or validating): its version, its
+// annotations, and each webhook's name and match conditions.
+type registrationView struct {
+	ResourceVersion string
+	Annotations     map[string]string
+	Hooks           []hookView
+}
+
+// hookView is one webhook of a registrationView.
+type hookView struct {
+	Name            string
+	MatchConditions []admissionregistrationv1.MatchCondition
+}
+
+// podHook is the index of the Pod webhook of phase p in v, or -1.
+func podHook(v registrationView, p Phase) int {
+	name := webhookName(PodWebhook, p)
+	for i := range v.Hooks {
+		if v.Hooks[i].Name == name {
 			return i
 		}
 	}
 	return -1
 }
 
-// readCallScope reads the scope of c's webhook i.
-func readCallScope(c *admissionregistrationv1.MutatingWebhookConfiguration, i int) callScope {
+// readCallScope reads the scope of v's webhook i.
+func readCallScope(v registrationView, i int) callScope {
 	var s callScope
-	if t, err := time.Parse(time.RFC3339, c.Annotations[CallWidenedAtAnnotation]); err == nil {
+	if t, err := time.Parse(time.RFC3339, v.Annotations[CallWidenedAtAnnotation]); err == nil {
 		s.WidenedAt = t
 	}
-	for _, mc := range c.Webhooks[i].MatchConditions {
+	for _, mc := range v.Hooks[i].MatchConditions {
 		if mc.Name != CallConditionName {
 			continue
 		}
 		s.Narrowed = true
 		var clauses CallClauses
-		if err := json.Unmarshal([]byte(c.Annotations[CallClausesAnnotation]), &clauses); err == nil &&
+		if err := json.Unmarshal([]byte(v.Annotations[CallClausesAnnotation]), &clauses); err == nil &&
 			clauses != nil && clauses.Expression() == mc.Expression {
 			s.Clauses = clauses
 		}
@@ -118,45 +134,47 @@ func readCallScope(c *admissionregistrationv1.MutatingWebhookConfiguration, i in
 	return s
 }
 
-// writeCallScope sets s on c's webhook i, leaving any other match condition alone.
-func writeCallScope(c *admissionregistrationv1.MutatingWebhookConfiguration, i int, s callScope) error {
-	hook := &c.Webhooks[i]
+// writeCallScope sets s on v's webhook i, leaving any other match condition alone.
+func writeCallScope(v *registrationView, i int, s callScope) error {
+	hook := &v.Hooks[i]
 	var conds []admissionregistrationv1.MatchCondition
 	for _, mc := range hook.MatchConditions {
 		if mc.Name != CallConditionName {
 			conds = append(conds, mc)
 		}
 	}
-	if c.Annotations == nil {
-		c.Annotations = map[string]string{}
+	v.Annotations = maps.Clone(v.Annotations)
+	if v.Annotations == nil {
+		v.Annotations = map[string]string{}
 	}
-	delete(c.Annotations, CallClausesAnnotation)
-	delete(c.Annotations, CallWidenedAtAnnotation)
+	delete(v.Annotations, CallClausesAnnotation)
+	delete(v.Annotations, CallWidenedAtAnnotation)
 	if s.Narrowed {
 		raw, err := json.Marshal(s.Clauses)
 		if err != nil {
 			return err
 		}
-		c.Annotations[CallClausesAnnotation] = string(raw)
+		v.Annotations[CallClausesAnnotation] = string(raw)
 		conds = append(conds, admissionregistrationv1.MatchCondition{Name: CallConditionName, Expression: s.Clauses.Expression()})
 	}
 	if !s.WidenedAt.IsZero() {
-		c.Annotations[CallWidenedAtAnnotation] = s.WidenedAt.UTC().Format(time.RFC3339)
+		v.Annotations[CallWidenedAtAnnotation] = s.WidenedAt.UTC().Format(time.RFC3339)
 	}
 	hook.MatchConditions = conds
 	return nil
 }
 
-// callScopePatch is the JSON patch that sets s on webhook i of c, as read: only the
+// callScopePatch is the JSON patch that sets s on webhook i of v, as read: only the
 // annotations and that webhook's match conditions, so fields this client does not know
-// (a newer kube-apiserver's) are kept, and only if c is still the stored version
+// (a newer kube-apiserver's) are kept, and only if v is still the stored version
 // (resourceVersion; a conflict otherwise) and i still the Pod webhook.
-func callScopePatch(c *admissionregistrationv1.MutatingWebhookConfiguration, i int, s callScope) ([]byte, error) {
-	out := c.DeepCopy()
-	if err := writeCallScope(out, i, s); err != nil {
+func callScopePatch(v registrationView, i int, s callScope) ([]byte, error) {
+	out := v
+	out.Hooks = slices.Clone(v.Hooks)
+	if err := writeCallScope(&out, i, s); err != nil {
 		return nil, err
 	}
-	conds := out.Webhooks[i].MatchConditions
+	conds := out.Hooks[i].MatchConditions
 	if conds == nil {
 		conds = []admissionregistrationv1.MatchCondition{}
 	}
@@ -166,8 +184,8 @@ func callScopePatch(c *admissionregistrationv1.MutatingWebhookConfiguration, i i
 		Value any    `json:"value"`
 	}
 	return json.Marshal([]op{
-		{Op: "test", Path: fmt.Sprintf("/webhooks/%d/name", i), Value: c.Webhooks[i].Name},
-		{Op: "replace", Path: "/metadata/resourceVersion", Value: c.ResourceVersion},
+		{Op: "test", Path: fmt.Sprintf("/webhooks/%d/name", i), Value: v.Hooks[i].Name},
+		{Op: "replace", Path: "/metadata/resourceVersion", Value: v.ResourceVersion},
 		{Op: "add", Path: "/metadata/annotations", Value: out.Annotations},
 		{Op: "add", Path: fmt.Sprintf("/webhooks/%d/matchConditions", i), Value: conds},
 	})

@@ -87,12 +87,11 @@ func TestSettled(t *testing.T) {
 // an edited condition reads as unknown.
 func TestCallScopeRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	mwc := &admissionregistrationv1.MutatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: ConfigurationName},
-		Webhooks: []admissionregistrationv1.MutatingWebhook{{Name: "other.example.com"}, {Name: webhookName(PodWebhook, Mutating),
-			MatchConditions: []admissionregistrationv1.MatchCondition{{Name: "admins", Expression: "true"}}}}}
-	i := mutatingPodHook(mwc)
-	if i != 1 {
-		t.Fatalf("mutatingPodHook = %d", i)
+	v := registrationView{Hooks: []hookView{{Name: "other.example.com"}, {Name: webhookName(PodWebhook, Mutating),
+		MatchConditions: []admissionregistrationv1.MatchCondition{{Name: "admins", Expression: "true"}}}}}
+	i := podHook(v, Mutating)
+	if i != 1 || podHook(v, Validating) != -1 {
+		t.Fatalf("podHook = %d, %d", i, podHook(v, Validating))
 	}
 	for _, s := range []callScope{
 		{Narrowed: true, Clauses: CallClauses{"a": "A", "b": "B"}, WidenedAt: at},
@@ -100,70 +99,101 @@ func TestCallScopeRoundTrip(t *testing.T) {
 		{WidenedAt: at},
 		{},
 	} {
-		if err := writeCallScope(mwc, i, s); err != nil {
+		if err := writeCallScope(&v, i, s); err != nil {
 			t.Fatal(err)
 		}
-		if got := readCallScope(mwc, i); !got.equal(s) {
+		if got := readCallScope(v, i); !got.equal(s) {
 			t.Errorf("wrote %+v, read %+v", s, got)
 		}
-		if conds := mwc.Webhooks[i].MatchConditions; conds[0].Name != "admins" || len(conds) != map[bool]int{true: 2, false: 1}[s.Narrowed] {
+		if conds := v.Hooks[i].MatchConditions; conds[0].Name != "admins" || len(conds) != map[bool]int{true: 2, false: 1}[s.Narrowed] {
 			t.Errorf("conditions after writing %+v: %+v", s, conds)
 		}
 	}
-	if err := writeCallScope(mwc, i, callScope{Narrowed: true, Clauses: CallClauses{"a": "A"}}); err != nil {
+	if err := writeCallScope(&v, i, callScope{Narrowed: true, Clauses: CallClauses{"a": "A"}}); err != nil {
 		t.Fatal(err)
 	}
-	mwc.Webhooks[i].MatchConditions[1].Expression = "true"
-	if got := readCallScope(mwc, i); !got.Narrowed || got.Clauses != nil {
+	v.Hooks[i].MatchConditions[1].Expression = "true"
+	if got := readCallScope(v, i); !got.Narrowed || got.Clauses != nil {
 		t.Errorf("edited condition read as %+v; want narrowed, clauses unknown", got)
 	}
 }
 
-// The patch sets the scope as writeCallScope would, and keeps what it does not touch,
-// fields this client does not know included.
+// The patch sets the scope as writeCallScope would, on either kind of configuration,
+// and keeps what it does not touch, fields this client does not know included.
 func TestCallScopePatch(t *testing.T) {
-	stored := []byte(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration",
+	for _, phase := range []Phase{Mutating, Validating} {
+		t.Run(string(phase), func(t *testing.T) {
+			hook := webhookName(PodWebhook, phase)
+			stored := []byte(`{"apiVersion":"admissionregistration.k8s.io/v1",
 		"metadata":{"name":"kruise-pod-webhook","resourceVersion":"42","labels":{"app":"kruise"}},
 		"webhooks":[{"name":"other.example.com","futureField":1},
-			{"name":"pods.mutate.kruise-native.io","futureField":2,"matchConditions":[{"name":"admins","expression":"true"}]}]}`)
-	var c admissionregistrationv1.MutatingWebhookConfiguration
-	if err := json.Unmarshal(stored, &c); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []callScope{
-		{Narrowed: true, Clauses: CallClauses{"a": "A"}, WidenedAt: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)},
-		{},
-	} {
-		patch, err := callScopePatch(&c, 1, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := jsonpatch.DecodePatch(patch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := p.Apply(stored)
-		if err != nil {
-			t.Fatalf("applying %s: %v", patch, err)
-		}
-		var got admissionregistrationv1.MutatingWebhookConfiguration
-		if err := json.Unmarshal(raw, &got); err != nil {
-			t.Fatal(err)
-		}
-		if r := readCallScope(&got, 1); !r.equal(s) {
-			t.Errorf("patched to %+v, want %+v", r, s)
-		}
-		if !bytes.Contains(raw, []byte(`"futureField":2`)) || got.Labels["app"] != "kruise" || got.ResourceVersion != "42" ||
-			got.Webhooks[1].MatchConditions[0].Name != "admins" {
-			t.Errorf("the patch changed what it does not own: %s", raw)
-		}
-	}
-	// Another webhook at that index: the patch does not apply.
-	patch, _ := callScopePatch(&c, 1, callScope{})
-	moved := bytes.Replace(stored, []byte(`"other.example.com"`), []byte(`"x"`), 1)
-	moved = bytes.Replace(moved, []byte(`"pods.mutate.kruise-native.io"`), []byte(`"other.example.com"`), 1)
-	p, _ := jsonpatch.DecodePatch(patch)
-	if _, err := p.Apply(moved); err == nil {
-		t.Error("the patch applied to a configuration whose webhooks moved")
+			{"name":"` + hook + `","futureField":2,"matchConditions":[{"name":"admins","expression":"true"}]}]}`)
+			view := func(raw []byte) registrationView {
+				t.Helper()
+				var (
+					v   registrationView
+					err error
+				)
+				if phase == Mutating {
+					var c admissionregistrationv1.MutatingWebhookConfiguration
+					err = json.Unmarshal(raw, &c)
+					v, _ = viewOf(&c, nil)
+				} else {
+					var c admissionregistrationv1.ValidatingWebhookConfiguration
+					err = json.Unmarshal(raw, &c)
+					v, _ = viewOf(&c, nil)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			v := view(stored)
+			if podHook(v, phase) != 1 {
+				t.Fatalf("podHook = %d", podHook(v, phase))
+			}
+			for _, s := range []callScope{
+				{Narrowed: true, Clauses: CallClauses{"a": "A"}, WidenedAt: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)},
+				{},
+			} {
+				patch, err := callScopePatch(v, 1, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := jsonpatch.DecodePatch(patch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, err := p.Apply(stored)
+				if err != nil {
+					t.Fatalf("applying %s: %v", patch, err)
+				}
+				got := view(raw)
+				if r := readCallScope(got, 1); !r.equal(s) {
+					t.Errorf("patched to %+v, want %+v", r, s)
+				}
+				var meta struct {
+					Metadata metav1.ObjectMeta `json:"metadata"`
+				}
+				if err := json.Unmarshal(raw, &meta); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Contains(raw, []byte(`"futureField":2`)) || meta.Metadata.Labels["app"] != "kruise" || got.ResourceVersion != "42" ||
+					got.Hooks[1].MatchConditions[0].Name != "admins" {
+					t.Errorf("the patch changed what it does not own: %s", raw)
+				}
+			}
+			if v.Annotations != nil {
+				t.Errorf("building a patch changed the view it was built from: %v", v.Annotations)
+			}
+			// Another webhook at that index: the patch does not apply.
+			patch, _ := callScopePatch(v, 1, callScope{})
+			moved := bytes.Replace(stored, []byte(`"other.example.com"`), []byte(`"x"`), 1)
+			moved = bytes.Replace(moved, []byte(`"`+hook+`"`), []byte(`"other.example.com"`), 1)
+			p, _ := jsonpatch.DecodePatch(patch)
+			if _, err := p.Apply(moved); err == nil {
+				t.Error("the patch applied to a configuration whose webhooks moved")
+			}
+		})
 	}
 }

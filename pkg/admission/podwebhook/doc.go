@@ -14,10 +14,12 @@
 // of covered, ready pods spend a slot of the budget or are refused with 429. Status
 // writes never reach it.
 //
-// kube-apiserver sends the mutating entry only the creates a handler may change: each
-// mutating handler states them as CEL clauses (CallClauses), and CallScopeKeeper keeps
-// their OR as the registration's match condition, widened by the KruisePodWebhookScope
-// admission plugin before a SidecarSet or WorkloadSpread is stored.
+// kube-apiserver sends each entry only the requests a handler may act on: the mutating
+// one the creates a handler may change, the validating one the disruptions in
+// namespaces with budgets or spreads. Each handler states them as CEL clauses
+// (CallClauses), and a CallScopeKeeper per phase keeps their OR as the registration's
+// match condition, widened by the KruisePodWebhookScope admission plugin before a
+// SidecarSet, WorkloadSpread or PodUnavailableBudget is stored.
 //
 // The same server serves registrations other than the pod webhook's (Webhook): a
 // handler names the one it belongs to, and each has its own path

@@ -44,10 +44,11 @@ type Handler struct {
 	// SidecarSet, spread or launch priority, and decoding each was most of the
 	// webhook's cost.
 	Applies func(req *admissionv1.AdmissionRequest) (bool, error)
-	// CallClauses, set on every mutating handler of the pod webhook, are the creates it
-	// may change, for kube-apiserver to decide before calling (see CallClauses): a
-	// create none of them is true for is never sent. A mutating handler without it has
-	// the webhook called for every create.
+	// CallClauses, set on every handler of the pod webhook, are the requests it may act
+	// on (the creates it may change, the disruptions it may refuse), for kube-apiserver
+	// to decide before calling (see CallClauses): a request none of its phase's clauses
+	// is true for is never sent. A handler without it has its phase's webhook called
+	// for every request its rules match.
 	CallClauses func() (CallClauses, error)
 	// Validate decides on the request (its Object, OldObject, Options); kube-apiserver
 	// calls it after every mutation, its own and every other webhook's.

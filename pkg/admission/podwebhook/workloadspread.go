@@ -63,6 +63,8 @@ func decideSpread(ws *appsv1beta1.WorkloadSpread, batch []spreadRequest, now met
 // placed pod being deleted frees its slot at once (deletingPods).
 func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait time.Duration) []Handler {
 	b := &spreadBatcher{kind: "workloadspread", get: store.Get, update: store.UpdateStatus, now: now, decide: decideSpread}
+	// Both handlers act only in a namespace with a spread.
+	spreadClauses := cachedCallClauses("WorkloadSpreads", store.List, WorkloadSpreadCallClause)
 	return []Handler{
 		{Name: "workloadspread", Rules: podCreates, Synced: store.Synced,
 			Mutate: func(ctx context.Context, req *admissionv1.AdmissionRequest, pod *corev1.Pod) error {
@@ -76,21 +78,10 @@ func workloadSpreadHandlers(store SpreadStore, now func() time.Time, readyWait t
 				}
 				return len(spreads) > 0, nil
 			},
-			CallClauses: func() (CallClauses, error) {
-				spreads, err := store.List(metav1.NamespaceAll)
-				if err != nil {
-					return nil, fmt.Errorf("listing WorkloadSpreads: %w", err)
-				}
-				out := CallClauses{}
-				for _, ws := range spreads {
-					if key, expr, ok := WorkloadSpreadCallClause(ws); ok {
-						out[key] = expr
-					}
-				}
-				return out, nil
-			}},
+			CallClauses: spreadClauses},
 		{Name: "workloadspread-release", Synced: store.Synced,
-			Rules: []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}, Resource: Pods}},
+			Rules:       []Rule{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}, Resource: Pods}},
+			CallClauses: spreadClauses,
 			Validate: func(ctx context.Context, req *admissionv1.AdmissionRequest) error {
 				return releaseFromSpread(ctx, store, b, req)
 			}},

@@ -1,8 +1,9 @@
-// Package podwebhookscope widens the Pod webhook's registration before a SidecarSet or
-// WorkloadSpread that changes which pods the webhook must see is stored: kube-apiserver
-// calls the webhook only for the creates the registration's match condition picks
-// (podwebhook.CallScopeKeeper), and a pod created right after its SidecarSet must not
-// be skipped. A create or update whose clause cannot be written is refused with 503:
+// Package podwebhookscope widens the Pod webhook's registrations before a SidecarSet,
+// WorkloadSpread or PodUnavailableBudget that changes which requests the webhook must
+// see is stored: kube-apiserver calls the webhook only for the requests the
+// registrations' match conditions pick (podwebhook.CallScopeKeeper), and a pod created
+// right after its SidecarSet, or evicted right after its budget's creation, must not
+// be skipped. A create or update whose clauses cannot be written is refused with 503:
 // storing it would leave its pods unserved without a word.
 package podwebhookscope
 
@@ -16,8 +17,6 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 
 	kruiseinitializer "github.com/kruise-native/kruise-native/pkg/admission/initializer"
-	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.
@@ -28,7 +27,9 @@ func Register(plugins *admission.Plugins) {
 	plugins.Register(PluginName, func(io.Reader) (admission.Interface, error) { return New(), nil })
 }
 
-// Plugin widens the scope for admitted SidecarSets and WorkloadSpreads.
+// Plugin widens the scope for admitted SidecarSets, WorkloadSpreads and
+// PodUnavailableBudgets (podwebhook.ObjectCallClauses decides which objects have
+// clauses).
 type Plugin struct {
 	*admission.Handler
 	scope kruiseinitializer.PodWebhookScope
@@ -60,27 +61,12 @@ func (p *Plugin) ValidateInitialization() error {
 	return nil
 }
 
-// Validate runs after every mutation: the clause is the stored object's.
+// Validate runs after every mutation: the clauses are the stored object's.
 func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
 	if p.scope == nil || a.GetSubresource() != "" || a.IsDryRun() {
 		return nil
 	}
-	var (
-		key, expr string
-		ok        bool
-	)
-	switch obj := a.GetObject().(type) {
-	case *apps.SidecarSet:
-		key, expr, ok = podwebhook.SidecarSetCallClause(obj)
-	case *apps.WorkloadSpread:
-		key, expr, ok = podwebhook.WorkloadSpreadCallClause(obj)
-	default:
-		return nil
-	}
-	if !ok {
-		return nil
-	}
-	if err := p.scope.Widen(ctx, key, expr); err != nil {
+	if err := p.scope.Widen(ctx, a.GetObject()); err != nil {
 		return apierrors.NewServiceUnavailable(fmt.Sprintf("the Pod webhook's registration could not be widened for this %s, retry: %v",
 			a.GetKind().Kind, err))
 	}

@@ -13,39 +13,34 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
-// widens records the clauses the plugin asked for.
+// widens records the objects the plugin asked to widen for.
 type widens struct {
-	keys []string
+	objs []runtime.Object
 	err  error
 }
 
-func (w *widens) Widen(_ context.Context, key, _ string) error {
-	w.keys = append(w.keys, key)
+func (w *widens) Widen(_ context.Context, obj runtime.Object) error {
+	w.objs = append(w.objs, obj)
 	return w.err
 }
 
+// The plugin hands the stored object of every create and update to the scope (which
+// objects have clauses is podwebhook.ObjectCallClauses'), and refuses the write with
+// 503 when the registration cannot be widened.
 func TestValidate(t *testing.T) {
 	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	ss := &apps.SidecarSet{ObjectMeta: metav1.ObjectMeta{Name: "logs"}, Spec: apps.SidecarSetSpec{Selector: sel}}
-	paused := ss.DeepCopy()
-	paused.Spec.InjectionStrategy.Paused = true
-	ws := &apps.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "ws", Namespace: "ns"}}
 	cases := map[string]struct {
-		obj         runtime.Object
-		resource    string
 		subresource string
 		dryRun      bool
 		widenErr    error
-		wantKeys    []string
+		wantWidened bool
 		wantCode    int32
 	}{
-		"SidecarSet":          {obj: ss, resource: "sidecarsets", wantKeys: []string{"sidecarset/logs"}},
-		"WorkloadSpread":      {obj: ws, resource: "workloadspreads", wantKeys: []string{"workloadspread/ns"}},
-		"paused SidecarSet":   {obj: paused, resource: "sidecarsets"},
-		"dry run":             {obj: ss, resource: "sidecarsets", dryRun: true},
-		"status":              {obj: ss, resource: "sidecarsets", subresource: "status"},
-		"other kind":          {obj: &apps.CloneSet{}, resource: "clonesets"},
-		"registration failed": {obj: ss, resource: "sidecarsets", widenErr: errors.New("forbidden"), wantKeys: []string{"sidecarset/logs"}, wantCode: 503},
+		"create":              {wantWidened: true},
+		"dry run":             {dryRun: true},
+		"status":              {subresource: "status"},
+		"registration failed": {widenErr: errors.New("forbidden"), wantWidened: true, wantCode: 503},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -55,14 +50,14 @@ func TestValidate(t *testing.T) {
 			if err := p.ValidateInitialization(); err != nil {
 				t.Fatal(err)
 			}
-			attrs := admission.NewAttributesRecord(tc.obj, nil, apps.SchemeGroupVersion.WithKind("X"), "", "n",
-				apps.Resource(tc.resource).WithVersion("v1beta1"), tc.subresource, admission.Create, &metav1.CreateOptions{}, tc.dryRun, nil)
+			attrs := admission.NewAttributesRecord(ss, nil, apps.SchemeGroupVersion.WithKind("SidecarSet"), "", "logs",
+				apps.Resource("sidecarsets").WithVersion("v1beta1"), tc.subresource, admission.Create, &metav1.CreateOptions{}, tc.dryRun, nil)
 			err := p.Validate(context.Background(), attrs, nil)
 			if code := codeOf(err); code != tc.wantCode {
 				t.Fatalf("code %d (%v), want %d", code, err, tc.wantCode)
 			}
-			if len(w.keys) != len(tc.wantKeys) || (len(w.keys) > 0 && w.keys[0] != tc.wantKeys[0]) {
-				t.Errorf("widened %v, want %v", w.keys, tc.wantKeys)
+			if widened := len(w.objs) == 1 && w.objs[0] == ss; widened != tc.wantWidened || len(w.objs) > 1 {
+				t.Errorf("widened for %v, want the SidecarSet: %t", w.objs, tc.wantWidened)
 			}
 		})
 	}

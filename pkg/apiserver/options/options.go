@@ -47,8 +47,8 @@ type Options struct {
 	// PodWebhookReadinessGate makes the pod webhook give pods of Kruise workloads the
 	// KruisePodReady readiness gate.
 	PodWebhookReadinessGate bool
-	// PodWebhookCallScope keeps the Pod webhook's registration narrowed to the creates
-	// a handler may change (podwebhook.CallScopeKeeper).
+	// PodWebhookCallScope keeps the Pod webhook's registrations narrowed to the
+	// requests a handler may act on (podwebhook.CallScopeKeeper).
 	PodWebhookCallScope bool
 
 	embedded bool
@@ -128,11 +128,12 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Give new pods of CloneSets and Advanced StatefulSets the KruisePodReady readiness gate, so lifecycle "+
 			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod.")
 	fs.BoolVar(&o.PodWebhookCallScope, "pod-webhook-call-scope", o.PodWebhookCallScope,
-		"Keep the match condition of the Pod webhook's MutatingWebhookConfiguration ("+podwebhook.ConfigurationName+") "+
-			"to the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness gate may change, so "+
-			"kube-apiserver calls the webhook for those only. Needs patch on that configuration "+
-			"(artifacts/deploy/rbac/apiserver.yaml); without it the webhook is called for every pod create. false "+
-			"takes out the condition an earlier run kept, and every pod create is sent.")
+		"Keep the match conditions of the Pod webhook's registrations ("+podwebhook.ConfigurationName+") to the "+
+			"requests a handler may act on: the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness "+
+			"gate may change (mutating), and the pod updates, deletes and evictions in namespaces with a "+
+			"PodUnavailableBudget or WorkloadSpread (validating), so kube-apiserver calls the webhook for those only. "+
+			"Needs patch on both configurations (artifacts/deploy/rbac/apiserver.yaml); without it the webhook is "+
+			"called for every such request. false takes out the conditions an earlier run kept, and every request is sent.")
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -194,7 +195,7 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	var (
 		kruiseInformers kruiseinformers.SharedInformerFactory
 		podWebhook      *podwebhook.Server
-		callScope       *podwebhook.CallScopeKeeper
+		callScopes      podwebhook.CallScopes
 	)
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
 		client, err := kruiseclient.NewForConfig(c.LoopbackClientConfig)
@@ -204,12 +205,12 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		kruiseInformers = kruiseinformers.NewSharedInformerFactory(client, 0)
 		// The Pod webhook is built here, before the admission plugins, as the one that
 		// widens its scope needs the keeper.
-		if podWebhook, callScope, err = o.podWebhook(c, kruiseInformers, client); err != nil {
+		if podWebhook, callScopes, err = o.podWebhook(c, kruiseInformers, client); err != nil {
 			return nil, err
 		}
 		var scope admissioninitializer.PodWebhookScope
-		if callScope != nil && o.PodWebhookCallScope {
-			scope = callScope
+		if callScopes != nil && o.PodWebhookCallScope {
+			scope = callScopes
 		}
 		return []admission.PluginInitializer{admissioninitializer.New(kruiseInformers, scope)}, nil
 	}
@@ -226,9 +227,9 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		return nil, err
 	}
 	out := &apiserver.Config{GenericConfig: cfg, PodWebhook: podWebhook}
-	if callScope != nil {
+	if callScopes != nil {
 		cfg.AddPostStartHookOrDie("kruise-pod-webhook-call-scope", func(ctx genericapiserver.PostStartHookContext) error {
-			go callScope.Run(ctx)
+			callScopes.Run(ctx)
 			return nil
 		})
 	}
@@ -241,12 +242,12 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	return out, nil
 }
 
-// podWebhook builds the Pod webhook's server and the keeper of its registration's call
-// scope (narrowing with --pod-webhook-call-scope); neither without a kube-apiserver to
-// serve.
+// podWebhook builds the Pod webhook's server and the keepers of its registrations'
+// call scopes (narrowing with --pod-webhook-call-scope); neither without a
+// kube-apiserver to serve.
 // It registers informers on both factories (before they start).
 func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInformers kruiseinformers.SharedInformerFactory,
-	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, *podwebhook.CallScopeKeeper, error) {
+	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, podwebhook.CallScopes, error) {
 	if c.SharedInformerFactory == nil || c.ClientConfig == nil {
 		return nil, nil, nil
 	}
@@ -267,16 +268,23 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	if err != nil {
 		return nil, nil, fmt.Errorf("pod webhook: %w", err)
 	}
-	// The keeper runs either way: turned off, it takes out a condition an earlier run
-	// left, which nothing would widen any more.
+	// The keepers run either way: turned off, they take out a condition an earlier run
+	// left, which nothing would widen any more. Each watches the caches its phase's
+	// handlers build their clauses from.
 	sidecarSets := kruiseInformers.Apps().V1beta1().SidecarSets().Informer()
 	spreads := kruiseInformers.Apps().V1beta1().WorkloadSpreads().Informer()
-	keeper, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, o.PodWebhookCallScope, kubeClient,
-		c.SharedInformerFactory, handlers, sidecarSets, spreads)
+	budgets := kruiseInformers.Policy().V1beta1().PodUnavailableBudgets().Informer()
+	mutating, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, podwebhook.Mutating, o.PodWebhookCallScope,
+		kubeClient, c.SharedInformerFactory, handlers, sidecarSets, spreads)
 	if err != nil {
 		return nil, nil, err
 	}
-	return server, keeper, nil
+	validating, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, podwebhook.Validating, o.PodWebhookCallScope,
+		kubeClient, c.SharedInformerFactory, handlers, budgets, spreads)
+	if err != nil {
+		return nil, nil, err
+	}
+	return server, podwebhook.CallScopes{mutating, validating}, nil
 }
 
 // Run starts the embedded etcd (if used) and serves until ctx ends.

@@ -2,7 +2,6 @@ package sidecarset
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -16,35 +15,9 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// callScope reads the mutating Pod webhook's registration: the clauses its match
-// condition was built from, and whether it has one (without, every create is sent).
+// callScope reads the mutating Pod webhook's call scope.
 func callScope(t *testing.T) (podwebhook.CallClauses, bool) {
-	t.Helper()
-	c := framework.Get(t)
-	mwc, err := c.Client.AdmissionregistrationV1().MutatingWebhookConfigurations().Get(context.Background(),
-		podwebhook.ConfigurationName, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range mwc.Webhooks {
-		if h.Name != webhookName {
-			continue
-		}
-		for _, mc := range h.MatchConditions {
-			if mc.Name != podwebhook.CallConditionName {
-				continue
-			}
-			var clauses podwebhook.CallClauses
-			if err := json.Unmarshal([]byte(mwc.Annotations[podwebhook.CallClausesAnnotation]), &clauses); err != nil {
-				t.Fatalf("%s: %v", podwebhook.CallClausesAnnotation, err)
-			}
-			if clauses.Expression() != mc.Expression {
-				t.Fatalf("condition %q was not built from the recorded clauses %v", mc.Expression, clauses)
-			}
-			return clauses, true
-		}
-	}
-	return nil, false
+	return framework.Get(t).PodWebhookCallScope(t, webhookName)
 }
 
 // skippedCreates is kube-apiserver's count of pod creates the webhook's match condition

@@ -1,10 +1,12 @@
 // Command pub-bench measures what a PodUnavailableBudget costs pod deletion: on a
 // private local stack it deletes N ready pods covered by a budget (every delete goes
-// through kruise-apiserver's guard, which spends a slot with a status write) and N pods
-// of another namespace that no budget covers (the guard only looks the namespace's
-// budgets up), with the same number of concurrent clients, and reports the delete
-// throughput, the client-side latency percentiles, and the validating webhook's own
-// latency as kube-apiserver measures it (apiserver_admission_webhook_admission_duration_seconds).
+// through kruise-apiserver's guard, which spends a slot with a status write), N pods of
+// a namespace no budget covers (kube-apiserver's match condition keeps those deletes
+// from the webhook), and N pods of a third namespace with the webhook's registration
+// removed (the peer of the second), with the same number of concurrent clients. It
+// reports the delete throughput, the client-side latency percentiles, and the
+// validating webhook's own latency as kube-apiserver measures it
+// (apiserver_admission_webhook_admission_duration_seconds).
 //
 //	go run ./test/bench/cmd/pub-bench                   # 1000 pods each, 16 clients
 //	go run ./test/bench/cmd/pub-bench -pods=200 -clients=8
@@ -12,6 +14,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -27,6 +30,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/test/bench/internal/rawclient"
@@ -67,6 +71,7 @@ type phase struct {
 	webhookP50       float64 // seconds, from kube-apiserver's histogram (bucket upper bound)
 	webhookP99       float64
 	webhookCalls     float64
+	skipped          float64 // deletes the registration's match condition kept from the webhook
 	failOpen, denied float64
 }
 
@@ -90,24 +95,29 @@ func run(ctx context.Context, n, clients, nodes int) (string, error) {
 	}
 
 	var phases []phase
-	for _, covered := range []bool{false, true} {
-		name := "uncovered"
-		if covered {
-			name = "covered"
-		}
-		ns := "pub-bench-" + name
+	for _, name := range []string{"uncovered", "uncovered, not registered", "covered"} {
+		ns := "pub-bench-" + strings.NewReplacer(",", "", " ", "-").Replace(name)
 		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 			return "", err
 		}
 		if err := createReadyPods(ctx, kube, ns, n, nodes, clients); err != nil {
 			return "", err
 		}
-		if covered {
+		restore := func() error { return nil }
+		switch name {
+		case "covered":
 			if err := createBudget(ctx, kruise, ns, n); err != nil {
+				return "", err
+			}
+		case "uncovered, not registered":
+			if restore, err = unregister(ctx, kube, ns); err != nil {
 				return "", err
 			}
 		}
 		p, err := deleteAll(ctx, kube, ns, n, clients)
+		if rerr := restore(); err == nil {
+			err = rerr
+		}
 		if err != nil {
 			return "", err
 		}
@@ -193,27 +203,67 @@ func deleteAll(ctx context.Context, kube kubernetes.Interface, ns string, n, cli
 	}
 	d := webhookmetrics.Between(before, after)
 	return phase{deletes: rec.Summarize(wall), webhookCalls: d.Calls, webhookP50: d.P50, webhookP99: d.P99,
-		failOpen: d.FailOpen, denied: d.Denied}, nil
+		skipped: d.Skipped, failOpen: d.FailOpen, denied: d.Denied}, nil
 }
 
 func markdown(n, clients, nodes int, phases []phase) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## PodUnavailableBudget: pod-delete cost (%d pods per namespace, %d clients, %d kwok nodes)\n\n", n, clients, nodes)
-	fmt.Fprintf(&b, "| pods | deletes/s | client p50 ms | client p99 ms | errors | webhook calls | webhook p50 ≤ s | webhook p99 ≤ s | failed open | refused |\n")
-	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| pods | deletes/s | client p50 ms | client p99 ms | errors | webhook calls | skipped | webhook p50 ≤ s | webhook p99 ≤ s | failed open | refused |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range phases {
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %d | %.0f | %g | %g | %.0f | %.0f |\n", p.name, p.deletes.PerSec,
-			p.deletes.P50ms, p.deletes.P99ms, p.deletes.Errors, p.webhookCalls, p.webhookP50, p.webhookP99, p.failOpen, p.denied)
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %d | %.0f | %.0f | %g | %g | %.0f | %.0f |\n", p.name, p.deletes.PerSec,
+			p.deletes.P50ms, p.deletes.P99ms, p.deletes.Errors, p.webhookCalls, p.skipped, p.webhookP50, p.webhookP99, p.failOpen, p.denied)
 	}
-	if len(phases) == 2 {
-		u, c := phases[0].deletes, phases[1].deletes
-		fmt.Fprintf(&b, "\nCovered vs uncovered: throughput %.2fx, client p99 %+.1f ms (the budget's added p99 latency).\n",
+	if len(phases) == 3 {
+		u, none, c := phases[0].deletes, phases[1].deletes, phases[2].deletes
+		fmt.Fprintf(&b, "\nUncovered vs not registered: throughput %.2fx, client p99 %+.1f ms (what the registration costs a namespace without budgets).\n",
+			u.PerSec/max(none.PerSec, 0.001), u.P99ms-none.P99ms)
+		fmt.Fprintf(&b, "Covered vs uncovered: throughput %.2fx, client p99 %+.1f ms (the budget's added p99 latency).\n",
 			c.PerSec/max(u.PerSec, 0.001), c.P99ms-u.P99ms)
-		if phases[1].deletes.FirstError != "" {
-			fmt.Fprintf(&b, "First error (covered): %s\n", phases[1].deletes.FirstError)
+		if c.FirstError != "" {
+			fmt.Fprintf(&b, "First error (covered): %s\n", c.FirstError)
 		}
 	}
 	return b.String()
+}
+
+// unregister removes the Pod webhook's ValidatingWebhookConfiguration and waits until
+// kube-apiserver's admission chain no longer has it: a dry-run delete in ns is counted
+// as skipped by the registration's match condition while it is there. restore creates
+// it again as it was (the keeper in kruise-apiserver then keeps its condition).
+func unregister(ctx context.Context, kube kubernetes.Interface, ns string) (restore func() error, err error) {
+	api := kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
+	saved, err := api.Get(ctx, podwebhook.ConfigurationName, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("the Pod webhook's validating registration: %w", err)
+	}
+	if err := api.Delete(ctx, saved.Name, metav1.DeleteOptions{}); err != nil {
+		return nil, fmt.Errorf("removing the Pod webhook's validating registration: %w", err)
+	}
+	restore = func() error {
+		c := saved.DeepCopy()
+		c.ResourceVersion, c.UID, c.CreationTimestamp, c.ManagedFields, c.Generation = "", "", metav1.Time{}, nil, 0
+		if _, err := api.Create(context.WithoutCancel(ctx), c, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("registering the Pod webhook again: %w", err)
+		}
+		return nil
+	}
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		before, err := webhookmetrics.Scrape(ctx, kube, webhookName, "DELETE")
+		if err != nil {
+			return false, nil
+		}
+		if err := kube.CoreV1().Pods(ns).Delete(ctx, "pod-00000", metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+			return false, nil
+		}
+		after, err := webhookmetrics.Scrape(ctx, kube, webhookName, "DELETE")
+		return err == nil && after.Skipped == before.Skipped && after.Count == before.Count, nil
+	})
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("kube-apiserver still has the Pod webhook's validating registration: %w", err), restore())
+	}
+	return restore, nil
 }
 
 func repoRoot() (string, error) {
