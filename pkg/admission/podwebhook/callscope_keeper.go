@@ -39,7 +39,6 @@ import (
 type CallScopeKeeper struct {
 	name    string
 	phase   Phase
-	kube    kubernetes.Interface
 	configs registrations
 	synced  []cache.InformerSynced
 	clauses func() (CallClauses, bool, error)
@@ -70,7 +69,6 @@ func NewCallScopeKeeper(name string, phase Phase, narrow bool, kubeClient kubern
 	k := &CallScopeKeeper{
 		name:    name,
 		phase:   phase,
-		kube:    kubeClient,
 		configs: registrationsOf(phase, kubeClient, kube),
 		clauses: clauses,
 		grace:   callScopeGrace,
