@@ -57,3 +57,11 @@ func (c *Cluster) PodWebhookCallScope(t testing.TB, hook string) (podwebhook.Cal
 	}
 	return nil, false
 }
+
+// SkippedWebhookCalls is kube-apiserver's count of operation requests (CREATE, DELETE)
+// the match conditions of webhook hook kept from calling it.
+func (c *Cluster) SkippedWebhookCalls(t testing.TB, hook, operation string) float64 {
+	t.Helper()
+	return c.KubeAPIServerMetricSum(t, "apiserver_admission_match_condition_exclusions_total",
+		`name="`+hook+`"`, `operation="`+operation+`"`)
+}

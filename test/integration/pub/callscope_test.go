@@ -15,13 +15,6 @@ import (
 
 const validatingWebhook = "pods.validate.kruise-native.io"
 
-// skippedDeletes is kube-apiserver's count of pod deletes the validating Pod webhook's
-// match condition kept from calling it.
-func skippedDeletes(t *testing.T) float64 {
-	return framework.Get(t).KubeAPIServerMetricSum(t, "apiserver_admission_match_condition_exclusions_total",
-		`name="`+validatingWebhook+`"`, `operation="DELETE"`)
-}
-
 // kube-apiserver calls the validating Pod webhook only in namespaces where a budget (or
 // a WorkloadSpread) may act: a pod delete elsewhere is skipped before the call. A
 // budget's create widens the registration before it returns, so the disruptions that
@@ -68,11 +61,11 @@ spec:
 		return len(pods) == 2, nil
 	})
 
-	before := skippedDeletes(t)
+	before := c.SkippedWebhookCalls(t, validatingWebhook, "DELETE")
 	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, pods[0], metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
 		t.Fatal(err)
 	}
-	if after := skippedDeletes(t); after <= before {
+	if after := c.SkippedWebhookCalls(t, validatingWebhook, "DELETE"); after <= before {
 		t.Errorf("a pod delete without budgets: kube-apiserver's skipped deletes %v -> %v, want the call skipped", before, after)
 	}
 

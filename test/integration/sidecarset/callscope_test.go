@@ -20,13 +20,6 @@ func callScope(t *testing.T) (podwebhook.CallClauses, bool) {
 	return framework.Get(t).PodWebhookCallScope(t, webhookName)
 }
 
-// skippedCreates is kube-apiserver's count of pod creates the webhook's match condition
-// kept from calling it.
-func skippedCreates(t *testing.T) float64 {
-	return framework.Get(t).KubeAPIServerMetricSum(t, "apiserver_admission_match_condition_exclusions_total",
-		`name="`+webhookName+`"`, `operation="CREATE"`)
-}
-
 // kube-apiserver calls the Pod webhook only for the creates a handler may change. A
 // plain pod is skipped before the call. sidecarset.yaml applied whole (its SidecarSet
 // and its pod in one kubectl apply, a few milliseconds apart) still gets the pod
@@ -41,12 +34,12 @@ func TestPodWebhookCallScope(t *testing.T) {
 		return narrowed, nil
 	})
 
-	before := skippedCreates(t)
+	before := c.SkippedWebhookCalls(t, webhookName, "CREATE")
 	if _, err := c.Client.CoreV1().Pods(ns).Create(ctx, kwokPod("plain", map[string]string{"app": "plain"},
 		corev1.Container{Name: "app", Image: "app"}), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
 		t.Fatal(err)
 	}
-	if after := skippedCreates(t); after <= before {
+	if after := c.SkippedWebhookCalls(t, webhookName, "CREATE"); after <= before {
 		t.Errorf("a plain pod's create: kube-apiserver's skipped creates %v -> %v, want the call skipped", before, after)
 	}
 
