@@ -77,3 +77,17 @@ func viewOf[C webhookConfiguration](c C, err error) (registrationView, error) {
 	}
 	return v, nil
 }
+
+// RegisteredCallClauses reads the call scope phase p's Pod webhook has in c (a
+// configuration as read from kube-apiserver): whether it is narrowed, and the clauses
+// its condition was built from (nil when narrowed but the recorded clauses do not make
+// the condition: nobody knows what it picks).
+func RegisteredCallClauses[C webhookConfiguration](c C, p Phase) (clauses CallClauses, narrowed bool) {
+	v, _ := viewOf(c, nil)
+	i := podHook(v, p)
+	if i < 0 {
+		return nil, false
+	}
+	s := readCallScope(v, i)
+	return s.Clauses, s.Narrowed
+}

@@ -147,28 +147,26 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 		return ok && done == 6 && ni.Status.Waiting == 0, nil
 	})
 
-	// The forced request recreates the container in place. On a timeout the request's
-	// last status is logged: which side stopped moving it.
+	// The forced request recreates the container in place. If it does not, its last
+	// status is logged: which side stopped moving it.
 	var lastCRR *v1beta1.ContainerRecreateRequest
-	func() {
-		defer func() {
-			if t.Failed() && lastCRR != nil {
-				raw, _ := json.MarshalIndent(lastCRR.Status, "", " ")
-				t.Logf("the request's last status: %s\nits containers: %+v", raw, lastCRR.Spec.Containers)
-			}
-		}()
-		framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
-			crr, err := kc.AppsV1beta1().ContainerRecreateRequests(ns).Get(ctx, "crr", metav1.GetOptions{})
-			if err != nil {
-				return false, err
-			}
-			lastCRR = crr
-			if crr.Status.Phase == "Failed" {
-				t.Fatalf("the forced request failed: %s", crr.Status.Message)
-			}
-			return crr.Status.Phase == "Completed", nil
-		})
-	}()
+	t.Cleanup(func() {
+		if t.Failed() && lastCRR != nil {
+			raw, _ := json.MarshalIndent(lastCRR.Status, "", " ")
+			t.Logf("the request's last status: %s\nits containers: %+v", raw, lastCRR.Spec.Containers)
+		}
+	})
+	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
+		crr, err := kc.AppsV1beta1().ContainerRecreateRequests(ns).Get(ctx, "crr", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		lastCRR = crr
+		if crr.Status.Phase == "Failed" {
+			t.Fatalf("the forced request failed: %s", crr.Status.Message)
+		}
+		return crr.Status.Phase == "Completed", nil
+	})
 	after, err := c.Client.CoreV1().Pods(ns).Get(ctx, "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	policyv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1alpha1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
@@ -25,7 +26,7 @@ func TestValidatingCallScope(t *testing.T) {
 	ns := c.CreateNamespace(t)
 	key := "podunavailablebudget/" + ns
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		clauses, narrowed := c.PodWebhookCallScope(t, validatingWebhook)
+		clauses, narrowed := c.PodWebhookCallScope(t, podwebhook.Validating)
 		_, found := clauses[key]
 		return narrowed && !found, nil
 	})
@@ -79,7 +80,7 @@ spec:
 		t.Fatal(err)
 	}
 	// Read at once, no polling: the create returned only once the clause was written.
-	if clauses, narrowed := c.PodWebhookCallScope(t, validatingWebhook); !narrowed || clauses[key] == "" {
+	if clauses, narrowed := c.PodWebhookCallScope(t, podwebhook.Validating); !narrowed || clauses[key] == "" {
 		t.Errorf("right after the budget's create: narrowed %t, clauses %v; want its namespace's clause", narrowed, clauses)
 	}
 	waitBudget(t, ns, time.Minute, func(s policyv1alpha1.PodUnavailableBudgetStatus) bool {
@@ -93,7 +94,7 @@ spec:
 	}
 	// The caches are trusted to remove a clause 30 s after the last widening.
 	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
-		clauses, narrowed := c.PodWebhookCallScope(t, validatingWebhook)
+		clauses, narrowed := c.PodWebhookCallScope(t, podwebhook.Validating)
 		_, found := clauses[key]
 		return narrowed && !found, nil
 	})

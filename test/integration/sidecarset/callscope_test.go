@@ -17,7 +17,7 @@ import (
 
 // callScope reads the mutating Pod webhook's call scope.
 func callScope(t *testing.T) (podwebhook.CallClauses, bool) {
-	return framework.Get(t).PodWebhookCallScope(t, webhookName)
+	return framework.Get(t).PodWebhookCallScope(t, podwebhook.Mutating)
 }
 
 // kube-apiserver calls the Pod webhook only for the creates a handler may change. A
