@@ -82,11 +82,13 @@ test-containerd:
 	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y containerd runc; }
 	KRUISE_TEST_CONTAINERD=1 go test -count=1 -v -timeout 10m ./test/containerd/...
 
-## verify: generated code up to date, gofmt and go vet clean
+## verify: generated code up to date, gofmt and go vet clean, nothing read from outside the
+## repository (hack/verify-standalone.sh)
 verify:
 	hack/verify-codegen.sh
 	hack/verify-chart.sh
 	hack/verify-gofmt.sh
+	hack/verify-standalone.sh
 	go vet ./...
 
 codegen:

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/kruise-native/kruise-native/examples"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/install"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
@@ -35,13 +34,10 @@ var scheme = func() *runtime.Scheme {
 	return s
 }()
 
-// examplesDir holds the documented manifests (relative to this package).
-const examplesDir = "../../../../shared/examples"
-
 // exampleDocs returns the documents of a documented manifest, as JSON.
 func exampleDocs(t *testing.T, file string) [][]byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(examplesDir, file))
+	data, err := examples.Read(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 
 func examplesDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(framework.Get(t).Root, "..", "shared", "examples")
+	dir := filepath.Join(framework.Get(t).Root, "examples")
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("documented examples not found at %s: %v", dir, err)
 	}

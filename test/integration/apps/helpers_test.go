@@ -17,7 +17,7 @@ import (
 func examplesDir(t *testing.T) string {
 	t.Helper()
 	c := framework.Get(t)
-	dir := filepath.Join(c.Root, "..", "shared", "examples")
+	dir := filepath.Join(c.Root, "examples")
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("documented examples not found at %s: %v", dir, err)
 	}

@@ -16,14 +16,14 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// ../shared/examples/broadcastjob.yaml, applied unchanged, behaves as its comment says:
+// examples/broadcastjob.yaml, applied unchanged, behaves as its comment says:
 // one pod per matching node; `kubectl get bcj` prints DESIRED ACTIVE SUCCEEDED FAILED
 // AGE; marked failed after 10 s active (its pods run 20 s on this stack: main_test.go),
 // the pods still running deleted; the job deleted 30 s after finishing.
 func TestDocumentedExample(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
-	file := filepath.Join(c.Root, "..", "shared", "examples", "broadcastjob.yaml")
+	file := filepath.Join(c.Root, "examples", "broadcastjob.yaml")
 	if out, stderr, err := c.Kubectl(t, "apply", "-f", file); err != nil {
 		t.Fatalf("kubectl apply -f %s: %v\n%s%s", file, err, out, stderr)
 	}

@@ -23,7 +23,7 @@ func kruise(t *testing.T) kruiseclient.Interface {
 func applyExample(t *testing.T, ns, name string, edit func(string) string) {
 	t.Helper()
 	c := framework.Get(t)
-	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", name))
+	data, err := os.ReadFile(filepath.Join(c.Root, "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func nodeNames(t *testing.T) []string {
 func applyExample(t *testing.T, name string) {
 	t.Helper()
 	c := framework.Get(t)
-	f := filepath.Join(c.Root, "..", "shared", "examples", name)
+	f := filepath.Join(c.Root, "examples", name)
 	if _, err := os.Stat(f); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ const label = "policy.kruise.io/delete-protection"
 // examplePath is a documented manifest, applied unchanged.
 func examplePath(t *testing.T, name string) string {
 	t.Helper()
-	f := filepath.Join(framework.Get(t).Root, "..", "shared", "examples", name)
+	f := filepath.Join(framework.Get(t).Root, "examples", name)
 	if _, err := os.Stat(f); err != nil {
 		t.Fatal(err)
 	}

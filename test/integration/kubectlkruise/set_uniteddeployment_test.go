@@ -16,7 +16,7 @@ import (
 func TestSetImageOnUnitedDeployment(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
-	example, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", "uniteddeployment.yaml"))
+	example, err := os.ReadFile(filepath.Join(c.Root, "examples", "uniteddeployment.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

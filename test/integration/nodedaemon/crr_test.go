@@ -29,7 +29,7 @@ func TestContainerRecreateRequestExample(t *testing.T) {
 		corev1.Container{Name: "app", Image: "nginx:1.25"}, corev1.Container{Name: "sidecar", Image: "busybox:1.36"})
 	putsBefore, _ := daemonWrites(t, crrNode)
 
-	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", "containerrecreaterequest.yaml"))
+	data, err := os.ReadFile(filepath.Join(c.Root, "examples", "containerrecreaterequest.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

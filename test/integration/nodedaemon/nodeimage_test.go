@@ -26,7 +26,7 @@ func TestNodeImageExamplePatch(t *testing.T) {
 	c := framework.Get(t)
 	ensureNodeImage(t, imageNode)
 	putsBefore, _ := daemonWrites(t, imageNode)
-	example := filepath.Join(c.Root, "..", "shared", "examples", "nodeimage-patch.yaml")
+	example := filepath.Join(c.Root, "examples", "nodeimage-patch.yaml")
 	if _, _, err := c.Kubectl(t, "patch", "nodeimage", imageNode, "--type=merge", "--patch-file", example); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func kubectl(t *testing.T, args ...string) string {
 // readExample returns a documented manifest.
 func readExample(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "..", "shared", "examples", name))
+	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,11 @@ func kruise(t *testing.T) kruiseclient.Interface {
 	return kruiseclient.NewForConfigOrDie(framework.Get(t).Config)
 }
 
-// applyExample applies ../shared/examples/podunavailablebudget.yaml into ns, unchanged.
+// applyExample applies examples/podunavailablebudget.yaml into ns, unchanged.
 func applyExample(t *testing.T, ns string) {
 	t.Helper()
 	c := framework.Get(t)
-	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", "podunavailablebudget.yaml"))
+	data, err := os.ReadFile(filepath.Join(c.Root, "examples", "podunavailablebudget.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

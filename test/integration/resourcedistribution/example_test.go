@@ -30,7 +30,7 @@ const (
 
 func examplePath(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(framework.Get(t).Root, "..", "shared", "examples", "resourcedistribution.yaml")
+	p := filepath.Join(framework.Get(t).Root, "examples", "resourcedistribution.yaml")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("documented example not found: %v", err)
 	}

@@ -50,7 +50,7 @@ func TestPodWebhookCallScope(t *testing.T) {
 		return apierrors.IsNotFound(err), nil
 	})
 	deleteSidecarSetAtEnd(t, "test-sidecarset")
-	kubectl(t, "apply", "-n", ns, "-f", filepath.Join(c.Root, "..", "shared", "examples", "sidecarset.yaml"))
+	kubectl(t, "apply", "-n", ns, "-f", filepath.Join(c.Root, "examples", "sidecarset.yaml"))
 	pod, err := c.Client.CoreV1().Pods(ns).Get(ctx, "test-pod", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

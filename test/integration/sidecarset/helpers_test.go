@@ -61,7 +61,7 @@ func kubectl(t *testing.T, args ...string) string {
 // exampleDocuments returns the documents of a documented manifest of the given kind.
 func exampleDocuments(t *testing.T, file, kind string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "..", "shared", "examples", file))
+	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "examples", file))
 	if err != nil {
 		t.Fatal(err)
 	}

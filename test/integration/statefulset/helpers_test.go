@@ -28,7 +28,7 @@ func kruise(t *testing.T) kruiseclient.Interface {
 // examples name `namespace: default`, the tests each run in their own.
 func readExample(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "..", "shared", "examples", name))
+	data, err := os.ReadFile(filepath.Join(framework.Get(t).Root, "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// ../shared/examples/uniteddeployment.yaml, applied unchanged, behaves as its comment
+// examples/uniteddeployment.yaml, applied unchanged, behaves as its comment
 // says: 10 -> 2/5/3 pods in zones a/b/c (status.subsetReplicas too), each pod in its
 // subset's zone, one CloneSet per subset owned by the UnitedDeployment; `kubectl scale
 // ud sample-ud --replicas=20` re-divides to 2/10/8; manualUpdate.partitions hold back
@@ -25,7 +25,7 @@ import (
 func TestDocumentedExample(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
-	file := filepath.Join(c.Root, "..", "shared", "examples", "uniteddeployment.yaml")
+	file := filepath.Join(c.Root, "examples", "uniteddeployment.yaml")
 	if out, stderr, err := c.Kubectl(t, "apply", "-f", file); err != nil {
 		t.Fatalf("kubectl apply -f %s: %v\n%s%s", file, err, out, stderr)
 	}

@@ -11,14 +11,14 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// ../shared/examples/workloadspread.yaml applied unchanged: the CloneSet's 2 pods go to
+// examples/workloadspread.yaml applied unchanged: the CloneSet's 2 pods go to
 // zone a; scaled to 6, 3 are in zone a and 3 in zone b, each with its subset's
 // annotation and the patch's zone label; status.subsetStatuses shows subset-a full;
 // `kubectl get ws` prints OpenKruise's columns.
 func TestExample(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
-	data, err := os.ReadFile(filepath.Join(c.Root, "..", "shared", "examples", "workloadspread.yaml"))
+	data, err := os.ReadFile(filepath.Join(c.Root, "examples", "workloadspread.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kruise-native/kruise-native/examples"
 )
 
 var updateGoldens = flag.Bool("update", false, "rewrite testdata/defaults from the current defaulting")
-
-// examplesDir holds the manifests users copy from the documentation.
-const examplesDir = "../../../../../shared/examples"
 
 // Each documented CloneSet and Advanced StatefulSet manifest, decoded as the server
 // decodes it, defaults to the object in testdata/defaults (reviewed against the
@@ -39,19 +38,19 @@ func TestDocumentedManifestsDefaultAsDocumented(t *testing.T) {
 
 	var files []string
 	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "imagepulljob.yaml", "containerrecreaterequest.yaml", "sidecarset*.yaml", "broadcastjob.yaml", "advancedcronjob.yaml", "uniteddeployment.yaml"} {
-		m, err := filepath.Glob(filepath.Join(examplesDir, pattern))
+		m, err := examples.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Fatalf("no examples under %s: the shared/ folder must sit beside the repository", examplesDir)
+		t.Fatal("no documented example matches the patterns: see examples/")
 	}
 	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		name := strings.TrimSuffix(file, ".yaml")
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(file)
+			data, err := examples.Read(file)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,8 +2,6 @@ package validation
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,37 +9,32 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kruise-native/kruise-native/examples"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 )
-
-// examplesDir holds the documented manifests users apply (relative to this package).
-const examplesDir = "../../../../../shared/examples"
 
 // TestDocumentedExamplesAreValid decodes every documented CloneSet, Advanced
 // StatefulSet and SidecarSet manifest into its versioned type, defaults and converts
 // it as the API server does, and expects no validation error. Documents of other
 // groups in the same file (the pods a SidecarSet injects into) are left out.
 func TestDocumentedExamplesAreValid(t *testing.T) {
-	if info, err := os.Stat(examplesDir); err != nil || !info.IsDir() {
-		t.Fatalf("documented examples directory %s (from %s) is missing: %v", examplesDir, mustGetwd(t), err)
-	}
 	var files []string
 	for _, pattern := range []string{"cloneset-*.yaml", "advanced-statefulset*.yaml", "sidecarset*.yaml"} {
-		matches, err := filepath.Glob(filepath.Join(examplesDir, pattern))
+		matches, err := examples.Glob(pattern)
 		if err != nil {
 			t.Fatalf("glob %s: %v", pattern, err)
 		}
 		if len(matches) == 0 {
-			t.Fatalf("no documented example matches %s in %s", pattern, examplesDir)
+			t.Fatalf("no documented example matches %s in examples/", pattern)
 		}
 		files = append(files, matches...)
 	}
 
 	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
+		t.Run(file, func(t *testing.T) {
+			data, err := examples.Read(file)
 			if err != nil {
 				t.Fatalf("reading %s: %v", file, err)
 			}
@@ -134,12 +127,4 @@ func validateStatefulSetCreate(t *testing.T, v versionedObject) field.ErrorList 
 	ss := &apps.StatefulSet{}
 	toInternal(t, v, ss)
 	return ValidateStatefulSet(ss)
-}
-
-func mustGetwd(t *testing.T) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("getwd: %v", err)
-	}
-	return wd
 }
