@@ -104,6 +104,14 @@ func Hash(raw []byte) string {
 // reference alone: the label only scopes the cache.
 const CopyLabel = "apps.kruise.io/resourcedistribution-copy"
 
-// NeverTargets never get a copy, whatever the targets say (OpenKruise's rule): the
-// cluster's own namespaces are not the tenants' to fill.
-var NeverTargets = []string{metav1.NamespaceSystem, metav1.NamespacePublic}
+// SystemNamespace is the namespace Kruise Native runs in (artifacts/deploy, the Helm
+// chart and the local stack all use it). It holds the components' ServiceAccounts,
+// leader-election Leases and SidecarSet revisions: a Secret or ConfigMap written there
+// by a distribution could shadow or feed what kruise-native itself reads.
+const SystemNamespace = "kruise-system"
+
+// NeverTargets never get a copy, whatever the targets say: the cluster's own
+// namespaces are not the tenants' to fill (kube-system and kube-public: OpenKruise's
+// rule; named in includedNamespaces they are accepted with a warning, as there), nor
+// is Kruise Native's own (SystemNamespace: validation refuses to name it).
+var NeverTargets = []string{metav1.NamespaceSystem, metav1.NamespacePublic, SystemNamespace}

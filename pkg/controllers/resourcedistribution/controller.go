@@ -116,7 +116,7 @@ func (c *Controller) onNamespace(oldObj, obj interface{}) {
 		return
 	}
 	old, _ := oldObj.(*corev1.Namespace)
-	if old != nil && reflect.DeepEqual(old.Labels, ns.Labels) && terminating(old) == terminating(ns) {
+	if old != nil && reflect.DeepEqual(old.Labels, ns.Labels) && rdcontract.Terminating(old) == rdcontract.Terminating(ns) {
 		return
 	}
 	rds, err := c.distributions.List(labels.Everything())
@@ -124,7 +124,7 @@ func (c *Controller) onNamespace(oldObj, obj interface{}) {
 		return
 	}
 	for _, rd := range rds {
-		if Concerns(&rd.Spec.Targets, ns) || (old != nil && Concerns(&rd.Spec.Targets, old)) {
+		if rdcontract.Concerns(&rd.Spec.Targets, ns) || (old != nil && rdcontract.Concerns(&rd.Spec.Targets, old)) {
 			c.loop.Add(rd.Name)
 		}
 	}
@@ -165,7 +165,7 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if err != nil {
 		return 0, err
 	}
-	targets, err := Targets(&rd.Spec.Targets, all)
+	targets, err := rdcontract.Targets(&rd.Spec.Targets, all)
 	if err != nil {
 		c.recorder.Eventf(rd, corev1.EventTypeWarning, "InvalidTargets", "%v", err)
 		return 0, nil

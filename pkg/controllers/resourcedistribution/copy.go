@@ -1,6 +1,7 @@
 package resourcedistribution
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 
@@ -81,25 +82,30 @@ func Owned(obj metav1.Object, rd *v1alpha1.ResourceDistribution) bool {
 	return ref != nil && ref.UID == rd.UID
 }
 
-// UpToDate reports whether the copy cur already is desired: same content and every
-// label and annotation desired carries (others, added by people or tools, may stay).
+// UpToDate reports whether the copy cur needs no write: it carries the hash of the
+// source desired is made from (HashAnnotation, among every label and annotation
+// desired carries) and still holds what was distributed (HoldsContent). Whatever else
+// is on the copy — data keys, labels and annotations that people or other controllers
+// added — is theirs and is no reason to write: comparing whole objects made a copy that
+// another controller fills in (a ServiceAccount token's data) a write loop.
 func UpToDate(cur, desired Object) bool {
 	return subset(desired.GetLabels(), cur.GetLabels()) && subset(desired.GetAnnotations(), cur.GetAnnotations()) &&
-		SameContent(cur, desired)
+		HoldsContent(cur, desired)
 }
 
-// SameContent reports whether cur holds desired's data, type and immutability.
-func SameContent(cur, desired Object) bool {
+// HoldsContent reports whether cur still holds what desired distributes: every data
+// (and binaryData) key with its value, the Secret type, and the immutability. Keys
+// cur has beyond desired's do not count: a copy edited by hand where the source has a
+// value is put back, a key added beside them is left.
+func HoldsContent(cur, desired Object) bool {
 	switch d := desired.(type) {
 	case *corev1.ConfigMap:
 		c, ok := cur.(*corev1.ConfigMap)
-		return ok && apiequality.Semantic.DeepEqual(nilIfEmpty(c.Data), nilIfEmpty(d.Data)) &&
-			apiequality.Semantic.DeepEqual(nilIfEmpty(c.BinaryData), nilIfEmpty(d.BinaryData)) &&
+		return ok && subset(d.Data, c.Data) && bytesSubset(d.BinaryData, c.BinaryData) &&
 			apiequality.Semantic.DeepEqual(c.Immutable, d.Immutable)
 	case *corev1.Secret:
 		c, ok := cur.(*corev1.Secret)
-		return ok && apiequality.Semantic.DeepEqual(nilIfEmpty(c.Data), nilIfEmpty(d.Data)) &&
-			c.Type == d.Type && apiequality.Semantic.DeepEqual(c.Immutable, d.Immutable)
+		return ok && bytesSubset(d.Data, c.Data) && c.Type == d.Type && apiequality.Semantic.DeepEqual(c.Immutable, d.Immutable)
 	}
 	return false
 }
@@ -151,11 +157,13 @@ func subset(want, have map[string]string) bool {
 	return true
 }
 
-func nilIfEmpty[V any](m map[string]V) map[string]V {
-	if len(m) == 0 {
-		return nil
+func bytesSubset(want, have map[string][]byte) bool {
+	for k, v := range want {
+		if hv, ok := have[k]; !ok || !bytes.Equal(hv, v) {
+			return false
+		}
 	}
-	return m
+	return true
 }
 
 // immutable reports whether kube refuses changes to the copy's data.

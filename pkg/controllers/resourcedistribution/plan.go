@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
 // Plan is what one sync writes, and what it already finds done.
@@ -36,7 +38,7 @@ type Plan struct {
 //     outside the targets (or under another name) is deleted.
 //
 // Nothing that is not ours is ever in Update, Replace or Delete.
-func Compute(src Source, targets TargetSet, owned []Object, found map[string]Object) Plan {
+func Compute(src Source, targets rdcontract.TargetSet, owned []Object, found map[string]Object) Plan {
 	p := Plan{Conflicts: map[string]string{}}
 	want := sets.New(targets.Namespaces...)
 	byNS := map[string]Object{}
@@ -67,7 +69,7 @@ func Compute(src Source, targets TargetSet, owned []Object, found map[string]Obj
 			p.Create = append(p.Create, desired)
 		case UpToDate(cur, desired):
 			p.InSync = append(p.InSync, ns)
-		case immutable(cur) && !SameContent(cur, desired):
+		case immutable(cur) && !HoldsContent(cur, desired):
 			p.Replace = append(p.Replace, cur)
 		default:
 			p.Update = append(p.Update, Merge(cur, desired))
@@ -79,7 +81,7 @@ func Compute(src Source, targets TargetSet, owned []Object, found map[string]Obj
 
 // Unknown are the target namespaces where neither owned nor found says what is there:
 // the caller reads them from the API before calling Compute.
-func Unknown(src Source, targets TargetSet, owned []Object) []string {
+func Unknown(src Source, targets rdcontract.TargetSet, owned []Object) []string {
 	have := sets.New[string]()
 	for _, c := range owned {
 		if c.GetName() == src.Name() && Owned(c, src.Distribution) {

@@ -78,8 +78,18 @@ func TestCompute(t *testing.T) {
 		{name: "nothing yet: create everywhere", targets: []string{"a", "b"}, create: []string{"a", "b"}},
 		{name: "up to date: nothing to write", targets: []string{"a"}, owned: []Object{ours(src, "a")}, inSync: []string{"a"}},
 		{name: "source changed: update", targets: []string{"a"}, owned: []Object{ours(src, "a", stale)}, update: []string{"a"}},
-		{name: "someone edited our copy: put back", targets: []string{"a"},
-			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Data["extra"] = "1" })}, update: []string{"a"}},
+		{name: "someone edited a value we distributed: put back", targets: []string{"a"},
+			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Data["lives"] = "99" })}, update: []string{"a"}},
+		{name: "someone removed a key we distributed: put back", targets: []string{"a"},
+			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) { delete(cm.Data, "lives") })}, update: []string{"a"}},
+		{name: "a key another controller added beside ours is theirs: no write", targets: []string{"a"},
+			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) {
+				cm.Data["token"] = "filled"
+				cm.BinaryData = map[string][]byte{"ca.crt": []byte("x")}
+			})}, inSync: []string{"a"}},
+		{name: "the source's hash is not the copy's: update, even with the same data", targets: []string{"a"},
+			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Annotations[v1alpha1.ResourceDistributionHashAnnotation] = "old" })},
+			update: []string{"a"}},
 		{name: "extra labels and annotations on our copy are kept, not a change", targets: []string{"a"},
 			owned:  []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Labels["team"] = "x"; cm.Annotations["note"] = "y" })},
 			inSync: []string{"a"}},
@@ -98,7 +108,7 @@ func TestCompute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := Compute(src, TargetSet{Namespaces: tt.targets}, tt.owned, tt.found)
+			p := Compute(src, rdcontract.TargetSet{Namespaces: tt.targets}, tt.owned, tt.found)
 			var conflicts []string
 			for ns := range p.Conflicts {
 				conflicts = append(conflicts, ns)
@@ -200,16 +210,34 @@ func TestComputeStatus(t *testing.T) {
 	}
 }
 
+// A Secret filled in by another controller (as kube-controller-manager fills a token
+// Secret's data) is in sync as long as it holds what was distributed: comparing the
+// whole object rewrote it after every fill, for ever.
+func TestComputeSecretFilledByOthers(t *testing.T) {
+	src := source(t, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"pull"},"type":"Opaque","stringData":{"a":"x"}}`)
+	filled := src.Desired("a").(*corev1.Secret)
+	filled.Data["token"] = []byte("minted")
+	filled.Labels["added-by"] = "someone"
+	if p := Compute(src, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{filled}, nil); len(p.InSync) != 1 || len(p.Update) != 0 {
+		t.Errorf("filled-in copy: in sync %v, update %d; want in sync and no write", p.InSync, len(p.Update))
+	}
+	filled.Data["a"] = []byte("changed")
+	p := Compute(src, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{filled}, nil)
+	if len(p.Update) != 1 || string(p.Update[0].(*corev1.Secret).Data["a"]) != "x" {
+		t.Errorf("a distributed value changed: plan %+v, want it put back", p)
+	}
+}
+
 // An immutable source: a copy missing only an annotation is updated in place (kube
 // lets metadata change), one with other data is replaced.
 func TestComputeImmutableSource(t *testing.T) {
 	src := source(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo"},"data":{"lives":"3"},"immutable":true}`)
 	noFrom := ours(src, "a", func(cm *corev1.ConfigMap) { delete(cm.Annotations, v1alpha1.ResourceDistributionFromAnnotation) })
-	if p := Compute(src, TargetSet{Namespaces: []string{"a"}}, []Object{noFrom}, nil); len(p.Update) != 1 || len(p.Replace) != 0 {
+	if p := Compute(src, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{noFrom}, nil); len(p.Update) != 1 || len(p.Replace) != 0 {
 		t.Errorf("metadata-only change: update %d, replace %d; want an update", len(p.Update), len(p.Replace))
 	}
 	oldData := ours(src, "a", func(cm *corev1.ConfigMap) { cm.Data = map[string]string{"lives": "2"} })
-	if p := Compute(src, TargetSet{Namespaces: []string{"a"}}, []Object{oldData}, nil); len(p.Update) != 0 || len(p.Replace) != 1 {
+	if p := Compute(src, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{oldData}, nil); len(p.Update) != 0 || len(p.Replace) != 1 {
 		t.Errorf("data change: update %d, replace %d; want a replacement", len(p.Update), len(p.Replace))
 	}
 }

@@ -73,7 +73,7 @@ func ResourceDistributionWarnings(rd *apps.ResourceDistribution) []string {
 	}
 	t := rd.Spec.Targets
 	for _, n := range t.IncludedNamespaces.List {
-		if slices.Contains(resourcedistribution.NeverTargets, n.Name) {
+		if slices.Contains(resourcedistribution.NeverTargets, n.Name) && n.Name != resourcedistribution.SystemNamespace {
 			out = append(out, fmt.Sprintf("spec.targets.includedNamespaces: %s never gets a copy", n.Name))
 		}
 	}
@@ -88,7 +88,8 @@ func ResourceDistributionWarnings(rd *apps.ResourceDistribution) []string {
 }
 
 // validateDistributedResource decodes spec.resource and checks what kube-apiserver
-// would refuse in every copy: the name, labels and annotations, the data keys and size.
+// would refuse in every copy: the name, labels and annotations, the data keys and size;
+// and that no other controller writes such copies (resourcedistribution.OwnedElsewhere).
 func validateDistributedResource(raw []byte, fldPath *field.Path) (*resourcedistribution.Resource, field.ErrorList) {
 	res, errs := resourcedistribution.Decode(raw, fldPath)
 	if len(errs) > 0 {
@@ -109,6 +110,7 @@ func validateDistributedResource(raw []byte, fldPath *field.Path) (*resourcedist
 			allErrs = append(allErrs, field.Invalid(metaPath.Child("namespace"), meta.Namespace, msg))
 		}
 	}
+	allErrs = append(allErrs, resourcedistribution.OwnedElsewhere(res, fldPath)...)
 	allErrs = append(allErrs, metav1validation.ValidateLabels(meta.Labels, metaPath.Child("labels"))...)
 	allErrs = append(allErrs, apimachineryvalidation.ValidateAnnotations(meta.Annotations, metaPath.Child("annotations"))...)
 
@@ -154,7 +156,8 @@ func validateDistributedResource(raw []byte, fldPath *field.Path) (*resourcedist
 }
 
 // validateDistributionTargets checks namespace names, that no namespace is both
-// included and excluded (ambiguous, OpenKruise refuses it) and the label selector.
+// included and excluded (ambiguous, OpenKruise refuses it), that Kruise Native's own
+// namespace is not included, and the label selector.
 func validateDistributionTargets(t *apps.ResourceDistributionTargets, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	names := func(list []apps.ResourceDistributionNamespace, p *field.Path) sets.Set[string] {
@@ -175,7 +178,16 @@ func validateDistributionTargets(t *apps.ResourceDistributionTargets, fldPath *f
 		}
 		return seen
 	}
-	included := names(t.IncludedNamespaces.List, fldPath.Child("includedNamespaces", "list"))
+	includedPath := fldPath.Child("includedNamespaces", "list")
+	included := names(t.IncludedNamespaces.List, includedPath)
+	// Selected by a selector or allNamespaces it is skipped; named, it is refused, so
+	// that nobody believes a copy went there.
+	for i, ns := range t.IncludedNamespaces.List {
+		if ns.Name == resourcedistribution.SystemNamespace {
+			allErrs = append(allErrs, field.Forbidden(includedPath.Index(i).Child("name"),
+				ns.Name+" is the namespace Kruise Native runs in: it never gets a copy"))
+		}
+	}
 	excludedPath := fldPath.Child("excludedNamespaces", "list")
 	names(t.ExcludedNamespaces.List, excludedPath)
 	for i, ns := range t.ExcludedNamespaces.List {

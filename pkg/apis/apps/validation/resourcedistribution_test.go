@@ -80,6 +80,18 @@ func TestValidateResourceDistribution(t *testing.T) {
 			t.AllNamespaces = true
 			t.IncludedNamespaces = nsList("a")
 		}), nil},
+		{"kruise-system included by name", distribution(gameDemo, func(t *apps.ResourceDistributionTargets) {
+			t.IncludedNamespaces = nsList("a", "kruise-system")
+		}), []string{"spec.targets.includedNamespaces.list[1].name"}},
+		{"kruise-system excluded by name (nothing to refuse)", distribution(gameDemo, func(t *apps.ResourceDistributionTargets) {
+			t.ExcludedNamespaces = nsList("kruise-system")
+		}), nil},
+		{"a ServiceAccount token Secret (kube-controller-manager writes it)",
+			distribution(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"t"},"type":"kubernetes.io/service-account-token"}`),
+			[]string{"spec.resource.type"}},
+		{"the root CA ConfigMap (kube-controller-manager writes it)",
+			distribution(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"kube-root-ca.crt"}}`),
+			[]string{"spec.resource.metadata.name"}},
 		{"an invalid selector operator", distribution(gameDemo, func(t *apps.ResourceDistributionTargets) {
 			t.NamespaceLabelSelector = metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "group", Operator: "Like"}}}
 		}), []string{"spec.targets.namespaceLabelSelector.matchExpressions[0].operator"}},

@@ -44,7 +44,7 @@ func groupTest() metav1.LabelSelector {
 }
 
 func TestTargets(t *testing.T) {
-	cluster := []string{"default", "kube-system", "kube-public", "a:group=test", "b:group=test", "c:group=prod", "d", "gone:group=test!"}
+	cluster := []string{"default", "kube-system", "kube-public", "kruise-system:group=test", "a:group=test", "b:group=test", "c:group=prod", "d", "gone:group=test!"}
 	tests := []struct {
 		name        string
 		targets     v1alpha1.ResourceDistributionTargets
@@ -52,9 +52,9 @@ func TestTargets(t *testing.T) {
 		wantMissing []string
 	}{
 		{name: "nothing selects nothing", want: nil},
-		{name: "label selector", targets: v1alpha1.ResourceDistributionTargets{NamespaceLabelSelector: groupTest()},
+		{name: "label selector (never kruise-system, though it matches)", targets: v1alpha1.ResourceDistributionTargets{NamespaceLabelSelector: groupTest()},
 			want: []string{"a", "b"}},
-		{name: "all namespaces but the system ones", targets: v1alpha1.ResourceDistributionTargets{AllNamespaces: true},
+		{name: "all namespaces but the system ones and kruise-system", targets: v1alpha1.ResourceDistributionTargets{AllNamespaces: true},
 			want: []string{"a", "b", "c", "d", "default"}},
 		{name: "all minus excluded", targets: v1alpha1.ResourceDistributionTargets{AllNamespaces: true, ExcludedNamespaces: list("default", "c")},
 			want: []string{"a", "b", "d"}},
@@ -73,6 +73,9 @@ func TestTargets(t *testing.T) {
 		{name: "kube-system is never a target, even included",
 			targets: v1alpha1.ResourceDistributionTargets{IncludedNamespaces: list("kube-system", "kube-public")},
 			want:    nil},
+		{name: "kruise-system is never a target (validation refuses to name it)",
+			targets: v1alpha1.ResourceDistributionTargets{IncludedNamespaces: list("kruise-system", "d")},
+			want:    []string{"d"}},
 		{name: "a selector expression",
 			targets: v1alpha1.ResourceDistributionTargets{NamespaceLabelSelector: metav1.LabelSelector{
 				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "group", Operator: metav1.LabelSelectorOpExists}}}},

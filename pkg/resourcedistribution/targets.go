@@ -10,11 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
-// neverTargets are never given a copy (rdcontract.NeverTargets).
-var neverTargets = sets.New(rdcontract.NeverTargets...)
+// neverTargets are never given a copy (NeverTargets).
+var neverTargets = sets.New(NeverTargets...)
 
 // TargetSet is where a distribution's copies belong.
 type TargetSet struct {
@@ -28,12 +27,14 @@ type TargetSet struct {
 // Desired is how many namespaces should hold a copy.
 func (t TargetSet) Desired() int { return len(t.Namespaces) + len(t.Missing) }
 
-// Targets computes a distribution's target namespaces from the namespaces that exist:
+// Targets computes a distribution's target namespaces from the namespaces that exist
+// (the controller at every sync; kruise-apiserver's admission, to know where the user
+// who writes the distribution must be allowed to write its copies):
 //
 //   - the union of every namespace (allNamespaces), the namespaces listed in
 //     includedNamespaces and those matching namespaceLabelSelector (an empty selector
 //     matches none),
-//   - minus excludedNamespaces, which always win, and minus kube-system and kube-public;
+//   - minus excludedNamespaces, which always win, and minus NeverTargets;
 //   - a terminating namespace is no target: a copy made there would be deleted with it.
 //     One that is listed in includedNamespaces is reported Missing, like one that does
 //     not exist.
@@ -56,7 +57,7 @@ func Targets(t *v1alpha1.ResourceDistributionTargets, namespaces []*corev1.Names
 		selected := t.AllNamespaces || included.Has(ns.Name) || selector.Matches(labels.Set(ns.Labels))
 		switch {
 		case !selected:
-		case terminating(ns):
+		case Terminating(ns):
 			if included.Has(ns.Name) {
 				out.Missing = append(out.Missing, ns.Name)
 			}
@@ -107,6 +108,7 @@ func names(l v1alpha1.ResourceDistributionTargetNamespaces) sets.Set[string] {
 	return out
 }
 
-func terminating(ns *corev1.Namespace) bool {
+// Terminating reports whether ns is being deleted: a copy made there would go with it.
+func Terminating(ns *corev1.Namespace) bool {
 	return ns.DeletionTimestamp != nil || ns.Status.Phase == corev1.NamespaceTerminating
 }
