@@ -88,7 +88,7 @@ func TestCompute(t *testing.T) {
 				cm.BinaryData = map[string][]byte{"ca.crt": []byte("x")}
 			})}, inSync: []string{"a"}},
 		{name: "the source's hash is not the copy's: update, even with the same data", targets: []string{"a"},
-			owned: []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Annotations[v1alpha1.ResourceDistributionHashAnnotation] = "old" })},
+			owned:  []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Annotations[v1alpha1.ResourceDistributionHashAnnotation] = "old" })},
 			update: []string{"a"}},
 		{name: "extra labels and annotations on our copy are kept, not a change", targets: []string{"a"},
 			owned:  []Object{ours(src, "a", func(cm *corev1.ConfigMap) { cm.Labels["team"] = "x"; cm.Annotations["note"] = "y" })},
