@@ -8,6 +8,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhookscope"
+	"github.com/kruise-native/kruise-native/pkg/admission/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 )
@@ -19,6 +20,7 @@ func Register(plugins *admission.Plugins) {
 	noderestriction.Register(plugins)
 	sidecarsetconflict.Register(plugins)
 	podwebhookscope.Register(plugins)
+	resourcedistribution.Register(plugins)
 }
 
 // PluginOrder is the order Kruise plugins run in, after the generic ones.
@@ -29,6 +31,7 @@ var PluginOrder = []string{
 	containerrecreaterequest.PluginName,
 	deletionprotection.PluginName,
 	sidecarsetconflict.PluginName,
+	resourcedistribution.PluginName,
 	noderestriction.PluginName,
 	podwebhookscope.PluginName,
 }

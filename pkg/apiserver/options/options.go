@@ -198,6 +198,15 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		callScopes      podwebhook.CallScopes
 	)
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
+		// Concurrent identical requests (the Pod webhook's calls from kube-apiserver above
+		// all) share one delegated SubjectAccessReview when the authorizer's cached
+		// decision has expired, instead of each sending its own to the kube-apiserver
+		// waiting on them. Wrapped here, after authorization is configured and before
+		// the admission plugins are given the authorizer, so that their questions (a
+		// ResourceDistribution's target namespaces) share flights too.
+		if c.Authorization.Authorizer != nil {
+			c.Authorization.Authorizer = authzflight.New(c.Authorization.Authorizer)
+		}
 		client, err := kruiseclient.NewForConfig(c.LoopbackClientConfig)
 		if err != nil {
 			return nil, fmt.Errorf("kruise loopback client: %w", err)
@@ -216,12 +225,6 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	}
 	if err := o.Recommended.ApplyTo(cfg); err != nil {
 		return nil, fmt.Errorf("applying options: %w", err)
-	}
-	// Concurrent identical requests (the Pod webhook's calls from kube-apiserver above all)
-	// share one delegated SubjectAccessReview when the authorizer's cached decision has
-	// expired, instead of each sending its own to the kube-apiserver waiting on them.
-	if cfg.Authorization.Authorizer != nil {
-		cfg.Authorization.Authorizer = authzflight.New(cfg.Authorization.Authorizer)
 	}
 	if err := o.gateOnAuthentication(cfg); err != nil {
 		return nil, err

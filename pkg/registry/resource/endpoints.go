@@ -105,6 +105,8 @@ func (k Kind[T, Spec, Status]) strategyKind() workload.Kind[T] {
 		},
 		Templates:            k.Templates,
 		Warnings:             k.Warnings,
+		PrepareForCreate:     k.PrepareForCreate,
+		PrepareForUpdate:     k.PrepareForUpdate,
 		ClusterScoped:        k.ClusterScoped,
 		Versions:             versions,
 		Validate:             k.Validate,

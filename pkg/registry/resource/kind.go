@@ -5,6 +5,8 @@
 package resource
 
 import (
+	"context"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -43,6 +45,11 @@ type Kind[T workload.Object, Spec, Status any] struct {
 	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
 	// Warnings, if set, are the kind's own warnings.
 	Warnings func(obj T) []string
+	// PrepareForCreate and PrepareForUpdate, if set, are the kind's own changes to an
+	// object its main endpoint is about to store, after the shared ones (status,
+	// generation) and before validation; the context carries the request's user.
+	PrepareForCreate func(ctx context.Context, obj T)
+	PrepareForUpdate func(ctx context.Context, obj, old T)
 
 	Validate             func(obj T) field.ErrorList
 	ValidateUpdate       func(obj, old T) field.ErrorList

@@ -37,6 +37,10 @@ type Kind[T Object] struct {
 	// Warnings, if set, are the kind's own warnings (besides the templates'), given on
 	// create and on updates that change the spec.
 	Warnings func(obj T) []string
+	// PrepareForCreate and PrepareForUpdate, if set, are the kind's own changes to an
+	// object the main endpoint is about to store, after the shared ones.
+	PrepareForCreate func(ctx context.Context, obj T)
+	PrepareForUpdate func(ctx context.Context, obj, old T)
 	// ClusterScoped is set for kinds that live outside namespaces (NodeImage).
 	ClusterScoped bool
 	// Versions are the group/versions that serve the kind, for the managed-fields
@@ -84,20 +88,28 @@ func (s strategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	return ResetStatus(s.kind.Versions)
 }
 
-// PrepareForCreate clears status and starts the generation at 1.
-func (s strategy[T]) PrepareForCreate(_ context.Context, obj runtime.Object) {
+// PrepareForCreate clears status and starts the generation at 1, then applies the
+// kind's own preparation.
+func (s strategy[T]) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	o := obj.(T)
 	s.kind.ResetStatus(o)
 	o.SetGeneration(1)
+	if s.kind.PrepareForCreate != nil {
+		s.kind.PrepareForCreate(ctx, o)
+	}
 }
 
-// PrepareForUpdate keeps the stored status and bumps the generation on spec changes.
-func (s strategy[T]) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+// PrepareForUpdate keeps the stored status and bumps the generation on spec changes,
+// then applies the kind's own preparation.
+func (s strategy[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	o, prev := obj.(T), old.(T)
 	s.kind.KeepStatus(o, prev)
 	o.SetGeneration(prev.GetGeneration())
 	if s.kind.SpecChanged(o, prev) {
 		o.SetGeneration(prev.GetGeneration() + 1)
+	}
+	if s.kind.PrepareForUpdate != nil {
+		s.kind.PrepareForUpdate(ctx, o, prev)
 	}
 }
 

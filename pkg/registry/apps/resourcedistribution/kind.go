@@ -1,6 +1,7 @@
 // Package resourcedistribution describes resourcedistributions.apps.kruise.io
-// (cluster-scoped, `kubectl get distributor`): names, accessors, validation and
-// printed columns. It has neither scale nor rollback. The in-process deletion
+// (cluster-scoped, `kubectl get distributor`): names, accessors, validation, printed
+// columns, and the distributor the server records (distributor.go). It has neither
+// scale nor rollback. The in-process deletion
 // protection acts on it as on every served kind: Always refuses the delete; Cascading
 // has no pods to count (deleting it deletes its copies, through the garbage collector).
 package resourcedistribution
@@ -32,6 +33,8 @@ var Kind = resource.Kind[*apps.ResourceDistribution, apps.ResourceDistributionSp
 	ValidateUpdate:       validation.ValidateResourceDistributionUpdate,
 	ValidateStatusUpdate: validation.ValidateResourceDistributionStatusUpdate,
 	Warnings:             validation.ResourceDistributionWarnings,
+	PrepareForCreate:     recordDistributorOnCreate,
+	PrepareForUpdate:     recordDistributorOnUpdate,
 	Table:                TableConvertor,
 }
 
