@@ -2,7 +2,9 @@
 // ResourceDistribution into its target namespaces and keeps the copies in sync: it
 // creates them in namespaces that start to match, rewrites them when the source
 // changes, deletes them where a namespace stops matching, and never writes an object it
-// did not create (a conflict, reported in status and by an event). Deleting the
+// did not create (a conflict, reported in status and by an event), and never creates a
+// copy in a namespace where the user it writes for (recorded by kruise-apiserver) may
+// not create it (a SubjectAccessReview; reported in status and by an event). Deleting the
 // distribution deletes its copies through the garbage collector (controller
 // references), so that it needs neither this controller running nor a finalizer.
 package resourcedistribution
@@ -43,6 +45,10 @@ const ControllerName = "resourcedistribution-controller"
 // in the way are not ours, not in the cache, and their removal sends no event.
 const conflictRecheck = 30 * time.Second
 
+// accessRecheck is how soon a distribution whose user may not write into some target
+// namespace asks again: a right granted later sends no event either.
+const accessRecheck = 30 * time.Second
+
 // Controller reconciles ResourceDistributions.
 type Controller struct {
 	kubeClient    kubernetes.Interface
@@ -52,6 +58,7 @@ type Controller struct {
 	namespaces    corelisters.NamespaceLister
 	copyFactory   kubeinformers.SharedInformerFactory
 	stores        map[string]*store
+	access        *reviewer
 	loop          *reconcile.Loop
 	now           func() time.Time
 }
@@ -80,6 +87,7 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		namespaces:    nsInformer.Lister(),
 		copyFactory:   copyFactory,
 		stores:        newStores(cc.KubeClient, cmInformer, secretInformer),
+		access:        newReviewer(cc.KubeClient),
 		now:           time.Now,
 	}
 	c.loop = reconcile.NewLoop("resourcedistribution", c.sync, rdInformer.Informer().HasSynced,
@@ -197,6 +205,14 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	for ns, reason := range plan.Conflicts {
 		failures.Add(v1alpha1.ResourceDistributionConflictOccurred, ns, reason)
 	}
+	var denied map[string]string
+	plan.Create, denied, err = c.permittedCreates(ctx, rd, res, plan.Create)
+	if err != nil {
+		return 0, err
+	}
+	for ns, reason := range denied {
+		failures.Add(v1alpha1.ResourceDistributionCreateResourceFailed, ns, reason)
+	}
 
 	succeeded := len(plan.InSync)
 	for _, obj := range plan.Create {
@@ -245,13 +261,56 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 			return 0, fmt.Errorf("updating status of ResourceDistribution %s: %w", rd.Name, err)
 		}
 	}
-	if err := writeFailures(failures); err != nil {
+	if err := writeFailures(failures, denied); err != nil {
 		return 0, err // retried with backoff
 	}
-	if len(plan.Conflicts) > 0 {
+	switch {
+	case len(plan.Conflicts) > 0:
 		return conflictRecheck, nil
+	case len(denied) > 0:
+		return accessRecheck, nil
 	}
 	return 0, nil
+}
+
+// permittedCreates keeps the copies to create in namespaces where the distribution's
+// recorded user may create them (rdcontract.Forbidden, by SubjectAccessReview) and
+// returns the others with the reason. kruise-apiserver checked the namespaces that
+// matched when the spec was written; one that starts to match later (a new or
+// relabelled namespace, an included one created) is checked here, before the first
+// write. Copies that exist are kept in sync without asking: the user was allowed to
+// write them, and revoking that right later does not delete them.
+func (c *Controller) permittedCreates(ctx context.Context, rd *v1alpha1.ResourceDistribution, res *rdcontract.Resource,
+	creates []Object) ([]Object, map[string]string, error) {
+	if len(creates) == 0 {
+		return creates, nil, nil
+	}
+	nss := make([]string, 0, len(creates))
+	for _, o := range creates {
+		nss = append(nss, o.GetNamespace())
+	}
+	denied := map[string]string{}
+	user, err := rdcontract.DistributorOf(rd.Annotations)
+	if err != nil {
+		for _, ns := range nss {
+			denied[ns] = "not created: " + err.Error()
+		}
+		return nil, denied, nil
+	}
+	forbidden, err := rdcontract.Forbidden(ctx, c.access.For(user), res, []string{"create"}, nss)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checking the rights of %q, who ResourceDistribution %s writes for: %w", user.Username, rd.Name, err)
+	}
+	keep := creates[:0:0]
+	for _, o := range creates {
+		ns := o.GetNamespace()
+		if why, ok := forbidden[ns]; ok {
+			denied[ns] = fmt.Sprintf("forbidden: user %q, who the distribution writes for, %s in this namespace", user.Username, why)
+			continue
+		}
+		keep = append(keep, o)
+	}
+	return keep, denied, nil
 }
 
 // recordNewFailures sends one event per namespace that started failing, by type.
@@ -263,15 +322,19 @@ func (c *Controller) recordNewFailures(rd *v1alpha1.ResourceDistribution, failur
 	}
 }
 
-// writeFailures is an error when a read or write failed: those are retried. Conflicts
-// and missing namespaces are not errors: they wait for someone to act.
-func writeFailures(f Failures) error {
+// writeFailures is an error when a read or write failed: those are retried. Conflicts,
+// missing namespaces and creates the user may not make (denied) are not errors: they
+// wait for someone to act.
+func writeFailures(f Failures, denied map[string]string) error {
 	var errs []error
 	for _, typ := range []v1alpha1.ResourceDistributionConditionType{
 		v1alpha1.ResourceDistributionGetResourceFailed, v1alpha1.ResourceDistributionCreateResourceFailed,
 		v1alpha1.ResourceDistributionUpdateResourceFailed, v1alpha1.ResourceDistributionDeleteResourceFailed,
 	} {
 		for _, ns := range f.Namespaces(typ) {
+			if _, ok := denied[ns]; ok && typ == v1alpha1.ResourceDistributionCreateResourceFailed {
+				continue
+			}
 			errs = append(errs, fmt.Errorf("%s in namespace %s: %s", typ, ns, f[typ][ns]))
 		}
 	}
