@@ -112,8 +112,12 @@ func HoldsContent(cur, desired Object) bool {
 
 // Merge is cur rewritten to desired: desired's content, labels and annotations over
 // cur's own (the others are kept, as OpenKruise keeps them), resourceVersion kept for
-// an optimistic update.
+// an optimistic update. The data is desired's alone when the source changed (its hash
+// differs: a key the source dropped must go); when it did not, the copy is only being
+// put back, and keys others added beside the distributed ones are kept.
 func Merge(cur, desired Object) Object {
+	sameSource := cur.GetAnnotations()[v1alpha1.ResourceDistributionHashAnnotation] ==
+		desired.GetAnnotations()[v1alpha1.ResourceDistributionHashAnnotation]
 	out := cur.DeepCopyObject().(Object)
 	labels := maps.Clone(out.GetLabels())
 	if labels == nil {
@@ -130,11 +134,35 @@ func Merge(cur, desired Object) Object {
 	switch o := out.(type) {
 	case *corev1.ConfigMap:
 		d := desired.(*corev1.ConfigMap)
-		o.Data, o.BinaryData, o.Immutable = d.Data, d.BinaryData, d.Immutable
+		if sameSource {
+			o.Data, o.BinaryData = over(o.Data, d.Data), over(o.BinaryData, d.BinaryData)
+		} else {
+			o.Data, o.BinaryData = d.Data, d.BinaryData
+		}
+		o.Immutable = d.Immutable
 	case *corev1.Secret:
 		d := desired.(*corev1.Secret)
-		o.Data, o.StringData, o.Type, o.Immutable = d.Data, nil, d.Type, d.Immutable
+		if sameSource {
+			o.Data = over(o.Data, d.Data)
+		} else {
+			o.Data = d.Data
+		}
+		o.StringData, o.Type, o.Immutable = nil, d.Type, d.Immutable
 	}
+	return out
+}
+
+// over is base with every entry of top written over it (a new map); nil when both are
+// empty.
+func over[V any](base, top map[string]V) map[string]V {
+	if len(base)+len(top) == 0 {
+		return nil
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]V{}
+	}
+	maps.Copy(out, top)
 	return out
 }
 

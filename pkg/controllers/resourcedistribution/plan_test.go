@@ -223,8 +223,15 @@ func TestComputeSecretFilledByOthers(t *testing.T) {
 	}
 	filled.Data["a"] = []byte("changed")
 	p := Compute(src, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{filled}, nil)
-	if len(p.Update) != 1 || string(p.Update[0].(*corev1.Secret).Data["a"]) != "x" {
-		t.Errorf("a distributed value changed: plan %+v, want it put back", p)
+	if len(p.Update) != 1 || string(p.Update[0].(*corev1.Secret).Data["a"]) != "x" || string(p.Update[0].(*corev1.Secret).Data["token"]) != "minted" {
+		t.Errorf("a distributed value changed: plan %+v, want it put back beside the other controller's key", p)
+	}
+	// The source changes: the copy is the new source's data alone (a key the source
+	// dropped goes, and so, once, does the other writer's).
+	newer := source(t, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"pull"},"type":"Opaque","stringData":{"b":"y"}}`)
+	p = Compute(newer, rdcontract.TargetSet{Namespaces: []string{"a"}}, []Object{filled}, nil)
+	if got := p.Update[0].(*corev1.Secret).Data; len(p.Update) != 1 || len(got) != 1 || string(got["b"]) != "y" {
+		t.Errorf("source changed: data %v, want only the new source's", got)
 	}
 }
 

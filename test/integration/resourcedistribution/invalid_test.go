@@ -83,6 +83,56 @@ spec:
       list:
       - name: ns-1
 `, "spec.targets.excludedNamespaces.list[0].name"},
+		// Resources another controller writes: both would rewrite the copies for ever.
+		{"a ServiceAccount token Secret", `apiVersion: apps.kruise.io/v1alpha1
+kind: ResourceDistribution
+metadata:
+  name: bad-sa-token
+spec:
+  resource:
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: token
+      annotations:
+        kubernetes.io/service-account.name: default
+    type: kubernetes.io/service-account-token
+  targets:
+    allNamespaces: true
+`, "spec.resource.type"},
+		{"the root CA ConfigMap", `apiVersion: apps.kruise.io/v1alpha1
+kind: ResourceDistribution
+metadata:
+  name: bad-root-ca
+spec:
+  resource:
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: kube-root-ca.crt
+    data:
+      ca.crt: mine
+  targets:
+    allNamespaces: true
+`, "spec.resource.metadata.name"},
+		// Kruise Native's own namespace is never a target.
+		{"kruise-system named as a target", `apiVersion: apps.kruise.io/v1alpha1
+kind: ResourceDistribution
+metadata:
+  name: bad-kruise-system
+spec:
+  resource:
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: planted
+    stringData:
+      a: b
+  targets:
+    includedNamespaces:
+      list:
+      - name: kruise-system
+`, "spec.targets.includedNamespaces.list[0].name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
