@@ -179,7 +179,7 @@ func TestDistributionNeedsTheWritersRights(t *testing.T) {
 		"Forbidden", "namespace(s) "+foreign+" (")
 	// kruise-system, named: refused whoever asks.
 	refused("rd-kruise-system", secretDistribution("rd-kruise-system", included(rdcontract.SystemNamespace)),
-		"Invalid", "spec.targets.includedNamespaces.list[0].name", rdcontract.SystemNamespace)
+		"is invalid", "spec.targets.includedNamespaces.list[0].name", rdcontract.SystemNamespace)
 	if _, err := c.Client.CoreV1().Secrets(foreign).Get(ctx, "planted", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("a Secret was planted in %s (get: %v)", foreign, err)
 	}
