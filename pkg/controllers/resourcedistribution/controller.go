@@ -2,9 +2,9 @@
 // ResourceDistribution into its target namespaces and keeps the copies in sync: it
 // creates them in namespaces that start to match, rewrites them when the source
 // changes, deletes them where a namespace stops matching, and never writes an object it
-// did not create (a conflict, reported in status and by an event), and never creates a
-// copy in a namespace where the user it writes for (recorded by kruise-apiserver) may
-// not create it (a SubjectAccessReview; reported in status and by an event). Deleting the
+// did not create (a conflict, reported in status and by an event), nor creates a copy
+// in a namespace where the user it writes for (recorded by kruise-apiserver) may not
+// create it (a SubjectAccessReview; reported in status and by an event). Deleting the
 // distribution deletes its copies through the garbage collector (controller
 // references), so that it needs neither this controller running nor a finalizer.
 package resourcedistribution
