@@ -33,6 +33,7 @@ func ValidateAdvancedCronJob(acj *apps.AdvancedCronJob) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&acj.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateCronRunNames(acj.Name, &acj.Spec.Template, field.NewPath("metadata", "name"))...)
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, nil, field.NewPath("spec"))...)
 }
 
@@ -42,7 +43,42 @@ func ValidateAdvancedCronJobUpdate(acj, old *apps.AdvancedCronJob) field.ErrorLi
 		return field.ErrorList{field.InternalError(nil, errors.New("nil AdvancedCronJob"))}
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&acj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	// As kube's CronJob, a stored name is not checked again (it may predate the rule),
+	// unless the kind of run changes, and with it how long the name may be.
+	if cronRunKind(&acj.Spec.Template) != cronRunKind(&old.Spec.Template) {
+		allErrs = append(allErrs, validateCronRunNames(acj.Name, &acj.Spec.Template, field.NewPath("metadata", "name"))...)
+	}
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, &old.Spec, field.NewPath("spec"))...)
+}
+
+// cronRunKind is the kind of run a template makes ("" unless exactly one is set).
+func cronRunKind(t *apps.CronJobTemplate) apps.TemplateKind {
+	switch {
+	case t.JobTemplate != nil && t.BroadcastJobTemplate == nil && t.ImageListPullJobTemplate == nil:
+		return apps.JobTemplate
+	case t.JobTemplate == nil && t.BroadcastJobTemplate != nil && t.ImageListPullJobTemplate == nil:
+		return apps.BroadcastJobTemplate
+	case t.JobTemplate == nil && t.BroadcastJobTemplate == nil && t.ImageListPullJobTemplate != nil:
+		return apps.ImageListPullJobTemplate
+	}
+	return ""
+}
+
+// validateCronRunNames refuses a name too long for the runs the template makes, each
+// named <name>-<scheduled Unix time>, and for what each run derives from its own name.
+func validateCronRunNames(name string, t *apps.CronJobTemplate, fldPath *field.Path) field.ErrorList {
+	var runs derivedName
+	switch cronRunKind(t) {
+	case apps.JobTemplate:
+		runs = cronRuns("Job", maxJobNameLength, "a Job's name (its pods are labelled job-name=<its name>)")
+	case apps.BroadcastJobTemplate:
+		runs = cronRuns("BroadcastJob", broadcastJobPods.longestName(), "a BroadcastJob's name ("+broadcastJobPods.what+")")
+	case apps.ImageListPullJobTemplate:
+		runs = cronRuns("ImageListPullJob", imageListPullJobChildren.longestName(), "an ImageListPullJob's name ("+imageListPullJobChildren.what+")")
+	default:
+		return nil // the template is refused on its own
+	}
+	return validateDerivedNames(name, fldPath, runs)
 }
 
 // ValidateAdvancedCronJobStatusUpdate validates what the controller reports.
