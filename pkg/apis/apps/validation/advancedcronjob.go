@@ -33,7 +33,7 @@ func ValidateAdvancedCronJob(acj *apps.AdvancedCronJob) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&acj.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	allErrs = append(allErrs, validateCronRunNames(acj.Name, &acj.Spec.Template, field.NewPath("metadata", "name"))...)
+	allErrs = append(allErrs, validateDerivedNames(acj.Name, field.NewPath("metadata", "name"), cronRunNames(&acj.Spec.Template)...)...)
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, nil, field.NewPath("spec"))...)
 }
 
@@ -44,9 +44,9 @@ func ValidateAdvancedCronJobUpdate(acj, old *apps.AdvancedCronJob) field.ErrorLi
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&acj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	// As kube's CronJob, a stored name is not checked again (it may predate the rule),
-	// unless the kind of run changes, and with it how long the name may be.
-	if cronRunKind(&acj.Spec.Template) != cronRunKind(&old.Spec.Template) {
-		allErrs = append(allErrs, validateCronRunNames(acj.Name, &acj.Spec.Template, field.NewPath("metadata", "name"))...)
+	// unless the template makes it shorter (another kind of run, more indexes).
+	if runs := cronRunNames(&acj.Spec.Template); longestName(runs) < longestName(cronRunNames(&old.Spec.Template)) {
+		allErrs = append(allErrs, validateDerivedNames(acj.Name, field.NewPath("metadata", "name"), runs...)...)
 	}
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, &old.Spec, field.NewPath("spec"))...)
 }
@@ -64,21 +64,21 @@ func cronRunKind(t *apps.CronJobTemplate) apps.TemplateKind {
 	return ""
 }
 
-// validateCronRunNames refuses a name too long for the runs the template makes, each
-// named <name>-<scheduled Unix time>, and for what each run derives from its own name.
-func validateCronRunNames(name string, t *apps.CronJobTemplate, fldPath *field.Path) field.ErrorList {
-	var runs derivedName
+// cronRunNames are the names derived from an AdvancedCronJob's name through the runs
+// its template makes, each named <name>-<scheduled Unix time>: the run's own name, and
+// what the run derives from it. None when the template is refused on its own.
+func cronRunNames(t *apps.CronJobTemplate) []derivedName {
 	switch cronRunKind(t) {
 	case apps.JobTemplate:
-		runs = cronRuns("Job", maxJobNameLength, "a Job's name (its pods are labelled job-name=<its name>)")
+		return append([]derivedName{cronRuns("Job", maxJobNameLength, "a Job's name (its pods are labelled job-name=<its name>)")},
+			indexedJobHostnames(&t.JobTemplate.Spec)...)
 	case apps.BroadcastJobTemplate:
-		runs = cronRuns("BroadcastJob", broadcastJobPods.longestName(), "a BroadcastJob's name ("+broadcastJobPods.what+")")
+		return []derivedName{cronRuns("BroadcastJob", broadcastJobPods.longestName(), "a BroadcastJob's name ("+broadcastJobPods.what+")")}
 	case apps.ImageListPullJobTemplate:
-		runs = cronRuns("ImageListPullJob", imageListPullJobChildren.longestName(), "an ImageListPullJob's name ("+imageListPullJobChildren.what+")")
-	default:
-		return nil // the template is refused on its own
+		return []derivedName{cronRuns("ImageListPullJob", imageListPullJobChildren.longestName(),
+			"an ImageListPullJob's name ("+imageListPullJobChildren.what+")")}
 	}
-	return validateDerivedNames(name, fldPath, runs)
+	return nil
 }
 
 // ValidateAdvancedCronJobStatusUpdate validates what the controller reports.

@@ -20,6 +20,13 @@ func jobPodTemplate() corev1.PodTemplateSpec {
 	return t
 }
 
+// indexed makes jt's Jobs Indexed with completions indexes.
+func indexed(jt *batchv1.JobTemplateSpec, completions int32) *batchv1.JobTemplateSpec {
+	jt.Spec.CompletionMode = new(batchv1.IndexedCompletion)
+	jt.Spec.Completions = new(completions)
+	return jt
+}
+
 // newAdvancedCronJob returns a valid, defaulted AdvancedCronJob running a BroadcastJob
 // every minute, as the documented example.
 func newAdvancedCronJob(t *testing.T) *apps.AdvancedCronJob {
@@ -156,6 +163,15 @@ func TestValidateAdvancedCronJob(t *testing.T) {
 			j.Name = strings.Repeat("a", 53)
 			j.Spec.Template = apps.CronJobTemplate{JobTemplate: jobTemplate()}
 		}, want: []wantErr{invalid("metadata.name", "must be no more than 52 characters: its Jobs are named <name>-<scheduled Unix time>")}},
+		{name: "Indexed Job runs: the last index's hostname fits", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 50)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: indexed(jobTemplate(), 10)}
+		}},
+		{name: "name too long for the hostname of an Indexed Job's last pod", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 51)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: indexed(jobTemplate(), 10)}
+		}, want: []wantErr{invalid("metadata.name",
+			"must be no more than 50 characters: its Jobs' pods have the hostname <name>-<scheduled Unix time>-<index up to 9>")}},
 		{name: "ImageListPullJob runs: a long name is fine", mutate: func(j *apps.AdvancedCronJob) {
 			j.Name = strings.Repeat("a", 233)
 			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: ilpjTemplate()}
@@ -180,6 +196,11 @@ func TestValidateAdvancedCronJob(t *testing.T) {
 
 func TestValidateAdvancedCronJobUpdate(t *testing.T) {
 	str := func(s string) *string { return &s }
+	jobTemplate := func() *batchv1.JobTemplateSpec {
+		jt := &batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Template: jobPodTemplate()}}
+		defaulting.PodTemplate(&jt.Spec.Template)
+		return jt
+	}
 	cases := []struct {
 		name        string
 		old, mutate func(j *apps.AdvancedCronJob)
@@ -205,6 +226,13 @@ func TestValidateAdvancedCronJobUpdate(t *testing.T) {
 		{name: "a stored long name may be updated",
 			old:    func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 60) },
 			mutate: func(j *apps.AdvancedCronJob) { j.Spec.Paused = new(true) }},
+		{name: "more indexes than the stored name leaves room for",
+			old: func(j *apps.AdvancedCronJob) {
+				j.Name = strings.Repeat("a", 52)
+				j.Spec.Template = apps.CronJobTemplate{JobTemplate: jobTemplate()}
+			},
+			mutate: func(j *apps.AdvancedCronJob) { j.Spec.Template.JobTemplate = indexed(j.Spec.Template.JobTemplate, 10) },
+			want:   []wantErr{invalid("metadata.name", "must be no more than 50 characters")}},
 		{name: "switching to runs the name is too long for",
 			old: func(j *apps.AdvancedCronJob) {
 				j.Name = strings.Repeat("a", 100)

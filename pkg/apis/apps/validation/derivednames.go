@@ -2,7 +2,10 @@ package validation
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
+	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -28,6 +31,16 @@ type derivedName struct {
 
 // longestName is the longest object name whose derived name fits.
 func (d derivedName) longestName() int { return d.limit - d.added }
+
+// longestName is the longest object name for which every derived name fits (no limit:
+// the most an int holds).
+func longestName(derived []derivedName) int {
+	longest := math.MaxInt
+	for _, d := range derived {
+		longest = min(longest, d.longestName())
+	}
+	return longest
+}
 
 // validateDerivedNames refuses name, at fldPath, when one of the derived names would be
 // too long, naming the one that allows the shortest name.
@@ -106,6 +119,23 @@ const maxJobNameLength = validation.LabelValueMaxLength
 // scheduledTimeDigits: an AdvancedCronJob names each run <name>-<Unix time of the
 // scheduled start, in seconds>, 10 digits from 2001 to 2286.
 const scheduledTimeDigits = 10
+
+// indexedJobHostnames: kube's Job controller gives each pod of an Indexed Job the
+// hostname <Job name>-<index>, a DNS label, and kube's Job validation refuses a Job
+// whose last index (completions-1) would not fit: for an AdvancedCronJob's run,
+// <name>-<scheduled Unix time>-<index>. None for other Jobs.
+func indexedJobHostnames(spec *batchv1.JobSpec) []derivedName {
+	if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion || spec.Completions == nil || *spec.Completions <= 0 {
+		return nil
+	}
+	last := strconv.Itoa(int(*spec.Completions - 1))
+	return []derivedName{{
+		what:    "its Jobs' pods have the hostname <name>-<scheduled Unix time>-<index up to " + last + ">",
+		added:   1 + scheduledTimeDigits + 1 + len(last),
+		limit:   validation.DNS1123LabelMaxLength,
+		limitOf: "a hostname (a DNS label)",
+	}}
+}
 
 // cronRuns is the name of an AdvancedCronJob's runs of a kind whose own name may be at
 // most longest characters (why: limitOf).
