@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
 
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/podbudget"
@@ -41,6 +42,9 @@ func budgetGuard(store BudgetStore, now func() time.Time) Handler {
 }
 
 func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) error {
+	if byGarbageCollector(req) {
+		return nil // its pods' owners are gone or going (budget_owners.go)
+	}
 	store := sp.store
 	// The namespace's budgets first, from the cache: most namespaces have none, and
 	// then the pods in the request (two of them for an update) need no decoding. Every
@@ -73,9 +77,31 @@ func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) 
 			continue
 		}
 		if err := sp.spend(ctx, pub, pod.Name, op, req.DryRun != nil && *req.DryRun); err != nil {
-			return err
+			return letGoIfOwnersGone(ctx, store, op, pod, err)
 		}
 	}
+	return nil
+}
+
+// letGoIfOwnersGone turns a budget's refusal of a delete or eviction into a pass when
+// the pod's owners are all gone or being deleted (budget_owners.go). The owners are
+// read only here, on a refusal: a disruption the budget allows costs no lookup (and
+// spends its slot as any other).
+func letGoIfOwnersGone(ctx context.Context, store BudgetStore, op podbudget.Operation, pod *corev1.Pod, refusal error) error {
+	if _, ok := asRefusal(refusal); !ok || op == podbudget.Update || len(pod.OwnerReferences) == 0 {
+		return refusal
+	}
+	logger := klog.FromContext(ctx).WithValues("pod", klog.KObj(pod))
+	gone, err := store.OwnersGone(ctx, pod.Namespace, pod.OwnerReferences)
+	if err != nil {
+		// The refusal stands (429: the client tries again), the lookup's error logged.
+		logger.Error(err, "Reading the owners of a pod a budget holds back")
+		return refusal
+	}
+	if !gone {
+		return refusal
+	}
+	logger.V(2).Info("Letting a pod go: its owners are gone or being deleted", "operation", op)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package podwebhook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -26,6 +27,12 @@ type fakeBudgets struct {
 	pub    *policyv1beta1.PodUnavailableBudget
 	stale  *policyv1beta1.PodUnavailableBudget // what List returns: the cache may lag
 	writes int
+	// ownersGone (or ownersErr) is what OwnersGone answers; lookups counts its calls.
+	ownersGone bool
+	ownersErr  error
+	lookups    int
+	// podOwners are the owners of the pod Pod returns (an eviction's).
+	podOwners []metav1.OwnerReference
 }
 
 func (f *fakeBudgets) List(string) ([]*policyv1beta1.PodUnavailableBudget, error) {
@@ -54,7 +61,16 @@ func (f *fakeBudgets) UpdateStatus(_ context.Context, pub *policyv1beta1.PodUnav
 }
 
 func (f *fakeBudgets) Pod(_ context.Context, ns, name string) (*corev1.Pod, error) {
-	return readyPod(name, nil), nil
+	p := readyPod(name, nil)
+	p.OwnerReferences = f.podOwners
+	return p, nil
+}
+
+func (f *fakeBudgets) OwnersGone(context.Context, string, []metav1.OwnerReference) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lookups++
+	return f.ownersGone, f.ownersErr
 }
 
 func (f *fakeBudgets) ReplicaSetController(context.Context, string, string) (*metav1.OwnerReference, error) {
@@ -159,6 +175,15 @@ func TestBudgetGuard(t *testing.T) {
 	}
 	noProtect := map[string]string{policyv1beta1.PodPubNoProtectionAnnotation: "true"}
 	dryRun := true
+	owned := func(name string) *corev1.Pod {
+		p := readyPod(name, nil)
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-5d8f", UID: "rs-uid", Controller: new(true)}}
+		return p
+	}
+	as := func(user string, r *admissionv1.AdmissionRequest) *admissionv1.AdmissionRequest {
+		r.UserInfo.Username = user
+		return r
+	}
 	for _, tc := range []struct {
 		name      string
 		allowed   int32
@@ -166,7 +191,34 @@ func TestBudgetGuard(t *testing.T) {
 		req       *admissionv1.AdmissionRequest
 		wantCode  int32 // 0: let through
 		wantSpent bool
+		// ownersGone is what the owners' lookup answers (ownersErr: it fails), and
+		// wantLookup whether it is made.
+		ownersGone bool
+		ownersErr  error
+		wantLookup bool
 	}{
+		// Pods of a workload being deleted: the garbage collector's deletes pass unread,
+		// anyone's delete or eviction passes once the owners are read gone or going.
+		{name: "the garbage collector's delete without a slot", req: as(GarbageCollectorUser, deleteReq(t, owned("a")))},
+		{name: "delete without a slot, owners gone", req: deleteReq(t, owned("a")), ownersGone: true, wantLookup: true},
+		{name: "kube-controller-manager on its own credentials, owners gone", ownersGone: true, wantLookup: true,
+			req: as("system:kube-controller-manager", deleteReq(t, owned("a")))},
+		{name: "kube-controller-manager on its own credentials, owners live", wantCode: 429, wantLookup: true,
+			req: as("system:kube-controller-manager", deleteReq(t, owned("a")))},
+		{name: "delete without a slot, owners live", req: deleteReq(t, owned("a")), wantCode: 429, wantLookup: true},
+		{name: "delete without a slot, owners unreadable", req: deleteReq(t, owned("a")), ownersErr: errors.New("discovery failed"),
+			wantCode: 429, wantLookup: true},
+		{name: "delete without a slot of a pod without owners", req: deleteReq(t, readyPod("a", nil)), ownersGone: true, wantCode: 429},
+		{name: "eviction without a slot, owners gone", req: evict("owned"), ownersGone: true, wantLookup: true},
+		{name: "delete with a slot, owners gone: spent, not read", allowed: 1, req: deleteReq(t, owned("a")), ownersGone: true, wantSpent: true},
+		{name: "image update without a slot, owners gone: an update is no deletion", ownersGone: true, wantCode: 429,
+			req: update(owned("a"), newImage(owned("a")))},
+		{name: "dry run without a slot, owners gone", ownersGone: true, wantLookup: true, req: func() *admissionv1.AdmissionRequest {
+			r := deleteReq(t, owned("a"))
+			r.DryRun = &dryRun
+			return r
+		}()},
+
 		{name: "delete with a slot", allowed: 1, req: deleteReq(t, readyPod("a", nil)), wantSpent: true},
 		{name: "delete without a slot", req: deleteReq(t, readyPod("a", nil)), wantCode: 429},
 		{name: "eviction without a slot", req: evict("a"), wantCode: 429},
@@ -199,6 +251,10 @@ func TestBudgetGuard(t *testing.T) {
 				store.pub.Annotations = map[string]string{policyv1beta1.PubProtectOperationAnnotation: tc.protect}
 			}
 			store.stale = store.pub.DeepCopy()
+			store.ownersGone, store.ownersErr = tc.ownersGone, tc.ownersErr
+			if tc.req.Name == "owned" {
+				store.podOwners = owned("owned").OwnerReferences
+			}
 			err := run(t, store, tc.req)
 			switch {
 			case tc.wantCode == 0 && err != nil:
@@ -208,6 +264,9 @@ func TestBudgetGuard(t *testing.T) {
 			}
 			if spent := store.writes > 0; spent != tc.wantSpent {
 				t.Errorf("spent %v, want %v (status %+v)", spent, tc.wantSpent, store.pub.Status)
+			}
+			if looked := store.lookups > 0; looked != tc.wantLookup {
+				t.Errorf("owners read %v, want %v", looked, tc.wantLookup)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -29,28 +30,37 @@ type BudgetStore interface {
 	// ReplicaSetController returns the controller reference of a pod's ReplicaSet, if any: a
 	// budget whose target is a Deployment covers the pods of its ReplicaSets.
 	ReplicaSetController(ctx context.Context, namespace, name string) (*metav1.OwnerReference, error)
+	// OwnersGone reports whether a pod's owners are all gone or being deleted: its
+	// deletion is then no disruption a budget holds back (budget_owners.go).
+	OwnersGone(ctx context.Context, namespace string, owners []metav1.OwnerReference) (bool, error)
 	// Synced reports whether the cache List reads has synced.
 	Synced() bool
 }
 
 // BudgetsFromInformers is the BudgetStore of kruise-apiserver: budgets from its
 // informer factory (call before the factory starts), written through its loopback
-// client; pods and ReplicaSets read from kube-apiserver on demand (evictions and
-// Deployment targets only).
+// client; pods, ReplicaSets and pods' owners read from kube-apiserver on demand
+// (evictions, Deployment targets, refusals only).
 func BudgetsFromInformers(kruise kruiseinformers.SharedInformerFactory, kruiseClient kruiseclient.Interface,
-	kubeClient kubernetes.Interface) BudgetStore {
+	kubeClient kubernetes.Interface, metadataClient metadata.Interface) BudgetStore {
 	informer := kruise.Policy().V1beta1().PodUnavailableBudgets()
 	return &informerBudgets{
 		lister: informer.Lister(), synced: informer.Informer().HasSynced,
 		kruise: kruiseClient, kube: kubeClient,
+		ownersGone: OwnersGone(kubeClient.Discovery(), metadataClient),
 	}
 }
 
 type informerBudgets struct {
-	lister policylisters.PodUnavailableBudgetLister
-	synced func() bool
-	kruise kruiseclient.Interface
-	kube   kubernetes.Interface
+	lister     policylisters.PodUnavailableBudgetLister
+	synced     func() bool
+	kruise     kruiseclient.Interface
+	kube       kubernetes.Interface
+	ownersGone OwnersGoneFunc
+}
+
+func (b *informerBudgets) OwnersGone(ctx context.Context, namespace string, owners []metav1.OwnerReference) (bool, error) {
+	return b.ownersGone(ctx, namespace, owners)
 }
 
 func (b *informerBudgets) List(namespace string) ([]*policyv1beta1.PodUnavailableBudget, error) {

@@ -205,14 +205,21 @@ var readinessGateClause = present("object.metadata.ownerReferences") + " && obje
 	present("r.controller") + " && r.controller == true && " + present("r.apiVersion") + " && r.apiVersion.startsWith(" +
 	celString(apps.GroupName+"/") + "))"
 
+// garbageCollectorDelete is true for the garbage collector's deletes, which the budget
+// guard lets through unread (budget_owners.go). request is typed (a string is never
+// null), but a request without a user has no username.
+var garbageCollectorDelete = `request.operation == "DELETE" && has(request.userInfo.username) && ` +
+	"request.userInfo.username == " + celString(GarbageCollectorUser)
+
 // BudgetCallClause is the clause of a PodUnavailableBudget (any version): every pod
 // update, delete and eviction in its namespace (the guard finds the budgets covering
-// the pod itself). A deleted budget guards nothing and has none.
+// the pod itself) but the garbage collector's deletes. A deleted budget guards nothing
+// and has none.
 func BudgetCallClause(pub metav1.Object) (key, expr string, ok bool) {
 	if pub.GetDeletionTimestamp() != nil {
 		return "", "", false
 	}
-	return "podunavailablebudget/" + pub.GetNamespace(), namespaceClause(pub.GetNamespace()), true
+	return "podunavailablebudget/" + pub.GetNamespace(), namespaceClause(pub.GetNamespace()) + " && !(" + garbageCollectorDelete + ")", true
 }
 
 // ObjectCallClauses are the clauses obj, an object being admitted, adds to the Pod

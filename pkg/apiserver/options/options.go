@@ -260,11 +260,11 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	}
 	metadataClient, err := metadata.NewForConfig(c.ClientConfig)
 	if err != nil {
-		return nil, nil, fmt.Errorf("metadata client for the deletion-protection webhook: %w", err)
+		return nil, nil, fmt.Errorf("metadata client for the pod webhook: %w", err)
 	}
 	webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, c.SharedInformerFactory,
 		kubeClient, metadataClient, o.PodWebhookReadinessGate)
-	webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+	webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient, metadataClient)
 	webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
 	handlers := podwebhook.Handlers(webhookConfig)
 	server, err := podwebhook.NewServer(handlers)

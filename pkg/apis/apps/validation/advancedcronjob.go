@@ -33,6 +33,7 @@ func ValidateAdvancedCronJob(acj *apps.AdvancedCronJob) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&acj.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateDerivedNames(acj.Name, field.NewPath("metadata", "name"), cronRunNames(&acj.Spec.Template)...)...)
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, nil, field.NewPath("spec"))...)
 }
 
@@ -42,7 +43,42 @@ func ValidateAdvancedCronJobUpdate(acj, old *apps.AdvancedCronJob) field.ErrorLi
 		return field.ErrorList{field.InternalError(nil, errors.New("nil AdvancedCronJob"))}
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&acj.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	// As kube's CronJob, a stored name is not checked again (it may predate the rule),
+	// unless the template makes it shorter (another kind of run, more indexes).
+	if runs := cronRunNames(&acj.Spec.Template); longestName(runs) < longestName(cronRunNames(&old.Spec.Template)) {
+		allErrs = append(allErrs, validateDerivedNames(acj.Name, field.NewPath("metadata", "name"), runs...)...)
+	}
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, &old.Spec, field.NewPath("spec"))...)
+}
+
+// cronRunKind is the kind of run a template makes ("" unless exactly one is set).
+func cronRunKind(t *apps.CronJobTemplate) apps.TemplateKind {
+	switch {
+	case t.JobTemplate != nil && t.BroadcastJobTemplate == nil && t.ImageListPullJobTemplate == nil:
+		return apps.JobTemplate
+	case t.JobTemplate == nil && t.BroadcastJobTemplate != nil && t.ImageListPullJobTemplate == nil:
+		return apps.BroadcastJobTemplate
+	case t.JobTemplate == nil && t.BroadcastJobTemplate == nil && t.ImageListPullJobTemplate != nil:
+		return apps.ImageListPullJobTemplate
+	}
+	return ""
+}
+
+// cronRunNames are the names derived from an AdvancedCronJob's name through the runs
+// its template makes, each named <name>-<scheduled Unix time>: the run's own name, and
+// what the run derives from it. None when the template is refused on its own.
+func cronRunNames(t *apps.CronJobTemplate) []derivedName {
+	switch cronRunKind(t) {
+	case apps.JobTemplate:
+		return append([]derivedName{cronRuns("Job", maxJobNameLength, "a Job's name (its pods are labelled job-name=<its name>)")},
+			indexedJobHostnames(&t.JobTemplate.Spec)...)
+	case apps.BroadcastJobTemplate:
+		return []derivedName{cronRuns("BroadcastJob", broadcastJobPods.longestName(), "a BroadcastJob's name ("+broadcastJobPods.what+")")}
+	case apps.ImageListPullJobTemplate:
+		return []derivedName{cronRuns("ImageListPullJob", imageListPullJobChildren.longestName(),
+			"an ImageListPullJob's name ("+imageListPullJobChildren.what+")")}
+	}
+	return nil
 }
 
 // ValidateAdvancedCronJobStatusUpdate validates what the controller reports.

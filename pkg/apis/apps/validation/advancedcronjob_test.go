@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -17,6 +18,13 @@ func jobPodTemplate() corev1.PodTemplateSpec {
 	t := podTemplate(nil)
 	t.Spec.RestartPolicy = corev1.RestartPolicyNever
 	return t
+}
+
+// indexed makes jt's Jobs Indexed with completions indexes.
+func indexed(jt *batchv1.JobTemplateSpec, completions int32) *batchv1.JobTemplateSpec {
+	jt.Spec.CompletionMode = new(batchv1.IndexedCompletion)
+	jt.Spec.Completions = new(completions)
+	return jt
 }
 
 // newAdvancedCronJob returns a valid, defaulted AdvancedCronJob running a BroadcastJob
@@ -140,6 +148,42 @@ func TestValidateAdvancedCronJob(t *testing.T) {
 			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: it}
 		},
 			want: []wantErr{required("spec.template.imageListPullJobTemplate.spec.images")}},
+
+		// names: each run is <name>-<10-digit Unix time>, and must be a name of its kind
+		{name: "longest name of BroadcastJob runs", mutate: func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 52) }},
+		{name: "name too long for its BroadcastJob runs' pod label", mutate: func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 53) },
+			want: []wantErr{invalid("metadata.name", "must be no more than 52 characters: its BroadcastJobs are named <name>-<scheduled Unix time>")}},
+		{name: "the 60-character name of the issue", mutate: func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 60) },
+			want: []wantErr{invalid("metadata.name", "must be no more than 52 characters")}},
+		{name: "longest name of Job runs", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 52)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: jobTemplate()}
+		}},
+		{name: "name too long for its Jobs' pod label", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 53)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: jobTemplate()}
+		}, want: []wantErr{invalid("metadata.name", "must be no more than 52 characters: its Jobs are named <name>-<scheduled Unix time>")}},
+		{name: "Indexed Job runs: the last index's hostname fits", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 50)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: indexed(jobTemplate(), 10)}
+		}},
+		{name: "name too long for the hostname of an Indexed Job's last pod", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 51)
+			j.Spec.Template = apps.CronJobTemplate{JobTemplate: indexed(jobTemplate(), 10)}
+		}, want: []wantErr{invalid("metadata.name",
+			"must be no more than 50 characters: its Jobs' pods have the hostname <name>-<scheduled Unix time>-<index up to 9>")}},
+		{name: "ImageListPullJob runs: a long name is fine", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 233)
+			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: ilpjTemplate()}
+		}},
+		{name: "name too long for its ImageListPullJobs' ImagePullJobs", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 234)
+			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: ilpjTemplate()}
+		}, want: []wantErr{invalid("metadata.name", "must be no more than 233 characters: its ImageListPullJobs are named")}},
+		{name: "no name rule without a single template", mutate: func(j *apps.AdvancedCronJob) {
+			j.Name = strings.Repeat("a", 60)
+			j.Spec.Template = apps.CronJobTemplate{}
+		}, want: []wantErr{required("spec.template")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,6 +196,11 @@ func TestValidateAdvancedCronJob(t *testing.T) {
 
 func TestValidateAdvancedCronJobUpdate(t *testing.T) {
 	str := func(s string) *string { return &s }
+	jobTemplate := func() *batchv1.JobTemplateSpec {
+		jt := &batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Template: jobPodTemplate()}}
+		defaulting.PodTemplate(&jt.Spec.Template)
+		return jt
+	}
 	cases := []struct {
 		name        string
 		old, mutate func(j *apps.AdvancedCronJob)
@@ -172,6 +221,28 @@ func TestValidateAdvancedCronJobUpdate(t *testing.T) {
 			want: []wantErr{invalid("spec.schedule")}},
 		{name: "unknown zone", mutate: func(j *apps.AdvancedCronJob) { j.Spec.TimeZone = str("Nowhere/Else") },
 			want: []wantErr{invalid("spec.timeZone")}},
+
+		// a stored name is not checked again, unless the kind of run changes
+		{name: "a stored long name may be updated",
+			old:    func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 60) },
+			mutate: func(j *apps.AdvancedCronJob) { j.Spec.Paused = new(true) }},
+		{name: "more indexes than the stored name leaves room for",
+			old: func(j *apps.AdvancedCronJob) {
+				j.Name = strings.Repeat("a", 52)
+				j.Spec.Template = apps.CronJobTemplate{JobTemplate: jobTemplate()}
+			},
+			mutate: func(j *apps.AdvancedCronJob) { j.Spec.Template.JobTemplate = indexed(j.Spec.Template.JobTemplate, 10) },
+			want:   []wantErr{invalid("metadata.name", "must be no more than 50 characters")}},
+		{name: "switching to runs the name is too long for",
+			old: func(j *apps.AdvancedCronJob) {
+				j.Name = strings.Repeat("a", 100)
+				j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: &apps.ImageListPullJobTemplateSpec{Spec: apps.ImageListPullJobSpec{
+					Images: []string{"nginx:1.25"}, ImagePullJobTemplate: apps.ImagePullJobTemplate{CompletionPolicy: apps.CompletionPolicy{Type: apps.Always}}}}}
+			},
+			mutate: func(j *apps.AdvancedCronJob) {
+				j.Spec.Template = apps.CronJobTemplate{BroadcastJobTemplate: newAdvancedCronJob(t).Spec.Template.BroadcastJobTemplate}
+			},
+			want: []wantErr{invalid("metadata.name", "must be no more than 52 characters")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ func ValidateBroadcastJob(job *apps.BroadcastJob) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&job.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateDerivedNames(job.Name, field.NewPath("metadata", "name"), broadcastJobPods)...)
 	return append(allErrs, validateBroadcastJobSpec(&job.Spec, nil, field.NewPath("spec"))...)
 }
 

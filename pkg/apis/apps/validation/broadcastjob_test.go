@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,6 +36,9 @@ func TestValidateBroadcastJob(t *testing.T) {
 		{name: "defaulted minimal BroadcastJob", mutate: func(*apps.BroadcastJob) {}},
 		{name: "no namespace", mutate: func(j *apps.BroadcastJob) { j.Namespace = "" },
 			want: []wantErr{required("metadata.namespace")}},
+		{name: "longest name its pods can be labelled with", mutate: func(j *apps.BroadcastJob) { j.Name = strings.Repeat("a", 63) }},
+		{name: "name too long for its pods' label", mutate: func(j *apps.BroadcastJob) { j.Name = strings.Repeat("a", 64) },
+			want: []wantErr{invalid("metadata.name", "must be no more than 63 characters: its pods are labelled broadcastjob-name=<name>")}},
 
 		// template
 		{name: "restartPolicy OnFailure", mutate: func(j *apps.BroadcastJob) {

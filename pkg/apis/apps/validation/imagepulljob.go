@@ -50,6 +50,7 @@ func ValidateImageListPullJob(job *apps.ImageListPullJob) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&job.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateDerivedNames(job.Name, field.NewPath("metadata", "name"), imageListPullJobChildren)...)
 	return append(allErrs, validateImageListPullJobSpec(&job.Spec, field.NewPath("spec"))...)
 }
 

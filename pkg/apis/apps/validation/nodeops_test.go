@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -101,6 +102,14 @@ func TestValidateImageListPullJob(t *testing.T) {
 	expectErrors(t, ValidateImageListPullJob(j), duplicate("spec.images[1]"), required("spec.images[2]"))
 	j.Spec.Images = nil
 	expectErrors(t, ValidateImageListPullJob(j), required("spec.images"))
+	j.Spec.Images = []string{"nginx:1"}
+
+	// Its ImagePullJobs are <name>-<8 hex digits>, at most 253 characters.
+	j.Name = strings.Repeat("a", 244)
+	expectErrors(t, ValidateImageListPullJob(j))
+	j.Name = strings.Repeat("a", 245)
+	expectErrors(t, ValidateImageListPullJob(j),
+		invalid("metadata.name", "must be no more than 244 characters: its ImagePullJobs are named <name>-<8 hex digits>"))
 }
 
 func newNodeImage(t *testing.T) *apps.NodeImage {

@@ -76,6 +76,8 @@ func TestValidateSidecarSet(t *testing.T) {
 		{name: "defaulted minimal set", mutate: func(*apps.SidecarSet) {}},
 		{name: "namespaced", mutate: func(ss *apps.SidecarSet) { ss.Namespace = "default" },
 			want: []wantErr{forbidden("metadata.namespace")}},
+		// Its revisions are labelled kruise.io/sidecarset-name=<name>: a DNS label fits.
+		{name: "longest name", mutate: func(ss *apps.SidecarSet) { ss.Name = strings.Repeat("s", 63) }},
 		{name: "name with a dot", mutate: func(ss *apps.SidecarSet) { ss.Name = "log.agent" },
 			want: []wantErr{invalid("metadata.name")}},
 		{name: "no selector", mutate: func(ss *apps.SidecarSet) { ss.Spec.Selector = nil },

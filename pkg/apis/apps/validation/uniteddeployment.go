@@ -29,6 +29,7 @@ func ValidateUnitedDeployment(ud *apps.UnitedDeployment) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ud.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateSubsetWorkloadNames(ud.Name, &ud.Spec, nil, field.NewPath("metadata", "name"))...)
 	return append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, nil, field.NewPath("spec"))...)
 }
 
@@ -41,6 +42,7 @@ func ValidateUnitedDeploymentUpdate(ud, old *apps.UnitedDeployment) field.ErrorL
 	}
 	specPath := field.NewPath("spec")
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ud.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateSubsetWorkloadNames(ud.Name, &ud.Spec, &old.Spec, field.NewPath("metadata", "name"))...)
 	allErrs = append(allErrs, validateUnitedDeploymentSpec(&ud.Spec, &old.Spec, specPath)...)
 	if !apiequality.Semantic.DeepEqual(ud.Spec.Selector, old.Spec.Selector) {
 		allErrs = append(allErrs, field.Invalid(specPath.Child("selector"), ud.Spec.Selector, apimachineryvalidation.FieldImmutableErrorMsg))
@@ -151,6 +153,46 @@ func validateSubsetTemplate(spec *apps.UnitedDeploymentSpec, fldPath *field.Path
 		}, p.Child("spec")), p.Child("spec", "selector"))...)
 	}
 	return allErrs
+}
+
+// subsetWorkloadKind is the kind of the subsets' workloads when their names are
+// limited to MaxWorkloadNameLength, else "".
+func subsetWorkloadKind(t *apps.SubsetTemplate) string {
+	switch k := templateKinds(t); {
+	case len(k) != 1:
+		return "" // refused on its own
+	case t.CloneSetTemplate != nil:
+		return "CloneSet"
+	case t.AdvancedStatefulSetTemplate != nil:
+		return "Advanced StatefulSet"
+	case t.StatefulSetTemplate != nil:
+		return "StatefulSet"
+	}
+	return "" // a Deployment's generated name fits whatever the prefix
+}
+
+// validateSubsetWorkloadNames refuses a UnitedDeployment name too long for its
+// revision label on the subsets' workloads or for the name of a subset's workload,
+// <name>-<subset>-<5 random characters>. On update (oldSpec set) the stored name is not
+// checked again, only with the subsets the update adds.
+func validateSubsetWorkloadNames(name string, spec, oldSpec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
+	var derived []derivedName
+	existing := sets.New[string]()
+	if oldSpec == nil {
+		derived = append(derived, revisionLabel("its subsets' workloads are"))
+	} else {
+		for _, s := range oldSpec.Topology.Subsets {
+			existing.Insert(s.Name)
+		}
+	}
+	if kind := subsetWorkloadKind(&spec.Template); kind != "" {
+		for _, s := range spec.Topology.Subsets {
+			if !existing.Has(s.Name) {
+				derived = append(derived, unitedDeploymentSubset(kind, s.Name))
+			}
+		}
+	}
+	return validateDerivedNames(name, fldPath, derived...)
 }
 
 // withoutField drops errors about path: the UnitedDeployment's selector stands in for

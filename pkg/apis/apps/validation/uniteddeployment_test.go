@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -156,6 +157,37 @@ func TestValidateUnitedDeployment(t *testing.T) {
 		}, want: []wantErr{invalid("spec.updateStrategy.manualUpdate.partitions[subset-b]")}},
 		{name: "unknown update strategy", mutate: func(ud *apps.UnitedDeployment) { ud.Spec.UpdateStrategy.Type = "Auto" },
 			want: []wantErr{notSupported("spec.updateStrategy.type")}},
+
+		// names: a subset's CloneSet is <name>-<subset>-<5 random characters>, at most 52
+		// long; subsets of 8 characters leave 37 for the name.
+		{name: "longest name for subsets of 8 characters", mutate: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 37) }},
+		{name: "name too long for a subset's CloneSet", mutate: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 38) },
+			want: []wantErr{invalid("metadata.name", "must be no more than 37 characters: the CloneSet of subset subset-a is named <name>-subset-a-<5 random characters>")}},
+		{name: "the longest subset sets the limit", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Name = strings.Repeat("a", 37)
+			ud.Spec.Topology.Subsets[2].Name = "subset-c-longer"
+			ud.Spec.UpdateStrategy.ManualUpdate.Partitions = nil
+		}, want: []wantErr{invalid("metadata.name", "must be no more than 30 characters: the CloneSet of subset subset-c-longer")}},
+		{name: "the 60-character name of the issue", mutate: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 60) },
+			want: []wantErr{invalid("metadata.name", "must be no more than 37 characters")}},
+		{name: "kube's StatefulSets: the same limit", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Name = strings.Repeat("a", 38)
+			ud.Spec.Template = apps.SubsetTemplate{StatefulSetTemplate: &apps.StatefulSetTemplateSpec{
+				ObjectMeta: ud.Spec.Template.CloneSetTemplate.ObjectMeta,
+				Spec:       appsv1.StatefulSetSpec{Template: ud.Spec.Template.CloneSetTemplate.Spec.Template}}}
+		}, want: []wantErr{invalid("metadata.name", "must be no more than 37 characters: the StatefulSet of subset subset-a")}},
+		{name: "Deployments: only the revision label limits the name", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Name = strings.Repeat("a", 52)
+			ud.Spec.Template = apps.SubsetTemplate{DeploymentTemplate: &apps.DeploymentTemplateSpec{
+				ObjectMeta: ud.Spec.Template.CloneSetTemplate.ObjectMeta,
+				Spec:       appsv1.DeploymentSpec{Template: ud.Spec.Template.CloneSetTemplate.Spec.Template}}}
+		}},
+		{name: "name too long for the revision label on Deployments", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Name = strings.Repeat("a", 53)
+			ud.Spec.Template = apps.SubsetTemplate{DeploymentTemplate: &apps.DeploymentTemplateSpec{
+				ObjectMeta: ud.Spec.Template.CloneSetTemplate.ObjectMeta,
+				Spec:       appsv1.DeploymentSpec{Template: ud.Spec.Template.CloneSetTemplate.Spec.Template}}}
+		}, want: []wantErr{invalid("metadata.name", "must be no more than 52 characters: its subsets' workloads are labelled controller-revision-hash=<name>-<hash>")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,9 +200,9 @@ func TestValidateUnitedDeployment(t *testing.T) {
 
 func TestValidateUnitedDeploymentUpdate(t *testing.T) {
 	cases := []struct {
-		name   string
-		mutate func(ud *apps.UnitedDeployment)
-		want   []wantErr
+		name        string
+		old, mutate func(ud *apps.UnitedDeployment)
+		want        []wantErr
 	}{
 		{name: "scale", mutate: func(ud *apps.UnitedDeployment) { ud.Spec.Replicas = int32p(20) }},
 		{name: "scale below the fixed shares (an HPA may): the division serves earlier subsets first",
@@ -190,10 +222,25 @@ func TestValidateUnitedDeploymentUpdate(t *testing.T) {
 				Template: ud.Spec.Template.CloneSetTemplate.Spec.Template}}
 			ud.Spec.Template.CloneSetTemplate = nil
 		}, want: []wantErr{forbidden("spec.template", "workload kind")}},
+
+		// names: only the subsets an update adds are checked (the name may predate the rule)
+		{name: "a stored long name may be updated", old: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 60) },
+			mutate: func(ud *apps.UnitedDeployment) { ud.Spec.Replicas = int32p(20) }},
+		{name: "a new subset that fits", old: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 37) },
+			mutate: func(ud *apps.UnitedDeployment) {
+				ud.Spec.Topology.Subsets = append(ud.Spec.Topology.Subsets, apps.Subset{Name: "subset-d"})
+			}},
+		{name: "a new subset too long for the name", old: func(ud *apps.UnitedDeployment) { ud.Name = strings.Repeat("a", 37) },
+			mutate: func(ud *apps.UnitedDeployment) {
+				ud.Spec.Topology.Subsets = append(ud.Spec.Topology.Subsets, apps.Subset{Name: "subset-d-longer"})
+			}, want: []wantErr{invalid("metadata.name", "must be no more than 30 characters: the CloneSet of subset subset-d-longer")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			old := newUnitedDeployment(t)
+			if tc.old != nil {
+				tc.old(old)
+			}
 			ud := old.DeepCopy()
 			tc.mutate(ud)
 			expectErrors(t, ValidateUnitedDeploymentUpdate(ud, old), tc.want...)

@@ -37,6 +37,8 @@ func TestValidateWorkloadSpread(t *testing.T) {
 		field string // "" = valid
 	}{
 		{name: "valid", mut: func(*apps.WorkloadSpread) {}},
+		// Nothing is named or labelled after a spread (pods carry its name in an annotation).
+		{name: "long name", mut: func(w *apps.WorkloadSpread) { w.Name = strings.Repeat("w", 253) }},
 		{name: "deployment target", mut: func(w *apps.WorkloadSpread) {
 			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
 		}},
