@@ -113,6 +113,11 @@ func Start(ctx context.Context, o Options) (<-chan struct{}, error) {
 	cfg.UnsafeNoFsync = o.UnsafeNoFsync
 	cfg.SnapshotCatchUpEntries = SnapshotCatchUpEntries
 
+	// etcd waits for the lock on its database without a time limit (bbolt's flock), after
+	// it has bound its ports: a second process on a data dir in use would hang for ever.
+	if err := checkDataDirFree(o.DataDir); err != nil {
+		return nil, err
+	}
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("starting embedded etcd in %s: %w", o.DataDir, err)

@@ -296,17 +296,21 @@ func (o *Options) Run(ctx context.Context) error {
 		warnUnauthenticatedEtcd(ctx, o.Recommended.Etcd.StorageConfig.Transport.ServerList,
 			o.Recommended.Etcd.StorageConfig.Transport.CertFile)
 	}
-	var etcdStopped <-chan struct{}
 	if o.embedded {
+		// The member outlives ctx until the server has shut down: it stops after Run's
+		// server returns, and Run returns once it has released its data dir.
 		etcdCtx, stopEtcd := context.WithCancel(context.WithoutCancel(ctx))
+		etcdStopped, err := etcd.Start(etcdCtx, o.EmbeddedEtcd)
+		if err != nil {
+			// Nothing to wait for: return the cause at once, so that the process exits
+			// non-zero and its supervisor starts it again.
+			stopEtcd()
+			return err
+		}
 		defer func() {
 			stopEtcd()
 			<-etcdStopped
 		}()
-		var err error
-		if etcdStopped, err = etcd.Start(etcdCtx, o.EmbeddedEtcd); err != nil {
-			return err
-		}
 	}
 	cfg, err := o.Config()
 	if err != nil {
