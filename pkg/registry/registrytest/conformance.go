@@ -113,6 +113,15 @@ func RunConformance[T workload.Object, Spec, Status any](t *testing.T, k resourc
 		if got := e.Main.Categories(); !slices.Equal(got, k.Categories) {
 			t.Errorf("categories = %v, want %v", got, k.Categories)
 		}
+		// `kubectl get kruise` lists every Kruise kind. `all` is kube's core workloads
+		// only: a kind of an aggregated API in it would make `kubectl get all` fail for
+		// every user whenever kruise-apiserver is down.
+		if !slices.Contains(k.Categories, "kruise") {
+			t.Errorf("categories = %v, want the kruise category", k.Categories)
+		}
+		if slices.Contains(k.Categories, "all") {
+			t.Errorf("categories = %v: a Kruise kind must not be in the all category", k.Categories)
+		}
 	})
 }
 

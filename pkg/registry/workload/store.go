@@ -32,7 +32,8 @@ var (
 // ShortNames are the names kubectl accepts besides the plural (e.g. `kubectl get clone`).
 func (r *REST) ShortNames() []string { return r.shortNames }
 
-// Categories put the resource in `kubectl get all` and `kubectl get kruise`.
+// Categories put the resource in `kubectl get kruise` (never in `all`: registrytest's
+// conformance says why).
 func (r *REST) Categories() []string { return r.categories }
 
 // NewREST builds the main endpoint on optsGetter's storage.

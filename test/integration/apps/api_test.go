@@ -363,21 +363,25 @@ func TestDeletionProtection(t *testing.T) {
 	}
 }
 
-// Discovery lists both kinds with short names and categories; `kubectl get all` includes CloneSets.
+// Discovery lists both kinds with short names and the kruise category; `kubectl get
+// kruise` includes CloneSets, `kubectl get all` (kube's core workloads) does not.
 func TestDiscovery(t *testing.T) {
 	c := framework.Get(t)
 	out := kubectl(t, "api-resources", "--api-group=apps.kruise.io", "-o", "wide")
-	for _, want := range []string{"clonesets", "clone", "statefulsets", "sts,asts", "all,kruise"} {
+	for _, want := range []string{"clonesets", "clone", "statefulsets", "sts,asts", "kruise"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("kubectl api-resources lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "all,") || strings.Contains(out, ",all") {
+		t.Errorf("a Kruise kind is in the all category:\n%s", out)
 	}
 	ns := c.CreateNamespace(t)
 	if _, err := kruiseClient(t).AppsV1alpha1().CloneSets(ns).Create(context.Background(), newCloneSet("all"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if out := kubectl(t, "get", "all", "-n", ns); !strings.Contains(out, "cloneset.apps.kruise.io/all") {
-		t.Errorf("kubectl get all lacks the CloneSet:\n%s", out)
+	if out := kubectl(t, "get", "all", "-n", ns); strings.Contains(out, "cloneset.apps.kruise.io/all") {
+		t.Errorf("kubectl get all lists the CloneSet:\n%s", out)
 	}
 	if out := kubectl(t, "get", "kruise", "-n", ns); !strings.Contains(out, "cloneset.apps.kruise.io/all") {
 		t.Errorf("kubectl get kruise lacks the CloneSet:\n%s", out)

@@ -19,7 +19,7 @@ var Kind = resource.Kind[*apps.AdvancedCronJob, apps.AdvancedCronJobSpec, apps.A
 	Plural:     "advancedcronjobs",
 	Singular:   "advancedcronjob",
 	ShortNames: []string{"acj"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.AdvancedCronJob { return &apps.AdvancedCronJob{} },
 	NewList:    func() runtime.Object { return &apps.AdvancedCronJobList{} },
 	Spec:       func(j *apps.AdvancedCronJob) *apps.AdvancedCronJobSpec { return &j.Spec },

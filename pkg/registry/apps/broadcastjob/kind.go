@@ -21,7 +21,7 @@ var Kind = resource.Kind[*apps.BroadcastJob, apps.BroadcastJobSpec, apps.Broadca
 	Plural:     "broadcastjobs",
 	Singular:   "broadcastjob",
 	ShortNames: []string{"bcj"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.BroadcastJob { return &apps.BroadcastJob{} },
 	NewList:    func() runtime.Object { return &apps.BroadcastJobList{} },
 	Spec:       func(j *apps.BroadcastJob) *apps.BroadcastJobSpec { return &j.Spec },

@@ -20,7 +20,7 @@ var Kind = resource.Kind[*apps.CloneSet, apps.CloneSetSpec, apps.CloneSetStatus]
 	Plural:     "clonesets",
 	Singular:   "cloneset",
 	ShortNames: []string{"clone"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.CloneSet { return &apps.CloneSet{} },
 	NewList:    func() runtime.Object { return &apps.CloneSetList{} },
 	Spec:       func(cs *apps.CloneSet) *apps.CloneSetSpec { return &cs.Spec },

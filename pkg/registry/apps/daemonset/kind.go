@@ -21,7 +21,7 @@ var Kind = resource.Kind[*apps.DaemonSet, apps.DaemonSetSpec, apps.DaemonSetStat
 	Plural:     "daemonsets",
 	Singular:   "daemonset",
 	ShortNames: []string{"daemon", "ads"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.DaemonSet { return &apps.DaemonSet{} },
 	NewList:    func() runtime.Object { return &apps.DaemonSetList{} },
 	Spec:       func(ds *apps.DaemonSet) *apps.DaemonSetSpec { return &ds.Spec },

@@ -20,7 +20,7 @@ var Kind = resource.Kind[*apps.StatefulSet, apps.StatefulSetSpec, apps.StatefulS
 	Plural:     "statefulsets",
 	Singular:   "statefulset",
 	ShortNames: []string{"sts", "asts"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.StatefulSet { return &apps.StatefulSet{} },
 	NewList:    func() runtime.Object { return &apps.StatefulSetList{} },
 	Spec:       func(ss *apps.StatefulSet) *apps.StatefulSetSpec { return &ss.Spec },

@@ -22,7 +22,7 @@ var Kind = resource.Kind[*apps.UnitedDeployment, apps.UnitedDeploymentSpec, apps
 	Plural:     "uniteddeployments",
 	Singular:   "uniteddeployment",
 	ShortNames: []string{"ud"},
-	Categories: []string{"all", "kruise"},
+	Categories: []string{"kruise"},
 	New:        func() *apps.UnitedDeployment { return &apps.UnitedDeployment{} },
 	NewList:    func() runtime.Object { return &apps.UnitedDeploymentList{} },
 	Spec:       func(ud *apps.UnitedDeployment) *apps.UnitedDeploymentSpec { return &ud.Spec },
