@@ -88,27 +88,49 @@ func (s *Stack) kruiseAPIServerArgs(name string, port int) ([]string, error) {
 	return append(args, s.KruiseAPIServerArgs...), nil
 }
 
+// kruiseAPIServerPort is the secure port of kruise-apiserver or of the HA replica name.
+func (s *Stack) kruiseAPIServerPort(name string) int {
+	if _, i, ok := splitReplica(name); ok {
+		return s.Ports.KruiseAPIServerReplicas[i]
+	}
+	return s.Ports.KruiseAPIServer
+}
+
 // startKruiseAPIServer starts kruise-apiserver, or the HA replica name, and waits for /readyz.
 func (s *Stack) startKruiseAPIServer(ctx context.Context, name string) error {
-	port := s.Ports.KruiseAPIServer
-	if _, i, ok := splitReplica(name); ok {
-		port = s.Ports.KruiseAPIServerReplicas[i]
-	}
 	if err := s.tokenKubeconfig(ctx, name, "kruise-apiserver", ""); err != nil {
 		return err
 	}
-	args, err := s.kruiseAPIServerArgs(name, port)
+	args, err := s.kruiseAPIServerArgs(name, s.kruiseAPIServerPort(name))
 	if err != nil {
 		return err
 	}
 	if err := s.startProcess(name, s.bin(KruiseAPIServer), nil, args...); err != nil {
 		return err
 	}
-	check, err := s.httpCheck(fmt.Sprintf("https://127.0.0.1:%d/readyz", port), "kruise-ca.crt", "admin")
+	return s.waitReady(ctx, name, "/readyz", s.kruiseAPIServerReadyz(name))
+}
+
+// KruiseAPIServerCommand is the binary and the exact flags kruise-apiserver (or the HA
+// replica name) runs with, for a test that runs the process itself; the component must
+// have been started once (its kubeconfig exists).
+func (s *Stack) KruiseAPIServerCommand(name string) (string, []string, error) {
+	args, err := s.kruiseAPIServerArgs(name, s.kruiseAPIServerPort(name))
+	return s.bin(KruiseAPIServer), args, err
+}
+
+// KruiseAPIServerReady asks kruise-apiserver (or the HA replica name) for /readyz once,
+// as the stack does when it starts it.
+func (s *Stack) KruiseAPIServerReady(ctx context.Context, name string) error {
+	return s.kruiseAPIServerReadyz(name)(ctx)
+}
+
+func (s *Stack) kruiseAPIServerReadyz(name string) func(context.Context) error {
+	check, err := s.httpCheck(fmt.Sprintf("https://127.0.0.1:%d/readyz", s.kruiseAPIServerPort(name)), "kruise-ca.crt", "admin")
 	if err != nil {
-		return err
+		return func(context.Context) error { return err }
 	}
-	return s.waitReady(ctx, name, "/readyz", check)
+	return check
 }
 
 // startKruiseController starts kruise-controller, or the HA replica name (they elect a
