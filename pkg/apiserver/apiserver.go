@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/etcderrors"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/watchbuffer"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
@@ -80,9 +81,13 @@ func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 	deps := resource.Deps{
 		Scheme: scheme.Scheme,
 		// Watches read their cache eagerly: see watchbuffer for why the aggregator needs it.
-		RESTOptions: watchbuffer.OptionsGetter{RESTOptionsGetter: c.generic.RESTOptionsGetter},
-		Revisions:   kube.revisions,
-		Secret:      kube.secret,
+		// etcd errors that mean "ask again" (a leader election) are 503/504 with
+		// Retry-After, which clients retry, instead of 500.
+		RESTOptions: etcderrors.OptionsGetter{
+			RESTOptionsGetter: watchbuffer.OptionsGetter{RESTOptionsGetter: c.generic.RESTOptionsGetter},
+		},
+		Revisions: kube.revisions,
+		Secret:    kube.secret,
 	}
 	return resource.Install(deps, scheme.Codecs, kinds.All()...)
 }

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -59,6 +60,8 @@ type result struct {
 	fault, killed               string
 	acked, missing, failed      int
 	failedStored                int
+	retried                     int
+	causes                      string
 	recovered                   time.Duration
 	rolloutPods, rolloutUpdated int
 	rolloutTook                 time.Duration
@@ -74,6 +77,9 @@ func envInt(name string, def int) int {
 }
 
 func TestChaos(t *testing.T) {
+	if !optedIn() {
+		t.Skip("opt-in: make test-chaos (or KRUISE_CHAOS=1)")
+	}
 	c := framework.Get(t)
 	pods := envInt("CHAOS_PODS", 200)
 	outage := time.Duration(envInt("CHAOS_OUTAGE", 5)) * time.Second
@@ -94,7 +100,7 @@ func TestChaos(t *testing.T) {
 				}
 				results = append(results, *r)
 			}()
-			runCase(t, c, kc, f, pods, outage, r)
+			runCase(t, c, &cfg, kc, f, pods, outage, r)
 			if r.missing != 0 {
 				t.Errorf("%d acknowledged writes missing", r.missing)
 			}
@@ -120,7 +126,7 @@ func TestChaos(t *testing.T) {
 // runCase: a rollout of pods pods in flight and a steady write load; the fault; the
 // component back after outage (unless for good); then the rollout must finish with
 // exactly pods pods and every acknowledged write must be there.
-func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fault, pods int, outage time.Duration, r *result) {
+func runCase(t *testing.T, c *framework.Cluster, cfg *rest.Config, kc kruiseclient.Interface, f fault, pods int, outage time.Duration, r *result) {
 	ctx := context.Background()
 	ns := c.CreateNamespace(t)
 	name := "rollout"
@@ -135,7 +141,10 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 		return s.AvailableReplicas == int32(pods)
 	})
 
-	load := startWriteLoad(kc, ns, "w", 100*time.Millisecond)
+	load, err := startWriteLoad(cfg, ns, "w", 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer load.finish()
 	// The load must be acknowledging writes before the fault starts.
 	framework.WaitFor(t, 30*time.Second, func() (bool, error) { return load.ackedCount() > 0, nil })
@@ -171,6 +180,7 @@ func runCase(t *testing.T, c *framework.Cluster, kc kruiseclient.Interface, f fa
 	})
 	load.finish()
 	r.failed, r.recovered = load.failuresSince(faultAt)
+	r.retried, r.causes = load.retriedSince(faultAt), load.causesSince(faultAt)
 	r.acked = load.ackedCount()
 	r.missing = -1
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
