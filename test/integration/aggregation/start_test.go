@@ -150,6 +150,7 @@ func TestKruiseAPIServerExitsWhenEmbeddedEtcdCannotStart(t *testing.T) {
 			if !strings.Contains(p.out.String(), tc.want) {
 				t.Errorf("output lacks %q; it ends:\n%s", tc.want, p.lastLines(20))
 			}
+			t.Logf("exit code %d: %s", p.exitCode(), p.lastLines(1))
 		})
 	}
 	// The stack's kruise-apiserver was never disturbed.
