@@ -4,8 +4,11 @@ export GONOSUMDB := k8s.io
 export GOFLAGS := -mod=mod
 OUT := $(CURDIR)/_output
 BIN := $(OUT)/bin
+# The release: images are tagged v$(VERSION), and the chart (version, appVersion, default
+# image tags) and the kustomize base's image tags follow it (make chart; make verify checks).
+VERSION := $(shell cat $(CURDIR)/VERSION)
 
-.PHONY: all build install-plugin chart tools up down test test-unit test-fuzz test-integration test-chaos test-containerd verify codegen bench clean
+.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd verify codegen bench clean
 
 all: build
 
@@ -29,11 +32,26 @@ install-plugin:
 	install -m 0755 hack/kubectl_complete-kruise $(PLUGIN_DIR)/kubectl_complete-kruise
 	@echo "installed $(PLUGIN_DIR)/kubectl-kruise; with $(PLUGIN_DIR) on PATH, run: kubectl kruise version"
 
-## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached), and helm
-## for the chart's tests (hack/tools/build-helm.sh, its own module and stamp)
+## tools: the real Kubernetes components, etcd and kwok into _output/bin (cached)
 tools:
 	hack/tools/build.sh
+
+## helm: helm into _output/bin for the chart's tests (hack/tools/build-helm.sh, its own
+## module and stamp; cached). Only test-integration needs it.
+helm:
 	hack/tools/build-helm.sh
+
+## images: OCI images of kruise-apiserver, kruise-controller, kruise-node-daemon and a
+## pause image, tagged v$(VERSION), built offline from static binaries (hack/images; no
+## Docker, no base image) into _output/images/<name>_v$(VERSION).oci.tar, importable with
+## `ctr -n k8s.io images import`. Reproducible: the same source gives the same digests
+## (listed in _output/images/images.txt). REGISTRY=host:port also pushes them there as
+## host:port/kruise-native/<name>:v$(VERSION) (REGISTRY_INSECURE=1: plain HTTP).
+## GOARCH=arm64 builds for another architecture.
+## (go run itself builds for this machine: GOARCH is passed as -arch only.)
+images:
+	env -u GOARCH go run ./hack/images -version v$(VERSION) -out $(OUT)/images -arch $(or $(GOARCH),$(shell go env GOARCH)) \
+	  $(if $(REGISTRY),-registry $(REGISTRY)) $(if $(REGISTRY_INSECURE),-insecure)
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
 ## (pkg/localstack through hack/local). HA=1: the HA topology (hack/LOCAL.md).
@@ -62,7 +80,7 @@ test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
 	  go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
-test-integration: tools build
+test-integration: tools helm build
 	go test -count=1 -timeout 40m -p 1 ./test/integration/...
 
 ## test-chaos: opt-in, not part of `make test`: test/integration/chaos kills and restarts components

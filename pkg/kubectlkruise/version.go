@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -14,6 +13,8 @@ import (
 	"k8s.io/client-go/discovery"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kruise-native/kruise-native/pkg/version"
 )
 
 // Version is what `kubectl kruise version` reports.
@@ -51,32 +52,10 @@ func NewCmdVersion(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra
 	return cmd
 }
 
-// clientVersion is the module version the binary was built from, with the VCS
-// revision `go build` stamps into it.
+// clientVersion is the plugin's build: the release (make images, VERSION) or the
+// go command's stamp of the commit (pkg/version).
 func clientVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := info.Main.Version
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "-dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += "+" + rev + modified
-	}
-	return v
+	return version.Get()
 }
 
 func serverVersion(dc discovery.DiscoveryInterface, v *Version) error {
