@@ -98,9 +98,11 @@ func history(ctx context.Context, kube kubernetes.Interface, t *target, revision
 		if err != nil {
 			return err
 		}
+		// DescribePodTemplate writes its own "Pod Template:" header, as in kubectl's
+		// rollout history.
 		var buf bytes.Buffer
 		describe.DescribePodTemplate(tmpl, describe.NewPrefixWriter(&buf))
-		_, err = fmt.Fprintf(out, "%s with revision #%d\nPod Template:\n%s", t.ref(), revision, buf.String())
+		_, err = fmt.Fprintf(out, "%s with revision #%d\n%s", t.ref(), revision, buf.String())
 		return err
 	}
 	if printer != nil {

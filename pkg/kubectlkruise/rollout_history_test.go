@@ -31,6 +31,8 @@ func TestHistoryListsOwnedRevisions(t *testing.T) {
 	}
 	if s := out.String(); !strings.HasPrefix(s, "clonesets.apps.kruise.io/w with revision #1\nPod Template:\n") || !strings.Contains(s, "nginx:1.25") {
 		t.Errorf("revision 1 details =\n%s", s)
+	} else if n := strings.Count(s, "Pod Template:"); n != 1 {
+		t.Errorf("revision 1 details print the Pod Template header %d times, want once (as kubectl rollout history):\n%s", n, s)
 	}
 
 	err := history(context.Background(), kube, tg, 9, nil, &out)
