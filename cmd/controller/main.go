@@ -42,6 +42,7 @@ func newCommand(ctx context.Context, constructors []manager.NewFunc) *cobra.Comm
 		},
 	}
 	cmd.SetContext(ctx)
+	cmd.AddCommand(newInstallHookCommand())
 	fs := cmd.Flags()
 	o.AddFlags(fs)
 	logsapi.AddFlags(logOptions, fs)
