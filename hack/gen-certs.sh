@@ -13,9 +13,14 @@
 #       etcd-client.crt, etcd-client.key       kruise-apiserver's etcd client certificate
 #     --apply: also creates/updates in NAMESPACE the Secrets kruise-apiserver-cert,
 #              etcd-member-cert and kruise-apiserver-etcd-client-cert, and sets the CA as
-#              caBundle of the three Kruise APIServices and of the Pod webhook (apply
-#              artifacts/deploy first, or run this again after applying it). The etcd
+#              caBundle of the four Kruise APIServices and of every entry of the Pod
+#              webhook's two configurations (mutating: SidecarSet injection; validating:
+#              PodUnavailableBudget guard, WorkloadSpread release, deletion protection).
+#              Apply artifacts/deploy first, or run this again after applying it. The etcd
 #              Secrets are unused by artifacts/deploy/overlays/single (embedded etcd).
+#              The namespace is created only if it does not exist, and never changed:
+#              after `helm install --set certificates.mode=external` Helm owns it.
+#     without --apply: prints the kubectl commands that do the same.
 # Environment:
 #   CERT_DIR   default _output/certs
 #   NAMESPACE  default kruise-system;  SERVICE  default kruise-apiserver
@@ -57,7 +62,7 @@ echo "gen-certs: ${CERT_DIR}/etcd-member.crt for ${ETCD_MEMBERS} etcd members, $
 
 if [[ "${1:-}" != "--apply" ]]; then
   cat <<EOT
-Create the Secrets and set the APIServices' caBundle with:
+Create the Secrets and set the caBundle of the four APIServices and of both webhook configurations with:
   kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-cert \\
     --from-file=tls.crt=${CERT_DIR}/tls.crt --from-file=tls.key=${CERT_DIR}/tls.key --from-file=ca.crt=${CERT_DIR}/ca.crt
   kubectl -n ${NAMESPACE} create secret generic etcd-member-cert \\
@@ -69,6 +74,11 @@ Create the Secrets and set the APIServices' caBundle with:
   done
   kubectl patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
     -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}]"
+  # the validating configuration: both entries (PodUnavailableBudget guard and
+  # WorkloadSpread release; deletion protection). Without its caBundle they fail TLS and
+  # fail open, silently.
+  kubectl patch validatingwebhookconfiguration kruise-pod-webhook --type=json \
+    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"},{\"op\":\"add\",\"path\":\"/webhooks/1/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}]"
 (or run: hack/gen-certs.sh --apply)
 EOT
   exit 0
@@ -81,7 +91,9 @@ secret() {
     --from-file=ca.crt="${CERT_DIR}/$4" --dry-run=client -o yaml | "${KUBECTL}" apply -f -
 }
 
-"${KUBECTL}" create namespace "${NAMESPACE}" --dry-run=client -o yaml | "${KUBECTL}" apply -f - >/dev/null
+# Created only when missing: applying it would take over a namespace that Helm (or
+# kustomize) owns, with a warning about its missing last-applied annotation.
+"${KUBECTL}" get namespace "${NAMESPACE}" >/dev/null 2>&1 || "${KUBECTL}" create namespace "${NAMESPACE}" >/dev/null
 secret kruise-apiserver-cert tls.crt tls.key ca.crt
 secret etcd-member-cert etcd-member.crt etcd-member.key etcd-ca.crt
 secret kruise-apiserver-etcd-client-cert etcd-client.crt etcd-client.key etcd-ca.crt
@@ -90,7 +102,7 @@ for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io
   if "${KUBECTL}" get apiservice "${a}" >/dev/null 2>&1; then
     "${KUBECTL}" patch apiservice "${a}" --type=merge -p "{\"spec\":{\"caBundle\":\"${ca}\"}}"
   else
-    echo "gen-certs: APIService ${a} not found; apply artifacts/deploy and run this again" >&2
+    echo "gen-certs: APIService ${a} not found; apply artifacts/deploy and run this again (with Helm the install hook registers it with this CA)" >&2
   fi
 done
 if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2>&1; then

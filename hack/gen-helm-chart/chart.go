@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -57,7 +58,7 @@ func punch(objs []object, mode string, values map[string]interface{}) error {
 	for _, o := range objs {
 		byID[fmt.Sprintf("%v/%v", o["kind"], o.name())] = o
 	}
-	for _, h := range holes {
+	for i, h := range holes {
 		if h.only != "" && h.only != mode {
 			continue
 		}
@@ -73,12 +74,30 @@ func punch(objs []object, mode string, values map[string]interface{}) error {
 		if !found {
 			return fmt.Errorf("%s: %s %s has no %s", mode, h.kind, h.name, strings.Join(h.path, "."))
 		}
+		if h.expr != "" {
+			parent[key] = marker + "expr:" + strconv.Itoa(i)
+			continue
+		}
 		setValue(values, h.value, def)
 		kind := "scalar"
 		if h.block {
 			kind = "block"
 		}
 		parent[key] = marker + kind + ":" + h.value
+	}
+	for i, in := range inserts() {
+		o, ok := byID[in.kind+"/"+in.name]
+		if !ok {
+			return fmt.Errorf("%s: no %s %s in the kustomize output", mode, in.kind, in.name)
+		}
+		parent, key, err := walk(o, in.path)
+		if err != nil {
+			return fmt.Errorf("%s: %s %s: %w", mode, in.kind, in.name, err)
+		}
+		if _, found := parent[key]; found {
+			return fmt.Errorf("%s: %s %s already has %s, which the chart inserts", mode, in.kind, in.name, strings.Join(in.path, "."))
+		}
+		parent[key] = marker + "insert:" + strconv.Itoa(i)
 	}
 	for _, h := range featureGateArgs {
 		o, ok := byID[h.kind+"/"+h.name]
@@ -157,6 +176,8 @@ func setValue(values map[string]interface{}, key string, v interface{}) {
 var (
 	blockLine   = regexp.MustCompile(`(?m)^((?:\s*- )?\s*)([A-Za-z]+): ` + marker + `block:([A-Za-z.]+)$`)
 	scalarValue = regexp.MustCompile(marker + `scalar:([A-Za-z.]+)`)
+	exprValue   = regexp.MustCompile(marker + `expr:([0-9]+)`)
+	insertLine  = regexp.MustCompile(`(?m)^( *)([A-Za-z]+): ` + marker + `insert:([0-9]+)$`)
 	gateLine    = regexp.MustCompile(`(?m)^(\s*)- ` + marker + `featuregates$`)
 )
 
@@ -172,6 +193,16 @@ func template(o object) (string, error) {
 		return fmt.Sprintf("%s%s:\n{{- toYaml .Values.%s | nindent %d }}", m[1], m[2], m[3], len(m[1])+2)
 	})
 	s = scalarValue.ReplaceAllString(s, "{{ toYaml .Values.$1 }}")
+	s = exprValue.ReplaceAllStringFunc(s, func(m string) string {
+		i, _ := strconv.Atoi(exprValue.FindStringSubmatch(m)[1])
+		return "{{ " + holes[i].expr + " }}"
+	})
+	all := inserts()
+	s = insertLine.ReplaceAllStringFunc(s, func(line string) string {
+		m := insertLine.FindStringSubmatch(line)
+		i, _ := strconv.Atoi(m[3])
+		return fmt.Sprintf(`{{- include %q (dict "root" $ "indent" %d "args" %q) }}`, all[i].tpl, len(m[1]), all[i].args)
+	})
 	s = gateLine.ReplaceAllString(s, `{{- if .Values.featureGates }}
 $1- --feature-gates={{ include "kruise-native.featureGates" $ }}
 {{- end }}`)
@@ -184,7 +215,12 @@ $1- --feature-gates={{ include "kruise-native.featureGates" $ }}
 // chartFiles builds the chart: every object of either mode in its own template, under
 // a condition on etcd.mode where the modes differ.
 func chartFiles(root string) (map[string]string, error) {
+	version, err := readVersion(root)
+	if err != nil {
+		return nil, err
+	}
 	values := map[string]interface{}{}
+	apiServices := map[string]string{}
 	type variant struct {
 		mode string
 		text string
@@ -196,6 +232,24 @@ func chartFiles(root string) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkImageTags(objs, m.dir, "v"+version); err != nil {
+			return nil, err
+		}
+		var rest []object
+		var apis strings.Builder
+		for _, o := range objs {
+			if o["kind"] != "APIService" {
+				rest = append(rest, o)
+				continue
+			}
+			data, err := yaml.Marshal(o)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(&apis, "---\n%s", data)
+		}
+		apiServices[m.name] = apis.String()
+		objs = rest
 		if err := punch(objs, m.name, values); err != nil {
 			return nil, err
 		}
@@ -212,6 +266,12 @@ func chartFiles(root string) (map[string]string, error) {
 		}
 	}
 	setValue(values, "etcd.mode", "cluster")
+	if apiServices["cluster"] != apiServices["single"] || apiServices["cluster"] == "" {
+		return nil, fmt.Errorf("the APIServices differ between the etcd modes, or there are none")
+	}
+	for k, v := range chartOnlyValues {
+		setValue(values, k, v)
+	}
 
 	files := map[string]string{}
 	names := map[string]bool{}
@@ -239,9 +299,20 @@ func chartFiles(root string) (map[string]string, error) {
 		return nil, err
 	}
 	files["values.yaml"] = valuesHeader + string(v)
-	files["Chart.yaml"] = chartYAML
+	files["Chart.yaml"] = fmt.Sprintf(chartYAML, version, "v"+version)
 	files["templates/_helpers.tpl"] = helpersTpl
 	files["templates/validate.yaml"] = validateYAML
+	files["templates/configmap-kruise-native-apiservices.yaml"] = apiServicesConfigMap(apiServices["cluster"])
+	extra, err := extraFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	for name, text := range extra {
+		if _, dup := files[name]; dup {
+			return nil, fmt.Errorf("two files would be %s", name)
+		}
+		files[name] = text
+	}
 	return files, nil
 }
 
@@ -267,34 +338,36 @@ const valuesHeader = `# Generated by hack/gen-helm-chart from artifacts/deploy; 
 #   trade-off and scope (artifacts/deploy/apiserver/pod-webhook.yaml explains both). Helm
 #   merges maps: to replace a selector rather than add to it, null its other keys, e.g.
 #   --set-json 'podWebhook.namespaceSelector={"matchExpressions":null,"matchLabels":{"sidecars":"required"}}'
+# podWebhook.validatingFailurePolicy: the same for the validating Pod webhook entry
+#   (PodUnavailableBudget guard, WorkloadSpread release), which uses the same selectors.
+#   With Fail, narrow the scope first: no pod in scope can be deleted, evicted or updated
+#   while kruise-apiserver is down.
 # featureGates: name: true|false, passed to kruise-apiserver and kruise-controller.
+# apiserver/controller/nodeDaemon.image: tagged v<VERSION> (the chart's appVersion), the
+#   images make images builds; imagePullPolicy applies to all of them and the hooks.
+# nodeDaemon.runtimeSocket: the CRI socket on the nodes; its directory is mounted.
+#   containerd /run/containerd/containerd.sock, CRI-O /var/run/crio/crio.sock,
+#   k3s /run/k3s/containerd/containerd.sock.
+# certificates.mode (chart only): helm (default: the chart makes a CA and kruise-apiserver's
+#   and etcd's certificates, and keeps them on upgrade), certManager (cert-manager issues
+#   them, as artifacts/deploy/cert-manager) or external (you create the Secrets:
+#   hack/gen-certs.sh --apply after the install).
+# installHooks.timeout (chart only): how long the post-install hook waits for a Ready
+#   kruise-apiserver, and then for the APIServices to be Available.
 `
 
-const chartYAML = `# Generated by hack/gen-helm-chart; DO NOT EDIT.
+// chartYAML: version and appVersion come from VERSION (the default image tags are
+// v<VERSION> too). kubeVersion: 1.30 is the first Kubernetes with admissionregistration
+// v1 ValidatingAdmissionPolicy (the node daemon's pod writes are confined by one) and
+// webhook matchConditions (the Pod webhook's call scope) both GA, and with the node
+// name in pod-bound ServiceAccount tokens on by default (ServiceAccountTokenPodNodeInfo,
+// which that policy and the NodeImage pull-secret check read).
+const chartYAML = `# Generated by hack/gen-helm-chart from VERSION; DO NOT EDIT.
 apiVersion: v2
 name: kruise-native
 description: Kruise Native - OpenKruise's workloads served by an aggregated API server
 type: application
-version: 0.1.0
-appVersion: "latest"
-`
-
-const helpersTpl = `{{/* Generated by hack/gen-helm-chart; DO NOT EDIT. */}}
-{{/* featureGates as --feature-gates wants them: A=true,B=false, sorted. */}}
-{{- define "kruise-native.featureGates" -}}
-{{- $gates := list -}}
-{{- range $name, $on := .Values.featureGates -}}
-{{- $gates = append $gates (printf "%s=%t" $name $on) -}}
-{{- end -}}
-{{- join "," $gates -}}
-{{- end -}}
-`
-
-const validateYAML = `{{/* Generated by hack/gen-helm-chart; DO NOT EDIT. Renders nothing: checks values. */}}
-{{- if not (has .Values.etcd.mode (list "cluster" "single")) }}
-{{- fail (printf "etcd.mode must be cluster or single, not %q" .Values.etcd.mode) }}
-{{- end }}
-{{- if not (has .Values.podWebhook.failurePolicy (list "Ignore" "Fail")) }}
-{{- fail (printf "podWebhook.failurePolicy must be Ignore or Fail, not %q" .Values.podWebhook.failurePolicy) }}
-{{- end }}
+version: %s
+appVersion: %q
+kubeVersion: ">=1.30.0-0"
 `

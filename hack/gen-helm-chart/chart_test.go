@@ -30,6 +30,12 @@ func TestEveryValueIsUsed(t *testing.T) {
 		}
 	}
 	for _, h := range holes {
+		if h.expr != "" {
+			if !strings.Contains(all.String(), "{{ "+h.expr+" }}") {
+				t.Errorf("expression %s is not used by any template", h.expr)
+			}
+			continue
+		}
 		if !strings.Contains(all.String(), ".Values."+h.value+" ") {
 			t.Errorf("value %s is not used by any template", h.value)
 		}
@@ -38,5 +44,41 @@ func TestEveryValueIsUsed(t *testing.T) {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no template has %s", want)
 		}
+	}
+}
+
+// The chart's version and appVersion, and the default image tags of the chart and of
+// the kustomize base, are VERSION's.
+func TestVersionFromVERSION(t *testing.T) {
+	files, err := chartFiles("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := readVersion("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nversion: " + v + "\n", "\nappVersion: \"v" + v + "\"\n", "\nkubeVersion: \">=1.30.0-0\"\n"} {
+		if !strings.Contains(files["Chart.yaml"], want) {
+			t.Errorf("Chart.yaml lacks %q:\n%s", want, files["Chart.yaml"])
+		}
+	}
+	for _, img := range []string{"kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
+		if want := "image: kruise-native/" + img + ":v" + v + "\n"; !strings.Contains(files["values.yaml"], want) {
+			t.Errorf("values.yaml lacks %q", want)
+		}
+	}
+	if strings.Contains(files["values.yaml"], ":latest") {
+		t.Error("values.yaml names a :latest image")
+	}
+	objs, err := kustomize("../..", "artifacts/deploy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkImageTags(objs, "artifacts/deploy", "v"+v); err != nil {
+		t.Error(err)
+	}
+	if err := checkImageTags(objs, "artifacts/deploy", "v0.0.0-other"); err == nil || !strings.Contains(err.Error(), "make chart") {
+		t.Errorf("a tag other than VERSION's: err = %v, want the refusal", err)
 	}
 }

@@ -13,6 +13,10 @@ type hole struct {
 	block bool
 	// only limits the hole to one etcd mode ("cluster" or "single").
 	only string
+	// expr, when set, is the template expression the field becomes instead of the
+	// value (a field derived from another value); value is then unused and no default
+	// is recorded.
+	expr string
 }
 
 // holes are the chart's values: images, replicas, resources, the webhooks'
@@ -33,7 +37,56 @@ var holes = []hole{
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "failurePolicy"), value: "podWebhook.failurePolicy"},
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},
+	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "failurePolicy"), value: "podWebhook.validatingFailurePolicy"},
+	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
+	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},
 	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("deletion.validate.kruise-native.io", "failurePolicy"), value: "deletionWebhook.failurePolicy"},
+	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "imagePullPolicy"), value: "imagePullPolicy"},
+	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "imagePullPolicy"), value: "imagePullPolicy"},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: containerField("kruise-node-daemon", "imagePullPolicy"), value: "imagePullPolicy"},
+	// The runtime socket: its path for the daemon, its directory for the mount.
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: append(containerField("kruise-node-daemon", "env"), "name=RUNTIME_SOCKET", "value"), value: "nodeDaemon.runtimeSocket"},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: append(containerField("kruise-node-daemon", "volumeMounts"), "name=runtime-socket-dir", "mountPath"), expr: "dir .Values.nodeDaemon.runtimeSocket | quote"},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: []string{"spec", "template", "spec", "volumes", "name=runtime-socket-dir", "hostPath", "path"}, expr: "dir .Values.nodeDaemon.runtimeSocket | quote"},
+}
+
+// An insert is a field only the chart has, rendered by a named template of
+// _helpers.tpl (include) at the place the field would take: the certificates the chart
+// makes (certificates.mode) and the Pod webhook's initial call scope.
+type insert struct {
+	kind, name string
+	// path to the new field; its parent must exist.
+	path []string
+	// tpl is the named template; it gets (dict "root" $ "indent" N "args" args).
+	tpl  string
+	args string
+}
+
+// webhookEntries are the entries of the two kruise-pod-webhook configurations.
+var webhookEntries = []struct{ kind, name string }{
+	{"MutatingWebhookConfiguration", "pods.mutate.kruise-native.io"},
+	{"ValidatingWebhookConfiguration", "pods.validate.kruise-native.io"},
+	{"ValidatingWebhookConfiguration", "deletion.validate.kruise-native.io"},
+}
+
+// inserts: every webhook entry gets the chart's CA (certificates.mode helm); both
+// configurations cert-manager's annotation (certManager); the Pod webhook's entries
+// their initial call scope (see callScopeTpl).
+func inserts() []insert {
+	var out []insert
+	for _, e := range webhookEntries {
+		out = append(out, insert{kind: e.kind, name: "kruise-pod-webhook",
+			path: append(webhookField(e.name, "clientConfig"), "caBundle"), tpl: "kruise-native.caBundle"})
+		if e.name != "deletion.validate.kruise-native.io" {
+			out = append(out, insert{kind: e.kind, name: "kruise-pod-webhook",
+				path: webhookField(e.name, "matchConditions"), tpl: "kruise-native.callScope",
+				args: e.kind + "/" + e.name})
+		}
+	}
+	for _, k := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+		out = append(out, insert{kind: k, name: "kruise-pod-webhook", path: []string{"metadata", "annotations"}, tpl: "kruise-native.caInjection"})
+	}
+	return out
 }
 
 // featureGateArgs are the containers that take --feature-gates from the values.

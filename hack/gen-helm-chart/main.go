@@ -2,7 +2,9 @@
 // the kustomize base artifacts/deploy (and its overlays/single for etcd.mode=single),
 // so that the chart and the base cannot drift: the chart's templates are the base's
 // objects with the fields in holes.go taken from values, whose defaults are the base's.
-// With -verify it fails when the committed chart is not what it would generate.
+// With -verify it fails when the committed chart is not what it would generate. The
+// chart's version, appVersion and default image tags come from the VERSION file; without
+// -verify the kustomize sources' image tags are first set to it.
 package main
 
 import (
@@ -25,6 +27,15 @@ func main() {
 }
 
 func run(root, dir string, verify bool) error {
+	if !verify {
+		version, err := readVersion(root)
+		if err != nil {
+			return err
+		}
+		if err := syncImageTags(root, "v"+version); err != nil {
+			return err
+		}
+	}
 	files, err := chartFiles(root)
 	if err != nil {
 		return err

@@ -1,7 +1,12 @@
 package helmchart
 
 import (
+	"bytes"
 	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -67,26 +72,138 @@ func objects(t *testing.T, stream string) map[string]map[string]interface{} {
 	}
 }
 
-// With its default values the chart renders exactly the objects of the kustomize base,
-// and with etcd.mode=single those of overlays/single, as the real kubectl renders them.
+// etcdCertObjects are the cert-manager component's objects for the etcd cluster.
+var etcdCertObjects = map[string]bool{
+	"Issuer/kruise-system/kruise-etcd-ca":                         true,
+	"Certificate/kruise-system/kruise-etcd-ca":                    true,
+	"Certificate/kruise-system/etcd-member-cert":                  true,
+	"Certificate/kruise-system/kruise-apiserver-etcd-client-cert": true,
+}
+
+// initialCallScope is the match condition the chart gives each Pod webhook entry on
+// install: nothing is sent until kruise-apiserver's call-scope keeper writes its own.
+var initialCallScope = []interface{}{map[string]interface{}{"name": "kruise-handlers-may-mutate", "expression": "false"}}
+
+// chartOnly takes out of a rendering what only the chart has, checking it on the way:
+// the install hooks and their RBAC (label app.kubernetes.io/component=install-hooks),
+// whose ConfigMap holds the APIServices (put back as objects), and the Pod webhook
+// entries' initial call scope.
+func chartOnly(t *testing.T, objs map[string]map[string]interface{}) {
+	t.Helper()
+	cm, ok := objs["ConfigMap/kruise-system/kruise-native-apiservices"]
+	if !ok {
+		t.Fatal("the chart has no ConfigMap kruise-native-apiservices")
+	}
+	data, _ := cm["data"].(map[string]interface{})
+	apis := objects(t, fmt.Sprint(data["apiservices.yaml"]))
+	for id, o := range objs {
+		meta, _ := o["metadata"].(map[string]interface{})
+		labels, _ := meta["labels"].(map[string]interface{})
+		if labels["app.kubernetes.io/component"] == "install-hooks" {
+			delete(objs, id)
+		}
+	}
+	if len(apis) != 4 {
+		t.Errorf("the ConfigMap holds %d APIServices, want 4", len(apis))
+	}
+	for id, o := range apis {
+		objs[id] = o
+	}
+	for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+		cfg, ok := objs[kind+"/<nil>/kruise-pod-webhook"]
+		if !ok {
+			continue
+		}
+		hooks, _ := cfg["webhooks"].([]interface{})
+		for _, h := range hooks {
+			hook := h.(map[string]interface{})
+			if strings.HasPrefix(fmt.Sprint(hook["name"]), "pods.") {
+				if !reflect.DeepEqual(hook["matchConditions"], initialCallScope) {
+					t.Errorf("%s %s: matchConditions %v, want the initial call scope %v", kind, hook["name"], hook["matchConditions"], initialCallScope)
+				}
+				delete(hook, "matchConditions")
+			}
+		}
+	}
+}
+
+// The chart renders exactly the objects of the kustomize base (etcd.mode=cluster) or
+// overlays/single, as the real kubectl renders them, with certificates.mode=external
+// (the bases' own: Secrets made by hack/gen-certs.sh), plus what only the chart has
+// (chartOnly); with certificates.mode=certManager, those of the base with the
+// cert-manager component.
 func TestChartRendersTheKustomizeBase(t *testing.T) {
 	c := framework.Get(t)
-	for _, tc := range []struct {
-		mode, dir string
-	}{
-		{"cluster", "../../../artifacts/deploy"},
-		{"single", "../../../artifacts/deploy/overlays/single"},
-	} {
-		t.Run(tc.mode, func(t *testing.T) {
-			rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+tc.mode)
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCertManager := func(t *testing.T, base string) string {
+		dir := t.TempDir()
+		// kustomize takes only relative paths to other kustomizations.
+		rel := func(p string) string {
+			r, err := filepath.Rel(dir, filepath.Join(root, p))
 			if err != nil {
 				t.Fatal(err)
 			}
-			kustomized, _, err := c.Kubectl(t, "kustomize", tc.dir)
+			return r
+		}
+		k := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- " + rel(base) +
+			"\ncomponents:\n- " + rel("artifacts/deploy/cert-manager") + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		mode, certs, dir string
+	}{
+		{"cluster", "external", "artifacts/deploy"},
+		{"single", "external", "artifacts/deploy/overlays/single"},
+		{"cluster", "certManager", "artifacts/deploy"},
+		{"single", "certManager", "artifacts/deploy/overlays/single"},
+	} {
+		t.Run(tc.mode+"/"+tc.certs, func(t *testing.T) {
+			rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+tc.mode, "--set", "certificates.mode="+tc.certs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(root, tc.dir)
+			if tc.certs == "certManager" {
+				dir = withCertManager(t, tc.dir)
+			}
+			kustomized, _, err := c.Kubectl(t, "kustomize", dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, want := objects(t, rendered), objects(t, kustomized)
+			chartOnly(t, got)
+			if tc.certs == "certManager" {
+				for id, o := range want {
+					switch {
+					case strings.HasPrefix(id, "APIService/"):
+						// The hook gives the APIServices their caBundle from the
+						// Secret, so the chart's have no cainjector annotation.
+						delete(o["metadata"].(map[string]interface{}), "annotations")
+					case tc.mode == "single" && etcdCertObjects[id]:
+						// The component issues etcd's certificates in both variants;
+						// the chart only where there is an etcd cluster to use them.
+						delete(want, id)
+					}
+				}
+				for id, o := range got {
+					if strings.Contains(fmt.Sprint(o["apiVersion"]), "cert-manager.io/") {
+						// The component's objects get no labels from the bases; the
+						// chart labels them as the rest.
+						meta := o["metadata"].(map[string]interface{})
+						labels := meta["labels"].(map[string]interface{})
+						if labels["app.kubernetes.io/part-of"] != "kruise-native" {
+							t.Errorf("%s: labels %v", id, labels)
+						}
+						delete(meta, "labels")
+					}
+				}
+			}
 			for id, w := range want {
 				if g, ok := got[id]; !ok {
 					t.Errorf("the chart lacks %s", id)
@@ -111,6 +228,10 @@ func TestChartValuesAndLint(t *testing.T) {
 		"--set", "podWebhook.failurePolicy=Fail",
 		"--set", "featureGates.SomeGate=true",
 		"--set", "nodeDaemon.resources.limits.memory=1Gi",
+		"--set", "nodeDaemon.runtimeSocket=/var/run/crio/crio.sock",
+		"--set", "imagePullPolicy=Always",
+		"--set", "podWebhook.validatingFailurePolicy=Fail",
+		"--set", "installHooks.timeout=3m",
 		"--set-json", `podWebhook.namespaceSelector={"matchExpressions":null,"matchLabels":{"sidecars":"required"}}`)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +259,22 @@ func TestChartValuesAndLint(t *testing.T) {
 		{"pod webhook failurePolicy", field("MutatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "failurePolicy"), "Fail"},
 		{"pod webhook scope", field("MutatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "namespaceSelector"), map[string]interface{}{"matchLabels": map[string]interface{}{"sidecars": "required"}}},
 		{"node daemon memory limit", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "resources", "limits", "memory"), "1Gi"},
+		{"validating pod webhook failurePolicy", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "failurePolicy"), "Fail"},
+		{"validating pod webhook scope", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "namespaceSelector"), map[string]interface{}{"matchLabels": map[string]interface{}{"sidecars": "required"}}},
+		{"deletion webhook failurePolicy (its own value)", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 1, "failurePolicy"), "Ignore"},
+		{"node daemon runtime socket", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "env", 0), map[string]interface{}{"name": "RUNTIME_SOCKET", "value": "/var/run/crio/crio.sock"}},
+		{"node daemon socket directory mount", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "volumeMounts", 0),
+			map[string]interface{}{"name": "runtime-socket-dir", "mountPath": "/var/run/crio", "readOnly": true, "mountPropagation": "HostToContainer"}},
+		{"node daemon socket directory", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "volumes", 0, "hostPath"), map[string]interface{}{"path": "/var/run/crio", "type": "Directory"}},
+		{"node daemon endpoint", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "args", 0), "--runtime-endpoint=unix://$(RUNTIME_SOCKET)"},
+		{"apiserver pull policy", field("Deployment/kruise-system/kruise-apiserver", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
+		{"node daemon pull policy", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
+		{"register hook", field("Job/kruise-system/kruise-native-register-apiservices", "metadata", "annotations", "helm.sh/hook"), "post-install,post-upgrade"},
+		{"register hook args", field("Job/kruise-system/kruise-native-register-apiservices", "spec", "template", "spec", "containers", 0, "args"), []interface{}{"install-hook", "register-apiservices", "--timeout=3m"}},
+		{"register hook pull policy", field("Job/kruise-system/kruise-native-register-apiservices", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
+		{"pre-delete hook", field("Job/kruise-system/kruise-native-pre-delete", "metadata", "annotations", "helm.sh/hook"), "pre-delete"},
+		{"pre-delete hook args", field("Job/kruise-system/kruise-native-pre-delete", "spec", "template", "spec", "containers", 0, "args"), []interface{}{"install-hook", "pre-delete"}},
+		{"hook image", field("Job/kruise-system/kruise-native-pre-delete", "spec", "template", "spec", "containers", 0, "image"), field("Deployment/kruise-system/kruise-controller", "spec", "template", "spec", "containers", 0, "image")},
 	} {
 		if !reflect.DeepEqual(tc.got, tc.want) {
 			t.Errorf("%s = %v, want %v", tc.what, tc.got, tc.want)
@@ -150,8 +287,16 @@ func TestChartValuesAndLint(t *testing.T) {
 		}
 	}
 
-	if _, err := helm(t, "template", "kruise-native", chart, "--set", "etcd.mode=sharded"); err == nil || !strings.Contains(err.Error(), "etcd.mode must be cluster or single") {
-		t.Errorf("etcd.mode=sharded: %v, want the chart's refusal", err)
+	for _, bad := range []struct{ set, refusal string }{
+		{"etcd.mode=sharded", "etcd.mode must be cluster or single"},
+		{"certificates.mode=vault", "certificates.mode must be helm, certManager or external"},
+		{"podWebhook.validatingFailurePolicy=Maybe", "podWebhook.validatingFailurePolicy must be Ignore or Fail"},
+		{"imagePullPolicy=Sometimes", "imagePullPolicy must be"},
+		{"nodeDaemon.runtimeSocket=containerd.sock", "nodeDaemon.runtimeSocket must be the absolute path"},
+	} {
+		if _, err := helm(t, "template", "kruise-native", chart, "--set", bad.set); err == nil || !strings.Contains(err.Error(), bad.refusal) {
+			t.Errorf("%s: %v, want the chart's refusal", bad.set, err)
+		}
 	}
 	if out, err := helm(t, "lint", chart, "--strict"); err != nil {
 		t.Errorf("helm lint: %v\n%s", err, out)
@@ -164,6 +309,39 @@ func TestChartValuesAndLint(t *testing.T) {
 // APIServices, outside any release), and a server-side dry-run apply of every object.
 func TestChartInstallDryRunServer(t *testing.T) {
 	c := framework.Get(t)
+	// A SidecarSet, so that the keeper's condition on the stack is not the same
+	// "false" as the chart's initial one.
+	const sidecarSet = `apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata:
+  name: helmchart-callscope
+spec:
+  selector:
+    matchLabels:
+      app: helmchart-callscope
+  containers:
+  - name: sidecar1
+    image: busybox:1.36
+`
+	if _, err := c.KubectlStdin(t, sidecarSet, "apply", "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _, _ = c.Kubectl(t, "delete", "sidecarset", "helmchart-callscope", "--ignore-not-found") })
+	liveCallScope := func() interface{} {
+		live, _, err := c.Kubectl(t, "get", "mutatingwebhookconfiguration", "kruise-pod-webhook", "-o", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg map[string]interface{}
+		if err := json.Unmarshal([]byte(live), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		return cfg["webhooks"].([]interface{})[0].(map[string]interface{})["matchConditions"]
+	}
+	framework.WaitFor(t, 30*time.Second, func() (bool, error) {
+		conds := liveCallScope()
+		return conds != nil && !reflect.DeepEqual(conds, initialCallScope), nil
+	})
 	for _, mode := range []string{"cluster", "single"} {
 		rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+mode)
 		if err != nil {
@@ -183,5 +361,89 @@ func TestChartInstallDryRunServer(t *testing.T) {
 		if !strings.Contains(out, "STATUS: pending-install") || hasEtcd != (mode == "cluster") {
 			t.Errorf("etcd.mode=%s: unexpected output:\n%.2000s", mode, out)
 		}
+		if !strings.Contains(out, "NOTES:") || !strings.Contains(out, "helm uninstall kruise-native-"+mode) {
+			t.Errorf("etcd.mode=%s: no NOTES with the uninstall steps", mode)
+		}
+		// The stack's kruise-apiserver keeps the Pod webhook's call scope: the chart
+		// renders the conditions it finds (lookup), never its initial one, so that an
+		// upgrade does not undo the keeper's work.
+		start, end := strings.Index(out, "MANIFEST:"), strings.Index(out, "NOTES:")
+		if start < 0 || end < start {
+			t.Fatalf("etcd.mode=%s: no MANIFEST section", mode)
+		}
+		manifest := objects(t, out[start+len("MANIFEST:"):end])
+		want := liveCallScope()
+		got := manifest["MutatingWebhookConfiguration/<nil>/kruise-pod-webhook"]["webhooks"].([]interface{})[0].(map[string]interface{})["matchConditions"]
+		if want == nil || reflect.DeepEqual(got, initialCallScope) || !reflect.DeepEqual(got, want) {
+			t.Errorf("etcd.mode=%s: the install would write matchConditions %v over the keeper's %v", mode, got, want)
+		}
+	}
+}
+
+// certificates.mode=helm (the default): the chart makes a CA and kruise-apiserver's
+// certificate for its Service name, gives every webhook entry that CA, and in the
+// cluster mode makes etcd's certificates from a CA of their own.
+func TestChartMakesItsCertificates(t *testing.T) {
+	for _, mode := range []string{"cluster", "single"} {
+		rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs := objects(t, rendered)
+		secretPEM := func(name, key string) []byte {
+			s, ok := objs["Secret/kruise-system/"+name]
+			if !ok {
+				t.Fatalf("%s: no Secret %s", mode, name)
+			}
+			b, err := base64.StdEncoding.DecodeString(fmt.Sprint(s["data"].(map[string]interface{})[key]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		ca := secretPEM("kruise-apiserver-cert", "ca.crt")
+		verify(t, ca, secretPEM("kruise-apiserver-cert", "tls.crt"), "kruise-apiserver.kruise-system.svc", x509.ExtKeyUsageServerAuth)
+		for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+			for _, h := range objs[kind+"/<nil>/kruise-pod-webhook"]["webhooks"].([]interface{}) {
+				hook := h.(map[string]interface{})
+				got := hook["clientConfig"].(map[string]interface{})["caBundle"]
+				if got != base64.StdEncoding.EncodeToString(ca) {
+					t.Errorf("%s: %s %s: caBundle is not the chart's CA", mode, kind, hook["name"])
+				}
+			}
+		}
+		_, hasEtcd := objs["Secret/kruise-system/etcd-member-cert"]
+		if hasEtcd != (mode == "cluster") {
+			t.Errorf("%s: etcd-member-cert rendered: %v", mode, hasEtcd)
+		}
+		if mode == "cluster" {
+			etcdCA := secretPEM("etcd-member-cert", "ca.crt")
+			verify(t, etcdCA, secretPEM("etcd-member-cert", "tls.crt"), "etcd-1.etcd.kruise-system.svc", x509.ExtKeyUsageServerAuth)
+			verify(t, etcdCA, secretPEM("etcd-member-cert", "tls.crt"), "", x509.ExtKeyUsageClientAuth)
+			verify(t, etcdCA, secretPEM("kruise-apiserver-etcd-client-cert", "tls.crt"), "", x509.ExtKeyUsageClientAuth)
+			if bytes.Equal(etcdCA, ca) {
+				t.Error("etcd's CA is kruise-apiserver's: etcd would admit any certificate that CA signed")
+			}
+		}
+	}
+}
+
+// verify checks that certPEM chains to caPEM for dnsName (if any) and usage.
+func verify(t *testing.T, caPEM, certPEM []byte, dnsName string, usage x509.ExtKeyUsage) {
+	t.Helper()
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		t.Fatal("no CA certificate")
+	}
+	block, _ := pem.Decode(certPEM)
+	if block == nil {
+		t.Fatal("no certificate")
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, DNSName: dnsName, KeyUsages: []x509.ExtKeyUsage{usage}}); err != nil {
+		t.Errorf("%s: %v", cert.Subject.CommonName, err)
 	}
 }

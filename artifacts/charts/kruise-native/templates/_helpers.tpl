@@ -7,3 +7,117 @@
 {{- end -}}
 {{- join "," $gates -}}
 {{- end -}}
+
+{{/*
+kruise-native.certs.load (certificates.mode=helm): the chart's certificates, base64
+as a Secret's data holds them, in .Values.__kruiseNativeCerts: made once per render, so
+that every template sees the same CA, and read back from the Secrets when they exist
+(helm upgrade keeps them; helm template and a first install make new ones). Delete the
+Secrets and run helm upgrade to make new ones, then restart kruise-apiserver and etcd.
+  ca, servingCrt, servingKey: kruise-apiserver's CA and serving certificate
+  etcdCA, etcdMemberCrt/Key, etcdClientCrt/Key: the etcd CA (it signs nothing else: etcd
+    admits every client certificate it signed), the members' certificate (server and
+    peer, CN etcd-member as --peer-cert-allowed-cn wants) and kruise-apiserver's client
+    certificate (CN kruise-apiserver). The names are hack/lib/certs.sh's.
+*/}}
+{{- define "kruise-native.certs.load" -}}
+{{- if not (hasKey .Values "__kruiseNativeCerts") -}}
+{{- $c := dict -}}
+{{- $days := 3650 -}}
+{{- $ns := "kruise-system" -}}
+{{- $s := lookup "v1" "Secret" $ns "kruise-apiserver-cert" -}}
+{{- if and $s $s.data (hasKey $s.data "ca.crt") (hasKey $s.data "tls.crt") (hasKey $s.data "tls.key") -}}
+{{- $_ := set $c "ca" (index $s.data "ca.crt") -}}
+{{- $_ := set $c "servingCrt" (index $s.data "tls.crt") -}}
+{{- $_ := set $c "servingKey" (index $s.data "tls.key") -}}
+{{- else -}}
+{{- $ca := genCA "kruise-apiserver-ca" $days -}}
+{{- $svc := "kruise-apiserver" -}}
+{{- $names := list (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.cluster.local" $svc $ns) (printf "%s.%s" $svc $ns) $svc "localhost" -}}
+{{- $cert := genSignedCert (printf "%s.%s.svc" $svc $ns) (list "127.0.0.1") $names $days $ca -}}
+{{- $_ := set $c "ca" ($ca.Cert | b64enc) -}}
+{{- $_ := set $c "servingCrt" ($cert.Cert | b64enc) -}}
+{{- $_ := set $c "servingKey" ($cert.Key | b64enc) -}}
+{{- end -}}
+{{- $m := lookup "v1" "Secret" $ns "etcd-member-cert" -}}
+{{- $e := lookup "v1" "Secret" $ns "kruise-apiserver-etcd-client-cert" -}}
+{{- if and $m $m.data $e $e.data (hasKey $m.data "tls.crt") (hasKey $e.data "tls.crt") -}}
+{{- $_ := set $c "etcdCA" (index $m.data "ca.crt") -}}
+{{- $_ := set $c "etcdMemberCrt" (index $m.data "tls.crt") -}}
+{{- $_ := set $c "etcdMemberKey" (index $m.data "tls.key") -}}
+{{- $_ := set $c "etcdClientCrt" (index $e.data "tls.crt") -}}
+{{- $_ := set $c "etcdClientKey" (index $e.data "tls.key") -}}
+{{- else -}}
+{{- $ca := genCA "kruise-etcd-ca" $days -}}
+{{- $names := list -}}
+{{- range $i := until 3 -}}
+{{- $names = append $names (printf "etcd-%d.etcd.%s.svc" $i $ns) -}}
+{{- $names = append $names (printf "etcd-%d.etcd.%s.svc.cluster.local" $i $ns) -}}
+{{- end -}}
+{{- $names = concat $names (list (printf "etcd-client.%s.svc" $ns) (printf "etcd-client.%s.svc.cluster.local" $ns) (printf "etcd-client.%s" $ns) "etcd-client" "localhost") -}}
+{{- $member := genSignedCert "etcd-member" (list "127.0.0.1") $names $days $ca -}}
+{{- $client := genSignedCert "kruise-apiserver" nil nil $days $ca -}}
+{{- $_ := set $c "etcdCA" ($ca.Cert | b64enc) -}}
+{{- $_ := set $c "etcdMemberCrt" ($member.Cert | b64enc) -}}
+{{- $_ := set $c "etcdMemberKey" ($member.Key | b64enc) -}}
+{{- $_ := set $c "etcdClientCrt" ($client.Cert | b64enc) -}}
+{{- $_ := set $c "etcdClientKey" ($client.Key | b64enc) -}}
+{{- end -}}
+{{- $_ := set .Values "__kruiseNativeCerts" $c -}}
+{{- end -}}
+{{- end -}}
+
+{{/* An inserted field (hack/gen-helm-chart inserts): called with (dict "root" $
+"indent" N "args" ...), it writes nothing or a newline and the field at indent N. */}}
+
+{{/* caBundle of a webhook entry: the chart's CA (certificates.mode=helm); with
+external, the ca.crt of the Secret kruise-apiserver-cert if it exists already
+(hack/gen-certs.sh --apply before the install; after it, gen-certs.sh patches the
+caBundles itself). With certManager cainjector sets it, and the chart leaves it alone. */}}
+{{- define "kruise-native.caBundle" -}}
+{{- if eq .root.Values.certificates.mode "helm" -}}
+{{- include "kruise-native.certs.load" .root -}}
+{{- printf "\n%scaBundle: %s" (repeat (int .indent) " ") .root.Values.__kruiseNativeCerts.ca -}}
+{{- else if eq .root.Values.certificates.mode "external" -}}
+{{- $s := lookup "v1" "Secret" "kruise-system" "kruise-apiserver-cert" -}}
+{{- if and $s $s.data (hasKey $s.data "ca.crt") -}}
+{{- printf "\n%scaBundle: %s" (repeat (int .indent) " ") (index $s.data "ca.crt") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* cert-manager's cainjector fills the webhook configurations' caBundle. */}}
+{{- define "kruise-native.caInjection" -}}
+{{- if eq .root.Values.certificates.mode "certManager" -}}
+{{- $i := repeat (int .indent) " " -}}
+{{- printf "\n%sannotations:\n%s  cert-manager.io/inject-ca-from: kruise-system/kruise-apiserver-cert" $i $i -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+kruise-native.callScope: the match conditions of a Pod webhook entry (args
+"<Kind>/<webhook name>"). On install the entry is narrowed to nothing
+(kruise-handlers-may-mutate: false): kube-apiserver calls it for no request until
+kruise-apiserver's call-scope keeper writes the real condition, which it does as soon as
+it runs. Before that no SidecarSet, WorkloadSpread or PodUnavailableBudget can exist (they
+are stored in kruise-apiserver), so nothing is missed; and with failurePolicy Fail no pod
+create, update or delete in the cluster waits for a kruise-apiserver that is still
+starting. On upgrade the conditions the keeper wrote are carried over (lookup), so that
+helm never puts the initial one back.
+*/}}
+{{- define "kruise-native.callScope" -}}
+{{- $kind := index (splitList "/" .args) 0 -}}
+{{- $hook := index (splitList "/" .args) 1 -}}
+{{- $conds := list (dict "name" "kruise-handlers-may-mutate" "expression" "false") -}}
+{{- $live := lookup "admissionregistration.k8s.io/v1" $kind "" "kruise-pod-webhook" -}}
+{{- if $live -}}
+{{- range $live.webhooks -}}
+{{- if eq .name $hook -}}
+{{- $conds = .matchConditions | default list -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if $conds -}}
+{{- printf "\n%smatchConditions:\n%s" (repeat (int .indent) " ") (toYaml $conds | indent (int .indent)) -}}
+{{- end -}}
+{{- end -}}
