@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apiserver/options"
+	"github.com/kruise-native/kruise-native/pkg/version"
 )
 
 func main() {
@@ -38,6 +39,7 @@ func newCommand(ctx context.Context) *cobra.Command {
 				return fmt.Errorf("invalid flags: %w", err)
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-apiserver"))
+			klog.FromContext(ctx).Info("Starting", "version", version.Get())
 			return o.Run(ctx)
 		},
 	}

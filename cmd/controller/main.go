@@ -16,6 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/signals"
+	"github.com/kruise-native/kruise-native/pkg/version"
 )
 
 func main() {
@@ -38,6 +39,7 @@ func newCommand(ctx context.Context, constructors []manager.NewFunc) *cobra.Comm
 				return fmt.Errorf("invalid flags: %w", err)
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-controller"))
+			klog.FromContext(ctx).Info("Starting", "version", version.Get())
 			return manager.Run(ctx, o, constructors)
 		},
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/daemon"
 	"github.com/kruise-native/kruise-native/pkg/signals"
+	"github.com/kruise-native/kruise-native/pkg/version"
 )
 
 func main() {
@@ -44,6 +45,7 @@ func newCommand(ctx context.Context) *cobra.Command {
 				return fmt.Errorf("invalid configuration: %w", err)
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-node-daemon"))
+			klog.FromContext(ctx).Info("Starting", "version", version.Get())
 			return daemon.Run(ctx, o, runtime.Endpoint)
 		},
 	}

@@ -369,5 +369,8 @@ description: Kruise Native - OpenKruise's workloads served by an aggregated API 
 type: application
 version: %s
 appVersion: %q
+# 1.30: ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) and webhook
+# matchConditions are GA, and pod-bound ServiceAccount tokens carry the node name
+# (ServiceAccountTokenPodNodeInfo, on by default), which the node daemon's policy reads.
 kubeVersion: ">=1.30.0-0"
 `
