@@ -80,8 +80,11 @@ test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn ($$pkg, $(FUZZTIME))"; \
 	  go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
+## test-integration: each package starts a private stack on its own ports, so packages run
+## INTEGRATION_P at a time (2: two stacks fit this kind of machine; 1 for a loaded machine).
+INTEGRATION_P ?= 2
 test-integration: tools helm build
-	go test -count=1 -timeout 40m -p 1 ./test/integration/...
+	go test -count=1 -timeout 50m -p $(INTEGRATION_P) ./test/integration/...
 
 ## test-chaos: opt-in, not part of `make test`: test/integration/chaos kills and restarts components
 ## of the HA topology (make up HA=1) under a steady write load and a 200-pod CloneSet rollout, and
