@@ -28,6 +28,7 @@ type syncState struct {
 	plan Plan
 	// params are the resolved rollout parameters plan was computed with.
 	params Params
+
 	requeue podworkload.Requeue
 	// createErr and updateErr are reported as the FailedCreatePod and FailedUpdatePod
 	// conditions.
