@@ -1,6 +1,7 @@
 package uniteddeployment
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -89,27 +90,38 @@ func TestDivide(t *testing.T) {
 
 // Invariants over many totals: every replica placed exactly once when some subset
 // takes the rest, and no subset above its maximum unless nothing else could take it.
+// The totals include the largest replicas there are, with shares as large: the int32
+// arithmetic never wraps (summed here in int64 to see it if it did).
 func TestDivideInvariants(t *testing.T) {
 	shapes := map[string][]Quota{
-		"example":  fixed(n(2), p("50%"), nil),
-		"elastic":  elastic(mm{n(1), n(4)}, mm{nil, p("40%")}, mm{nil, nil}),
-		"even":     fixed(nil, nil, nil, nil),
-		"adaptive": {{Name: "a", MaxReplicas: n(5), Full: true, Room: 2}, {Name: "b", MaxReplicas: n(3)}, {Name: "c"}},
+		"example":        fixed(n(2), p("50%"), nil),
+		"elastic":        elastic(mm{n(1), n(4)}, mm{nil, p("40%")}, mm{nil, nil}),
+		"even":           fixed(nil, nil, nil, nil),
+		"adaptive":       {{Name: "a", MaxReplicas: n(5), Full: true, Room: 2}, {Name: "b", MaxReplicas: n(3)}, {Name: "c"}},
+		"huge fixed":     fixed(n(math.MaxInt32), n(math.MaxInt32), nil),
+		"huge elastic":   elastic(mm{n(math.MaxInt32), n(math.MaxInt32)}, mm{p("100%"), nil}, mm{nil, n(math.MaxInt32)}),
+		"huge adaptive":  {{Name: "a", Replicas: n(math.MaxInt32), Full: true, Room: 1}, {Name: "b", MaxReplicas: n(math.MaxInt32)}, {Name: "c"}},
+		"percents, full": {{Name: "a", Replicas: p("100%"), Full: true}, {Name: "b", Replicas: p("100%")}, {Name: "c"}},
 	}
+	var totals []int32
+	for total := int32(0); total <= 60; total++ {
+		totals = append(totals, total)
+	}
+	totals = append(totals, math.MaxInt32/2, math.MaxInt32-1, math.MaxInt32)
 	for name, q := range shapes {
-		for total := int32(0); total <= 60; total++ {
+		for _, total := range totals {
 			got, err := Divide(total, q)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var sum int32
+			var sum int64
 			for i, v := range got {
 				if v < 0 {
 					t.Fatalf("%s %d: subset %d negative: %v", name, total, i, got)
 				}
-				sum += v
+				sum += int64(v)
 			}
-			if sum != total {
+			if sum != int64(total) {
 				t.Fatalf("%s %d: placed %d: %v", name, total, sum, got)
 			}
 		}

@@ -3,6 +3,7 @@ package workloadspread
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -51,5 +52,6 @@ func MaxReplicas(s *appsv1beta1.WorkloadSpreadSubset, replicas int32) (int32, er
 	if err != nil {
 		return 0, fmt.Errorf("subset %s maxReplicas: %w", s.Name, err)
 	}
-	return int32(n), nil
+	// Validation allows no percent above 100%; a stored one must not wrap around.
+	return int32(min(max(n, 0), math.MaxInt32)), nil
 }

@@ -2,6 +2,7 @@ package workloadspread
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"testing"
@@ -186,11 +187,14 @@ func TestReserveUnderConcurrencyNeverOverfills(t *testing.T) {
 func TestMaxReplicas(t *testing.T) {
 	pct := intstr.FromString("25%")
 	three := intstr.FromInt32(3)
+	all, over := intstr.FromString("100%"), intstr.FromString("300%") // validation refuses the second
+	negative := intstr.FromInt32(-1)                                  // and this one
 	for _, tc := range []struct {
 		max      *intstr.IntOrString
 		replicas int32
 		want     int32
-	}{{nil, 10, Unlimited}, {&three, 10, 3}, {&pct, 10, 3}, {&pct, 8, 2}, {&pct, 0, 0}} {
+	}{{nil, 10, Unlimited}, {&three, 10, 3}, {&pct, 10, 3}, {&pct, 8, 2}, {&pct, 0, 0},
+		{&all, math.MaxInt32, math.MaxInt32}, {&over, math.MaxInt32, math.MaxInt32}, {&negative, 10, 0}} {
 		got, err := MaxReplicas(&appsv1beta1.WorkloadSpreadSubset{MaxReplicas: tc.max}, tc.replicas)
 		if err != nil || got != tc.want {
 			t.Errorf("MaxReplicas(%v, %d) = %d, %v; want %d", tc.max, tc.replicas, got, err, tc.want)

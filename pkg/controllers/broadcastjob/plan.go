@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 // PodPhase is where a job pod stands.
@@ -84,7 +85,7 @@ const (
 )
 
 // Compute decides what an unfinished BroadcastJob does: one pod per eligible node that
-// has none, within parallelism and unless paused, and whether it
+// has none, within parallelism (and batch.Burst a sync) and unless paused, and whether it
 //   - fails: activeDeadlineSeconds ran out, or failurePolicy FailFast met a failed pod;
 //   - pauses: failurePolicy Pause met a failed pod not yet reported in status (so that
 //     a job the user resumed goes on past the failures they saw, and pauses again at
@@ -141,10 +142,9 @@ func Compute(in Input) Plan {
 		return p
 	}
 	p.Phase = v1beta1.PhaseRunning
-	room := int(parallelism(in.Spec.Parallelism, p.Desired) - p.Active)
-	if room > len(missing) {
-		room = len(missing)
-	}
+	// At most batch.Burst a sync, whatever parallelism says: the rest come with the
+	// syncs that the new pods' events start.
+	room := batch.Clamp(min(parallelism(in.Spec.Parallelism, int(p.Desired))-int(p.Active), len(missing)))
 	if room > 0 {
 		p.Create = missing[:room]
 	}
@@ -174,13 +174,13 @@ func deadlineIn(in Input) time.Duration {
 
 // parallelism is how many pods may be active at once: a number, or a percent of
 // desired rounded up; unset means no bound.
-func parallelism(v *intstr.IntOrString, desired int32) int32 {
+func parallelism(v *intstr.IntOrString, desired int) int {
 	if v == nil {
 		return desired
 	}
-	n, err := intstr.GetScaledValueFromIntOrPercent(v, int(desired), true)
+	n, err := intstr.GetScaledValueFromIntOrPercent(v, desired, true)
 	if err != nil || n < 0 {
 		return desired // validation refuses these; never block the job on them
 	}
-	return int32(n)
+	return n
 }

@@ -1,6 +1,8 @@
 package broadcastjob
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 func TestCompute(t *testing.T) {
@@ -121,5 +124,20 @@ func TestCompute(t *testing.T) {
 				t.Errorf("Compute (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Parallelism 2147483647 (or a huge percent) over more nodes than the burst creates
+// batch.Burst pods in a sync; the next syncs create the rest (issue 32).
+func TestComputeIsBoundedByBurst(t *testing.T) {
+	nodes := make([]Node, batch.Burst+20)
+	for i := range nodes {
+		nodes[i] = Node{Name: fmt.Sprintf("n%d", i), Eligible: true}
+	}
+	for _, par := range []intstr.IntOrString{intstr.FromInt32(math.MaxInt32), intstr.FromString("100000000%")} {
+		in := Input{Spec: &v1beta1.BroadcastJobSpec{Parallelism: &par}, Nodes: nodes, Now: time.Now()}
+		if got := Compute(in); len(got.Create) != batch.Burst {
+			t.Errorf("parallelism %s: creates %d pods, want %d", par.String(), len(got.Create), batch.Burst)
+		}
 	}
 }

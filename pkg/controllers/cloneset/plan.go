@@ -1,8 +1,10 @@
 package cloneset
 
 import (
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 // PodInfo is what the rollout math needs to know about one pod.
@@ -111,6 +113,9 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 //  4. Not paused: bring old pods to the update revision while fewer than
 //     ExpectedUpdated are updated, keeping at least Replicas-MaxUnavailable pods
 //     available (surge pods count, so with maxSurge old pods go once new ones serve).
+//
+// Creations, deletions and updates are each at most batch.Burst: the rest is planned
+// again by the syncs that follow, so a plan's size never depends on Replicas.
 func Compute(pods []PodInfo, l Limits) Plan {
 	p := Plan{ExpectedUpdated: max(l.Replicas-l.Partition, 0)}
 	var keep []PodInfo
@@ -147,18 +152,23 @@ func Compute(pods []PodInfo, l Limits) Plan {
 				missing = allowed
 			}
 		}
-		p.CreateUpdated = min(missing, needUpdate)
-		p.CreateCurrent = missing - p.CreateUpdated
-		updated += p.CreateUpdated
+		createUpdated := min(missing, needUpdate)
+		// Creations beyond the burst come in later syncs, at the same revisions: they
+		// count as updated already, so that no old pod is updated in their stead.
+		updated += createUpdated
+		p.CreateUpdated = batch.Clamp(createUpdated)
+		p.CreateCurrent = min(missing-createUpdated, batch.Burst-p.CreateUpdated)
 	case len(keep) > target:
 		excessOld := max(old-l.Partition, 0)
 		for _, v := range pickDeletions(keep, len(keep)-target, excessOld) {
 			p.Delete = append(p.Delete, v.Name)
 		}
+		p.Delete = batch.First(p.Delete)
 		return p
 	}
 
-	needUpdate = max(p.ExpectedUpdated-updated, 0)
+	p.Delete = batch.First(p.Delete)
+	needUpdate = min(max(p.ExpectedUpdated-updated, 0), batch.Burst)
 	if l.Paused || len(p.Delete) > 0 || needUpdate == 0 {
 		return p
 	}

@@ -5,25 +5,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
-
-// newInstanceID returns a random suffix not used by any existing pod.
-func newInstanceID(existing sets.Set[string]) string {
-	for {
-		id := utilrand.String(5)
-		if !existing.Has(id) {
-			existing.Insert(id)
-			return id
-		}
-	}
-}
 
 // newPod builds a pod of cs at a revision: named <cloneset>-<instance id>, labelled
 // with the revision and instance id, owned by cs, with the readiness gates its update

@@ -33,18 +33,27 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		}
 		currentName = st.revs.Current.Name
 	}
-	ids := sets.New[string]()
-	for _, p := range st.pods {
-		ids.Insert(p.Labels[pub.CloneSetInstanceIDKey])
+	used := sets.New[string]()
+	for _, p := range st.claimed {
+		used.Insert(p.Labels[pub.CloneSetInstanceIDKey])
 	}
+	ids := newInstanceIDs(used)
 	ref := c.pods.OwnerRef(st.cs)
+	// Compute caps the creations at batch.Burst; the clamp keeps this allocation bounded
+	// whoever calls.
+	atUpdate = batch.Clamp(atUpdate)
+	atCurrent = min(batch.Clamp(atCurrent), batch.Burst-atUpdate)
 	pods := make([]*corev1.Pod, 0, atUpdate+atCurrent)
 	for i := range atUpdate + atCurrent {
 		tmpl, rev := updateTmpl, st.revs.Update.Name
 		if i >= atUpdate {
 			tmpl, rev = currentTmpl, currentName
 		}
-		pods = append(pods, newPod(st.cs, ref, tmpl, rev, newInstanceID(ids)))
+		id, err := ids.next()
+		if err != nil {
+			return err
+		}
+		pods = append(pods, newPod(st.cs, ref, tmpl, rev, id))
 	}
 	return c.pods.CreatePods(ctx, st.cs, pods, func(pod *corev1.Pod) []*corev1.PersistentVolumeClaim {
 		claims := make([]*corev1.PersistentVolumeClaim, 0, len(st.cs.Spec.VolumeClaimTemplates))

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
 
@@ -45,7 +46,8 @@ type Limits struct {
 	Partition int
 	// Paused: no rollout (also OnDelete); nodes still get and lose pods.
 	Paused bool
-	// Burst bounds the creations, and separately the deletions, of one sync (0: no bound).
+	// Burst bounds the creations, the deletions and the in-place updates of one sync,
+	// each; 0 or more than batch.Burst means batch.Burst.
 	Burst int
 	// PartitionedScaling: the partition holds creations too (scaleStrategy).
 	PartitionedScaling bool
@@ -93,9 +95,12 @@ type Plan struct {
 // partition nodes run an updated one (partitionedCreates), and the rollout counts
 // those creations as updated nodes, so that both together keep to the partition.
 //
-// Creations and deletions are each capped at Burst, placement first; the rollout
-// counts only what is done within it.
+// Creations, deletions and in-place updates are each capped at Burst, placement
+// first; the rollout counts only what is done within it.
 func Compute(nodes []Node, l Limits) Plan {
+	if l.Burst <= 0 || l.Burst > batch.Burst {
+		l.Burst = batch.Burst
+	}
 	nodes = slices.Clone(nodes)
 	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
 	var p Plan
@@ -111,14 +116,14 @@ func Compute(nodes []Node, l Limits) Plan {
 }
 
 func capAt(s []string, n int) []string {
-	if n > 0 && len(s) > n {
+	if len(s) > n {
 		return s[:n]
 	}
 	return s
 }
 
 // room reports whether a list capped at burst takes one more entry.
-func room(s []string, burst int) bool { return burst <= 0 || len(s) < burst }
+func room(s []string, burst int) bool { return len(s) < burst }
 
 // place is steps 1 to 3.
 func place(nodes []Node, l Limits, p *Plan) {
@@ -239,8 +244,10 @@ func rollout(nodes []Node, l Limits, p *Plan) {
 			}
 		}
 		switch {
-		case old.InPlaceable:
+		case old.InPlaceable && room(p.UpdateInPlace, l.Burst):
 			p.UpdateInPlace = append(p.UpdateInPlace, old.Name)
+		case old.InPlaceable:
+			continue
 		case room(p.Delete, l.Burst):
 			p.Delete = append(p.Delete, old.Name)
 		default:

@@ -2,6 +2,7 @@ package daemonset
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
 
@@ -93,6 +95,7 @@ func TestCompute(t *testing.T) {
 		{"surge: an unavailable old pod goes without a surge", "o O", Limits{MaxSurge: 1}, Plan{Create: []string{"n1"}, Delete: []string{"n0-0"}}},
 		{"surge: an unavailable old pod beside a new one goes", "ou", Limits{MaxSurge: 1}, Plan{Delete: []string{"n0-0"}}},
 		{"burst caps creations and deletions separately", ". . . -O -O", Limits{MaxUnavailable: 1, Burst: 2}, Plan{Create: []string{"n0", "n1"}, Delete: []string{"n3-0", "n4-0"}}},
+		{"burst caps in-place updates too", "I I I", Limits{MaxUnavailable: 3, Burst: 2}, Plan{UpdateInPlace: []string{"n2-0", "n1-0"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,4 +286,30 @@ func TestComputeInvariants(t *testing.T) {
 
 func sortByName(nodes []Node) {
 	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// Without a burst, or with one above it, a sync writes at most batch.Burst pods of each
+// kind, whatever maxUnavailable and maxSurge allow (issue 32).
+func TestComputeIsBoundedByTheSharedBurst(t *testing.T) {
+	many := func(node string, n int) string { return strings.TrimSpace(strings.Repeat(node+" ", n)) }
+	const huge = math.MaxInt32
+	for _, tc := range []struct {
+		name                      string
+		nodes                     string
+		l                         Limits
+		creates, deletes, inPlace int
+	}{
+		{"creations", many(".", batch.Burst+50), Limits{MaxUnavailable: 1}, batch.Burst, 0, 0},
+		{"deletions", many("-O", batch.Burst+50), Limits{MaxUnavailable: 1, Burst: huge}, 0, batch.Burst, 0},
+		{"in-place updates", many("I", batch.Burst+50), Limits{MaxUnavailable: huge}, 0, 0, batch.Burst},
+		{"surge creations", many("O", batch.Burst+50), Limits{MaxSurge: huge, Burst: huge}, batch.Burst, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Compute(cluster(tc.nodes), tc.l)
+			if len(got.Create) != tc.creates || len(got.Delete) != tc.deletes || len(got.UpdateInPlace) != tc.inPlace {
+				t.Fatalf("creates %d, deletes %d, updates in place %d; want %d, %d, %d",
+					len(got.Create), len(got.Delete), len(got.UpdateInPlace), tc.creates, tc.deletes, tc.inPlace)
+			}
+		})
+	}
 }

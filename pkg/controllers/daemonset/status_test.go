@@ -2,6 +2,7 @@ package daemonset
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
@@ -80,6 +82,8 @@ func TestResolveLimits(t *testing.T) {
 		{"paused", ds(&v1beta1.RollingUpdateDaemonSet{MaxUnavailable: num(1), Paused: ptr.To(true)}, num(5), false), 5,
 			Limits{MaxUnavailable: 1, Paused: true, Burst: 5}},
 		{"OnDelete holds the rollout", ds(nil, num(5), true), 5, Limits{MaxUnavailable: 1, Paused: true, Burst: 5}},
+		{"burstReplicas above the shared bound", ds(nil, num(math.MaxInt32), false), 5, Limits{MaxUnavailable: 1, Burst: batch.Burst}},
+		{"a percent of many nodes above the shared bound", ds(nil, pct("100%"), false), 100000, Limits{MaxUnavailable: 1, Burst: batch.Burst}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 // rollingUpdate is spec.updateStrategy.rollingUpdate, empty when unset.
@@ -47,7 +48,9 @@ func resolveLimits(ds *v1beta1.DaemonSet, desired int) (Limits, error) {
 	if err != nil {
 		return l, fmt.Errorf("burstReplicas: %w", err)
 	}
-	l.Burst = max(burst, 1) // 0 would mean no bound to Compute
+	// OpenKruise's default is 250; whatever the spec says, a sync never writes more
+	// than the controllers' shared bound.
+	l.Burst = batch.Clamp(max(burst, 1))
 	if ds.Spec.BurstReplicas == nil {
 		l.Burst = 250
 	}

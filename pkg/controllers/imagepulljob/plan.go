@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 // RepullInterval is how often a job with completionPolicy Never pulls its image again
@@ -111,10 +112,11 @@ func Compute(job *v1alpha1.ImagePullJob, nodes []NodeState, now time.Time) Plan 
 		}
 	}
 
-	slots := Parallelism(job, len(nodes)) - int(st.Active)
-	for i := 0; i < slots && i < len(notStarted); i++ {
-		plan.Start = append(plan.Start, notStarted[i])
-	}
+	// At most batch.Burst NodeImage writes of each kind a sync, whatever parallelism
+	// says: each write's NodeImage event brings the job back for the rest.
+	plan.Repull = batch.First(plan.Repull)
+	slots := batch.Clamp(min(Parallelism(job, len(nodes))-int(st.Active), len(notStarted)))
+	plan.Start = append(plan.Start, notStarted[:slots]...)
 	st.Active += int32(len(plan.Start))
 	switch {
 	case Parallelism(job, len(nodes)) == 0:

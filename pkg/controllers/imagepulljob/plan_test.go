@@ -1,6 +1,8 @@
 package imagepulljob
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 func TestSplitImage(t *testing.T) {
@@ -150,5 +153,25 @@ func TestComputeNeverExceedsParallelism(t *testing.T) {
 				t.Fatalf("seed %d parallelism %d: %d pulling after starting %v", seed, par, after, plan.Start)
 			}
 		}
+	}
+}
+
+// Parallelism 2147483647 over more nodes than the burst starts batch.Burst nodes a
+// sync, and re-pulls at most as many (issue 32).
+func TestComputeIsBoundedByBurst(t *testing.T) {
+	now := time.Now()
+	var fresh, stale []NodeState
+	for i := range batch.Burst + 20 {
+		fresh = append(fresh, NodeState{Node: fmt.Sprintf("n%d", i)})
+		stale = append(stale, NodeState{Node: fmt.Sprintf("n%d", i), Progress: Succeeded, FinishedAt: now.Add(-2 * RepullInterval)})
+	}
+	j := &v1alpha1.ImagePullJob{}
+	j.Spec.Parallelism = ptr.To(intstr.FromInt32(math.MaxInt32))
+	j.Spec.CompletionPolicy.Type = v1alpha1.Never
+	if got := Compute(j, fresh, now); len(got.Start) != batch.Burst {
+		t.Errorf("starts %d nodes, want %d", len(got.Start), batch.Burst)
+	}
+	if got := Compute(j, stale, now); len(got.Repull) != batch.Burst {
+		t.Errorf("re-pulls %d nodes, want %d", len(got.Repull), batch.Burst)
 	}
 }

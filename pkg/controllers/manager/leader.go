@@ -5,13 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/klog/v2"
 )
 
-// errLostLeadership is what runLeading returns when another replica took the lease.
+// errLostLeadership is what runLeading returns when another replica took the lease
+// (and onLost returned, which exitOnLostLease does not).
 var errLostLeadership = errors.New("lost leadership")
+
+// exitOnLostLease ends the process at once, non-zero, when the lease is lost, as
+// kube-controller-manager does: the controllers may be in the middle of a sync that
+// will not stop soon (a worker stuck in a long write, a sync gone wrong), and the
+// replica that took the lease must not have a second writer beside it. The supervisor
+// restarts the process, which then waits for the lease like any standby.
+func exitOnLostLease() { klog.FlushAndExit(klog.ExitFlushTimeout, 1) }
 
 // runLeading runs run while this process holds the lease of cfg.Lock, and gives the
 // lease up (ReleaseOnCancel) once run has returned, so that a standby replica takes over
@@ -19,14 +28,23 @@ var errLostLeadership = errors.New("lost leadership")
 //   - run's error, once the lease is released: a leader that cannot do its work must not
 //     keep the lease while doing nothing;
 //   - nil when ctx ended (run is stopped first, then the lease released);
-//   - errLostLeadership when the lease was lost (run is stopped first).
-func runLeading(ctx context.Context, cfg leaderelection.LeaderElectionConfig, run func(context.Context) error) error {
+//   - errLostLeadership when the lease was lost: onLost is called first, as soon as the
+//     elector gives up (exitOnLostLease in the process, which never returns), and only
+//     if it returns is run stopped and waited for.
+func runLeading(ctx context.Context, cfg leaderelection.LeaderElectionConfig, run func(context.Context) error, onLost func()) error {
 	logger := klog.FromContext(ctx)
 	// The elector's context ends only after run has returned: with ReleaseOnCancel the
 	// elector gives the lease up as soon as its context ends, and no controller may still
 	// write when another replica starts.
 	electorCtx, stopElector := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopElector()
+	// released: this replica gives the lease up on purpose (shutdown, or run returned),
+	// so the end of leading that follows is no loss. Set before the elector is stopped.
+	var released atomic.Bool
+	release := func() {
+		released.Store(true)
+		stopElector()
+	}
 
 	g := newRunGate()
 	cfg.ReleaseOnCancel = true
@@ -43,9 +61,19 @@ func runLeading(ctx context.Context, cfg leaderelection.LeaderElectionConfig, ru
 				err = errors.New("stopped before it was told to")
 			}
 			g.exit(err)
-			stopElector()
+			if leaderCtx.Err() != nil && ctx.Err() == nil {
+				return // the elector ended leading: the lease is lost, not given up
+			}
+			release()
 		},
-		OnStoppedLeading: func() { logger.Info("Not leading any more") },
+		OnStoppedLeading: func() {
+			if released.Load() {
+				logger.Info("Not leading any more")
+				return
+			}
+			logger.Error(nil, "Lost the lease: another replica may lead; exiting")
+			onLost()
+		},
 	}
 	elector, err := leaderelection.NewLeaderElector(cfg)
 	if err != nil {
@@ -56,7 +84,7 @@ func runLeading(ctx context.Context, cfg leaderelection.LeaderElectionConfig, ru
 		case <-electorCtx.Done():
 		case <-ctx.Done():
 			g.wait()
-			stopElector()
+			release()
 		}
 	}()
 	elector.Run(electorCtx)

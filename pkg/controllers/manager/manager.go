@@ -47,9 +47,11 @@ type Controller interface {
 type NewFunc func(ctx context.Context, c *ControllerContext) (Controller, error)
 
 // Run runs the controllers (as the elected leader when leader election is on) until ctx
-// ends. It returns an error when a controller cannot start or stops on its own, or when
-// the lease is lost: the process then exits non-zero and is restarted, instead of
-// serving /healthz (and, as the leader, holding the lease) while reconciling nothing.
+// ends. It returns an error when a controller cannot start or stops on its own: the
+// process then exits non-zero and is restarted, instead of serving /healthz (and, as
+// the leader, holding the lease) while reconciling nothing. When the lease is lost the
+// process exits at once, non-zero, without waiting for the controllers to stop
+// (exitOnLostLease).
 func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
 	if err != nil {
@@ -81,7 +83,7 @@ func Run(ctx context.Context, o *Options, constructors []NewFunc) error {
 		return err
 	}
 	return run(ctx, o, clients{kube: kubeClient, kruise: kruiseClient, dynamic: dynamicClient, metadata: metadataClient,
-		recorder: recorder}, constructors)
+		recorder: recorder}, constructors, exitOnLostLease)
 }
 
 // clients are what the controllers and the leader election talk to the API servers with.
@@ -94,8 +96,8 @@ type clients struct {
 }
 
 // run serves health and metrics and runs the controllers, as the leader when leader
-// election is on.
-func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) error {
+// election is on; onLost is called when the lease is lost (exitOnLostLease).
+func run(ctx context.Context, o *Options, c clients, constructors []NewFunc, onLost func()) error {
 	var ready atomic.Bool
 	srv, err := serveHealthAndMetrics(ctx, o.BindAddress, o.EnableProfiling, &ready)
 	if err != nil {
@@ -124,7 +126,7 @@ func run(ctx context.Context, o *Options, c clients, constructors []NewFunc) err
 		RenewDeadline: le.RenewDeadline.Duration,
 		RetryPeriod:   le.RetryPeriod.Duration,
 		Name:          le.ResourceName,
-	}, runAll)
+	}, runAll, onLost)
 }
 
 // runControllers builds every controller, starts the shared informers and runs the

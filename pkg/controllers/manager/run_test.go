@@ -26,6 +26,8 @@ type fakeController struct {
 	running chan struct{}
 	stop    chan struct{}
 	onStop  func()
+	// ignoreCtx: only stop stops it (a controller stuck in its work).
+	ignoreCtx bool
 }
 
 func (*fakeController) Name() string    { return "fake" }
@@ -34,8 +36,12 @@ func (c *fakeController) Run(ctx context.Context, _ int) {
 	if c.running != nil {
 		close(c.running)
 	}
+	done := ctx.Done()
+	if c.ignoreCtx {
+		done = nil
+	}
 	select {
-	case <-ctx.Done():
+	case <-done:
 	case <-c.stop:
 	}
 	if c.onStop != nil {
@@ -67,10 +73,15 @@ func testClients() (clients, *kubefake.Clientset) {
 	}, kube
 }
 
-// runAsync runs the manager and returns its result on a channel.
-func runAsync(ctx context.Context, o *Options, c clients, constructors []NewFunc) <-chan error {
+// runAsync runs the manager and returns its result on a channel; a lost lease fails t.
+func runAsync(t *testing.T, ctx context.Context, o *Options, c clients, constructors []NewFunc) <-chan error {
+	return runAsyncOnLost(ctx, o, c, constructors, func() { t.Error("the lease was lost") })
+}
+
+// runAsyncOnLost is runAsync with onLost in place of exiting the process.
+func runAsyncOnLost(ctx context.Context, o *Options, c clients, constructors []NewFunc, onLost func()) <-chan error {
 	result := make(chan error, 1)
-	go func() { result <- run(ctx, o, c, constructors) }()
+	go func() { result <- run(ctx, o, c, constructors, onLost) }()
 	return result
 }
 
@@ -101,7 +112,7 @@ func TestRunReturnsTheErrorOfAControllerThatCannotStart(t *testing.T) {
 	c, _ := testClients()
 	var ran atomic.Bool
 	first := &fakeController{onStop: func() { ran.Store(true) }}
-	err := await(t, runAsync(ctx, testOptions(false), c, []NewFunc{constructor(first), failing}))
+	err := await(t, runAsync(t, ctx, testOptions(false), c, []NewFunc{constructor(first), failing}))
 	if !errors.Is(err, errCannotStart) {
 		t.Fatalf("run returned %v, want %v", err, errCannotStart)
 	}
@@ -116,7 +127,7 @@ func TestRunReturnsAnErrorWhenAControllerStopsOnItsOwn(t *testing.T) {
 	c, _ := testClients()
 	quitter := &fakeController{stop: make(chan struct{})}
 	close(quitter.stop)
-	err := await(t, runAsync(ctx, testOptions(false), c, []NewFunc{constructor(&fakeController{}), constructor(quitter)}))
+	err := await(t, runAsync(t, ctx, testOptions(false), c, []NewFunc{constructor(&fakeController{}), constructor(quitter)}))
 	if err == nil {
 		t.Fatal("run returned nil, want an error")
 	}
@@ -128,7 +139,7 @@ func TestLeaderReleasesTheLeaseWhenAControllerCannotStart(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	c, kube := testClients()
 	o := testOptions(true)
-	err := await(t, runAsync(ctx, o, c, []NewFunc{failing}))
+	err := await(t, runAsync(t, ctx, o, c, []NewFunc{failing}))
 	if !errors.Is(err, errCannotStart) {
 		t.Fatalf("run returned %v, want %v", err, errCannotStart)
 	}
@@ -167,7 +178,7 @@ func TestLeaderReleasesTheLeaseAfterTheControllersStopped(t *testing.T) {
 		}
 		holderWhenStopped <- ptr.Deref(l.Spec.HolderIdentity, "<nil>")
 	}}
-	result := runAsync(ctx, o, c, []NewFunc{constructor(ctrl)})
+	result := runAsync(t, ctx, o, c, []NewFunc{constructor(ctrl)})
 	within(t, ctrl.running, "the controller never ran")
 	logger.Info("Leading; shutting down")
 	cancel()
@@ -182,8 +193,12 @@ func TestLeaderReleasesTheLeaseAfterTheControllersStopped(t *testing.T) {
 	}
 }
 
-// A leader that loses its lease stops its controllers and returns an error.
-func TestLeaderReturnsAnErrorWhenTheLeaseIsLost(t *testing.T) {
+// A leader that loses its lease gives up at once, as kube-controller-manager does: the
+// process exits (onLost) while a controller is still stuck in its work, without
+// waiting for it; only a test's onLost returns, and then the manager still stops the
+// controller and returns an error. (Issue 32: a controller kept running, unresponsive,
+// after it logged that it was no longer leading.)
+func TestLeaderExitsAtOnceWhenTheLeaseIsLost(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	c, kube := testClients()
 	o := testOptions(true)
@@ -200,9 +215,12 @@ func TestLeaderReturnsAnErrorWhenTheLeaseIsLost(t *testing.T) {
 		}
 		return true, nil, apierrors.NewConflict(coordinationv1.Resource("leases"), o.LeaderElection.ResourceName, errors.New("the object has been modified"))
 	})
-	stopped := make(chan struct{})
-	ctrl := &fakeController{running: make(chan struct{}), onStop: func() { close(stopped) }}
-	result := runAsync(ctx, o, c, []NewFunc{constructor(ctrl)})
+	// A controller that does not stop when told to, until the test lets it.
+	stuck, stopped := make(chan struct{}), make(chan struct{})
+	ctrl := &fakeController{running: make(chan struct{}), stop: stuck, onStop: func() { close(stopped) }}
+	ctrl.ignoreCtx = true
+	lost := make(chan struct{})
+	result := runAsyncOnLost(ctx, o, c, []NewFunc{constructor(ctrl)}, func() { close(lost) })
 	within(t, ctrl.running, "the controller never ran")
 
 	l := lease(t, ctx, c, o)
@@ -212,13 +230,17 @@ func TestLeaderReturnsAnErrorWhenTheLeaseIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	reject.Store(true)
-	if err := await(t, result); !errors.Is(err, errLostLeadership) {
-		t.Fatalf("run returned %v, want %v", err, errLostLeadership)
-	}
+	within(t, lost, "the lease was lost and the manager did not give up")
 	select {
 	case <-stopped:
+		t.Fatal("the manager waited for the controller before giving up")
+	case err := <-result:
+		t.Fatalf("run returned %v before the stuck controller stopped", err)
 	default:
-		t.Error("the controller still ran after the manager returned")
+	}
+	close(stuck)
+	if err := await(t, result); !errors.Is(err, errLostLeadership) {
+		t.Fatalf("run returned %v, want %v", err, errLostLeadership)
 	}
 }
 

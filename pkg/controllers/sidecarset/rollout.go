@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
@@ -24,7 +25,8 @@ type plan struct {
 // selector selects; only pods whose difference is images (others need recreating);
 // leaving partition pods on the old sidecars; and never more than maxUnavailable pods
 // unavailable (not ready or mid-upgrade) at once. Unready candidates go first, they
-// cost no availability; then updatePriority and scatter order, as for CloneSets.
+// cost no availability; then updatePriority and scatter order, as for CloneSets. At
+// most batch.Burst pods are upgraded a sync.
 func planRollout(ss *apps.SidecarSet, pods []podStatus) plan {
 	s := &ss.Spec.UpdateStrategy
 	var p plan
@@ -91,6 +93,8 @@ func planRollout(ss *apps.SidecarSet, pods []podStatus) plan {
 		switch {
 		case len(p.upgrade) >= budget:
 			heldByPartition++
+		case len(p.upgrade) >= batch.Burst:
+			// the rest in later syncs: the patched pods' events bring the SidecarSet back
 		case !ps.ready:
 			p.upgrade = append(p.upgrade, ps) // already unavailable: upgrading it costs nothing
 		case slots > 0:

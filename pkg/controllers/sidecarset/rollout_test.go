@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
 
 func names(ps []podStatus) []string {
@@ -65,6 +66,13 @@ func TestPlanRollout(t *testing.T) {
 		v2.Spec.UpdateStrategy.MaxUnavailable = new(intstr.FromString("50%"))
 		if p := run(t, v2, statuses(t, v2, 3, nil)); len(p.upgrade) != 2 {
 			t.Errorf("upgrade %v, want 2 of 3 (50%% rounded up)", names(p.upgrade))
+		}
+	})
+	t.Run("maxUnavailable 100% upgrades at most the burst a sync", func(t *testing.T) {
+		v2 := newSidecarSet("log:v2", false)
+		v2.Spec.UpdateStrategy.MaxUnavailable = new(intstr.FromString("100%"))
+		if p := run(t, v2, statuses(t, v2, batch.Burst+30, nil)); len(p.upgrade) != batch.Burst {
+			t.Errorf("upgrade %d pods, want %d", len(p.upgrade), batch.Burst)
 		}
 	})
 	t.Run("partition keeps pods on the old sidecars", func(t *testing.T) {

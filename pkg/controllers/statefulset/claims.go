@@ -190,7 +190,7 @@ func (c *Controller) syncClaims(ctx context.Context, st *syncState) error {
 	}
 	var pods []*corev1.Pod
 	for ord, pod := range st.byOrdinal {
-		if st.desired[ord] && pod.DeletionTimestamp == nil {
+		if st.plan.Desired.Has(ord) && pod.DeletionTimestamp == nil {
 			pods = append(pods, pod)
 		}
 	}

@@ -34,7 +34,7 @@ func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error
 	return batch.ForEach(todo, podworkload.ParallelWrites, func(pod *corev1.Pod) error {
 		ord := OrdinalOf(st.set.Name, pod.Name)
 		if lifecycle.State(pod) == pub.LifecycleStatePreparingDelete {
-			if !st.desired[ord] || planned[ord] {
+			if !st.plan.Desired.Has(ord) || planned[ord] {
 				return nil // still to go: its hook decides when
 			}
 			_, err := c.pods.ApplyStep(ctx, st.set, pod, lifecycle.CancelDelete(lc, pod), now)

@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,10 +11,13 @@ import (
 )
 
 // Reserved is the set of ordinals spec.reserveOrdinals keeps free, as sorted,
-// non-overlapping closed intervals: a range such as "0-1000000" costs one interval,
-// never a million set entries.
+// non-overlapping, non-adjacent closed intervals: a range such as "0-1000000" costs one
+// interval, never a million set entries.
 type Reserved struct {
 	spans []span
+	// below[i] counts the reserved ordinals of spans[:i], so that counting the reserved
+	// ordinals under a bound is a binary search.
+	below []int
 }
 
 type span struct{ lo, hi int }
@@ -39,15 +43,19 @@ func ParseReserved(entries []intstr.IntOrString) (Reserved, error) {
 		}
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
-	var merged []span
+	var r Reserved
 	for _, s := range spans {
-		if n := len(merged); n > 0 && s.lo <= merged[n-1].hi+1 {
-			merged[n-1].hi = max(merged[n-1].hi, s.hi)
+		if n := len(r.spans); n > 0 && s.lo <= r.spans[n-1].hi+1 {
+			r.spans[n-1].hi = max(r.spans[n-1].hi, s.hi)
 			continue
 		}
-		merged = append(merged, s)
+		r.spans = append(r.spans, s)
 	}
-	return Reserved{spans: merged}, nil
+	r.below = make([]int, len(r.spans))
+	for i := 1; i < len(r.spans); i++ {
+		r.below[i] = r.below[i-1] + r.spans[i-1].hi - r.spans[i-1].lo + 1
+	}
+	return r, nil
 }
 
 // parseRange reads "a-b" (or a lone number written as a string).
@@ -67,30 +75,93 @@ func parseRange(s string) (int, int, error) {
 	return int(lo), int(hi), nil
 }
 
+// spanAt is the index of the first span that ends at or above ordinal.
+func (r Reserved) spanAt(ordinal int) int {
+	return sort.Search(len(r.spans), func(i int) bool { return r.spans[i].hi >= ordinal })
+}
+
 // Has reports whether ordinal is reserved.
 func (r Reserved) Has(ordinal int) bool {
-	i := sort.Search(len(r.spans), func(i int) bool { return r.spans[i].hi >= ordinal })
+	i := r.spanAt(ordinal)
 	return i < len(r.spans) && r.spans[i].lo <= ordinal
 }
 
-// DesiredOrdinals returns, ascending, the ordinals a set with replicas pods runs: the
-// first replicas ordinals from start on that are not reserved. Reserved ordinals are
-// skipped, not counted: replicas is always the number of pods.
-func DesiredOrdinals(start, replicas int, reserved Reserved) []int {
-	out := make([]int, 0, max(replicas, 0))
-	next := 0 // first span that may still lie at or above ord
-	for ord := start; len(out) < replicas; ord++ {
-		for next < len(reserved.spans) && reserved.spans[next].hi < ord {
-			next++
+// countBelow is the number of reserved ordinals below ordinal.
+func (r Reserved) countBelow(ordinal int) int {
+	i := r.spanAt(ordinal)
+	n := 0
+	if i < len(r.spans) {
+		n = r.below[i]
+		if s := r.spans[i]; s.lo < ordinal {
+			n += ordinal - s.lo
 		}
-		if next < len(reserved.spans) && reserved.spans[next].lo <= ord {
-			ord = reserved.spans[next].hi // jump over the whole span
-			continue
-		}
-		out = append(out, ord)
+	} else if len(r.spans) > 0 {
+		last := r.spans[len(r.spans)-1]
+		n = r.below[len(r.spans)-1] + last.hi - last.lo + 1
 	}
-	return out
+	return n
 }
+
+// nextFree is the first ordinal at or above ordinal that is not reserved (spans are
+// never adjacent, so the one after a span is free).
+func (r Reserved) nextFree(ordinal int) int {
+	if i := r.spanAt(ordinal); i < len(r.spans) && r.spans[i].lo <= ordinal {
+		return r.spans[i].hi + 1
+	}
+	return ordinal
+}
+
+// MaxOrdinal is the highest ordinal a set runs: a pod's ordinal is read back from its
+// name as a 32-bit number (OrdinalOf, as kube does), so a set whose ordinals.start,
+// replicas and reserved ordinals would reach past it runs fewer pods.
+const MaxOrdinal = math.MaxInt32
+
+// Desired is the set of ordinals a set runs: the first replicas ordinals from start on
+// that are not reserved (reserved ordinals are skipped, not counted: replicas is the
+// number of pods), up to MaxOrdinal. It is a description, never a list: a set of
+// 2147483647 replicas costs what a set of 3 does, and every question is answered by
+// arithmetic over the reserved spans.
+type Desired struct {
+	start, replicas int
+	reserved        Reserved
+	// len is how many ordinals are desired: replicas, or fewer below MaxOrdinal.
+	len int
+}
+
+// NewDesired describes the ordinals of a set with replicas pods from start on.
+func NewDesired(start, replicas int, reserved Reserved) Desired {
+	d := Desired{start: max(start, 0), replicas: max(replicas, 0), reserved: reserved}
+	if d.start <= MaxOrdinal {
+		free := MaxOrdinal - d.start + 1 - (reserved.countBelow(MaxOrdinal+1) - reserved.countBelow(d.start))
+		d.len = min(d.replicas, free)
+	}
+	return d
+}
+
+// Len is the number of desired ordinals.
+func (d Desired) Len() int { return d.len }
+
+// Position returns ordinal's index among the desired ordinals in ascending order, and
+// whether it is desired at all.
+func (d Desired) Position(ordinal int) (int, bool) {
+	if ordinal < d.start || ordinal > MaxOrdinal || d.reserved.Has(ordinal) {
+		return 0, false
+	}
+	pos := ordinal - d.start - (d.reserved.countBelow(ordinal) - d.reserved.countBelow(d.start))
+	return pos, pos < d.len
+}
+
+// Has reports whether ordinal is desired.
+func (d Desired) Has(ordinal int) bool {
+	_, ok := d.Position(ordinal)
+	return ok
+}
+
+// first is the lowest desired ordinal (meaningful when Len > 0).
+func (d Desired) first() int { return d.reserved.nextFree(d.start) }
+
+// after is the desired ordinal that follows ordinal (meaningful below the last one).
+func (d Desired) after(ordinal int) int { return d.reserved.nextFree(ordinal + 1) }
 
 // OrdinalOf parses the ordinal from a pod name <set>-<ordinal>; -1 when the name is
 // not of that form (such a pod is left alone, as kube's controller does).

@@ -1,6 +1,9 @@
 package statefulset
 
 import (
+	"fmt"
+	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -24,6 +27,19 @@ func reserve(entries ...any) Reserved {
 	return r
 }
 
+// DesiredOrdinals lists the desired ordinals the slow way, one ordinal after the other:
+// the oracle Desired is checked against (and what the plans used to allocate, a slice
+// of replicas ordinals).
+func DesiredOrdinals(start, replicas int, reserved Reserved) []int {
+	out := []int{}
+	for ord := start; len(out) < replicas && ord <= MaxOrdinal; ord++ {
+		if !reserved.Has(ord) {
+			out = append(out, ord)
+		}
+	}
+	return out
+}
+
 func TestDesiredOrdinals(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -41,19 +57,97 @@ func TestDesiredOrdinals(t *testing.T) {
 		{"overlapping and adjacent spans merge", 0, 3, reserve("2-4", 3, "5-6", 0), []int{1, 7, 8}},
 		{"start", 3, 3, Reserved{}, []int{3, 4, 5}},
 		{"start with reserved ordinals below it", 3, 2, reserve(1, 4), []int{3, 5}},
-		{"huge range is skipped in one step", 0, 2, reserve("0-1000000000"), []int{1000000001, 1000000002}},
+		{"huge range", 0, 2, reserve("0-1000000"), []int{1000001, 1000002}},
 		{"numeric string", 0, 2, reserve("0"), []int{1, 2}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := DesiredOrdinals(tc.start, tc.replicas, tc.reserved)
-			if !slices.Equal(got, tc.want) {
+			if got := DesiredOrdinals(tc.start, tc.replicas, tc.reserved); !slices.Equal(got, tc.want) {
 				t.Fatalf("DesiredOrdinals(%d, %d) = %v, want %v", tc.start, tc.replicas, got, tc.want)
 			}
-			for _, o := range got {
-				if tc.reserved.Has(o) {
-					t.Errorf("ordinal %d is reserved", o)
-				}
+			checkDesired(t, NewDesired(tc.start, tc.replicas, tc.reserved), tc.want)
+		})
+	}
+}
+
+// checkDesired asserts that d describes exactly the ordinals want, ascending.
+func checkDesired(t *testing.T, d Desired, want []int) {
+	t.Helper()
+	if d.Len() != len(want) {
+		t.Fatalf("Len() = %d, want %d", d.Len(), len(want))
+	}
+	var walked []int
+	for i, ord := 0, d.first(); i < d.Len(); i, ord = i+1, d.after(ord) {
+		walked = append(walked, ord)
+	}
+	if !slices.Equal(walked, want) && len(want) > 0 {
+		t.Fatalf("walking first/after gives %v, want %v", walked, want)
+	}
+	desired := map[int]int{}
+	for i, o := range want {
+		desired[o] = i
+	}
+	hi := 10
+	if len(want) > 0 {
+		hi = want[len(want)-1] + 3
+	}
+	for ord := -1; ord <= hi; ord++ {
+		pos, ok := d.Position(ord)
+		wantPos, wantOK := desired[ord]
+		if ok != wantOK || (ok && pos != wantPos) {
+			t.Fatalf("Position(%d) = %d, %v; want %d, %v", ord, pos, ok, wantPos, wantOK)
+		}
+		if d.Has(ord) != wantOK {
+			t.Fatalf("Has(%d) = %v, want %v", ord, !wantOK, wantOK)
+		}
+	}
+}
+
+// Desired agrees with listing the ordinals one by one, whatever the reserved spans.
+func TestDesiredAgreesWithTheList(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for range 3000 {
+		var entries []any
+		for range r.Intn(5) {
+			if r.Intn(2) == 0 {
+				entries = append(entries, r.Intn(30))
+			} else {
+				lo := r.Intn(30)
+				entries = append(entries, fmt.Sprintf("%d-%d", lo, lo+r.Intn(6)))
+			}
+		}
+		start, replicas := r.Intn(8), r.Intn(25)
+		reserved := reserve(entries...)
+		checkDesired(t, NewDesired(start, replicas, reserved), DesiredOrdinals(start, replicas, reserved))
+	}
+}
+
+// The largest numbers cost nothing and stay within the 32-bit ordinals a pod name can
+// carry (a set's ordinals end at MaxOrdinal, however many replicas it asks for).
+func TestDesiredOfHugeSets(t *testing.T) {
+	cases := []struct {
+		name            string
+		start, replicas int
+		reserved        Reserved
+		wantLen         int
+		probe, probePos int
+		probeOK         bool
+	}{
+		{"2147483647 replicas", 0, math.MaxInt32, Reserved{}, math.MaxInt32, MaxOrdinal - 1, MaxOrdinal - 1, true},
+		{"the last ordinal is not desired", 0, math.MaxInt32, Reserved{}, math.MaxInt32, MaxOrdinal, 0, false},
+		{"a start pushes the end past MaxOrdinal: fewer pods", 10, math.MaxInt32, Reserved{}, MaxOrdinal - 9, MaxOrdinal, MaxOrdinal - 10, true},
+		{"a huge reserved range is skipped arithmetically", 0, math.MaxInt32, reserve("0-1000000000"), MaxOrdinal - 1000000000, 1000000001, 0, true},
+		{"reserved at the very top", 0, math.MaxInt32, reserve(fmt.Sprintf("%d-%d", MaxOrdinal-1, MaxOrdinal)), MaxOrdinal - 1, MaxOrdinal - 2, MaxOrdinal - 2, true},
+		{"start above every ordinal", MaxOrdinal + 1, 3, Reserved{}, 0, MaxOrdinal + 1, 0, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDesired(tc.start, tc.replicas, tc.reserved)
+			if d.Len() != tc.wantLen {
+				t.Errorf("Len() = %d, want %d", d.Len(), tc.wantLen)
+			}
+			if pos, ok := d.Position(tc.probe); ok != tc.probeOK || (ok && pos != tc.probePos) {
+				t.Errorf("Position(%d) = %d, %v; want %d, %v", tc.probe, pos, ok, tc.probePos, tc.probeOK)
 			}
 		})
 	}

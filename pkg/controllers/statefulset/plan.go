@@ -91,8 +91,8 @@ type Deletion struct {
 // Plan is what one sync should do. The controller carries it out and plans again on
 // the next sync from what its cache shows; a plan never assumes its writes succeeded.
 type Plan struct {
-	// Desired are the ordinals the set runs, ascending.
-	Desired []int
+	// Desired are the ordinals the set runs.
+	Desired Desired
 	// Create are pods to create now, ascending ordinals.
 	Create []Creation
 	// Delete are pods to delete now.

@@ -3,7 +3,15 @@ package statefulset
 import (
 	"fmt"
 	"sort"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 )
+
+// slot is a desired ordinal that has a pod, with its position among the desired ones.
+type slot struct {
+	pos int
+	pod *PodState
+}
 
 // Compute plans one sync of a set whose existing pods are pods (terminating ones
 // included; pods whose names carry no ordinal left out).
@@ -20,26 +28,35 @@ import (
 //     one, a failed one always: it will never become available); Parallel deletes
 //     them all.
 //  3. Unless OnDelete or paused: old pods in update order (see planUpdates).
+//
+// Creations, deletions and updates are each at most batch.Burst; later syncs plan the
+// rest. The work is proportional to the pods that exist and to the burst, never to
+// replicas: the desired ordinals are walked only where a pod exists or is created.
 func Compute(pods []PodState, p Params) Plan {
-	plan := Plan{Desired: DesiredOrdinals(p.Start, p.Replicas, p.Reserved)}
-	position := make(map[int]int, len(plan.Desired))
-	for i, o := range plan.Desired {
-		position[o] = i
-	}
-	slots := make([]*PodState, len(plan.Desired))
+	plan := compute(pods, p)
+	plan.Delete = batch.First(plan.Delete)
+	plan.Update = batch.First(plan.Update)
+	return plan
+}
+
+func compute(pods []PodState, p Params) Plan {
+	d := NewDesired(p.Start, p.Replicas, p.Reserved)
+	plan := Plan{Desired: d}
+	var slots []slot
 	var condemned []PodState
 	for i := range pods {
-		if pos, ok := position[pods[i].Ordinal]; ok {
-			slots[pos] = &pods[i]
+		if pos, ok := d.Position(pods[i].Ordinal); ok {
+			slots = append(slots, slot{pos: pos, pod: &pods[i]})
 		} else if pods[i].Ordinal >= 0 {
 			condemned = append(condemned, pods[i])
 		}
 	}
-	if !plan.scaleUp(slots, p) || !plan.scaleDown(slots, condemned, p) {
+	sort.Slice(slots, func(i, j int) bool { return slots[i].pos < slots[j].pos })
+	if !plan.scaleUp(d, slots, p) || !plan.scaleDown(slots, condemned, p) {
 		return plan
 	}
 	if p.RollingUpdate && !p.Paused {
-		plan.Update = planUpdates(slots, p)
+		plan.Update = planUpdates(d, slots, p)
 	}
 	return plan
 }
@@ -50,55 +67,74 @@ func unavailable(s *PodState) bool {
 	return s == nil || !s.Available || s.Terminating || s.Failed
 }
 
-// scaleUp plans step 1; false when an OrderedReady set must stop here.
-func (plan *Plan) scaleUp(slots []*PodState, p Params) bool {
+// scaleUp plans step 1; false when an OrderedReady set must stop here. It walks the
+// desired positions in order, but jumps over the missing ones it will not create in
+// this sync (the burst or scaleStrategy.maxUnavailable is used up) to the next pod.
+func (plan *Plan) scaleUp(d Desired, slots []slot, p Params) bool {
 	monotonic := !p.Parallel
+	limited := !monotonic && p.ScaleMaxUnavailable > 0
 	// Parallel creation budget: unavailable pods that exist already use it up.
 	budget := p.ScaleMaxUnavailable
-	for _, s := range slots {
-		if s != nil && unavailable(s) {
-			budget--
-		}
-	}
 	currentKept := 0 // pods at the current revision, for unordered partitions
 	for _, s := range slots {
-		if s != nil && !s.Updated && !s.Terminating && !s.Failed {
+		if unavailable(s.pod) {
+			budget--
+		}
+		if !s.pod.Updated && !s.pod.Terminating && !s.pod.Failed {
 			currentKept++
 		}
 	}
-	for pos, s := range slots {
-		ord := plan.Desired[pos]
-		switch {
-		case s == nil:
-			if !monotonic && p.ScaleMaxUnavailable > 0 {
-				if budget <= 0 {
-					plan.ScaleUpLimited++
-					continue
+	next := 0 // the first slot not walked yet
+	for pos, ord := 0, d.first(); pos < d.Len(); {
+		if next < len(slots) && slots[next].pos == pos {
+			s := slots[next].pod
+			next++
+			switch {
+			case s.Failed && !s.Terminating:
+				plan.Delete = append(plan.Delete, Deletion{Ordinal: s.Ordinal, Reason: DeleteFailed})
+				if monotonic {
+					plan.Waiting = fmt.Sprintf("recreating failed ordinal %d", s.Ordinal)
+					return false
 				}
-				budget--
-			}
-			atCurrent := createAtCurrent(pos, currentKept, p)
-			if atCurrent {
-				currentKept++
-			}
-			plan.Create = append(plan.Create, Creation{Ordinal: ord, AtCurrent: atCurrent})
-			if monotonic {
-				plan.Waiting = fmt.Sprintf("created ordinal %d", ord)
+			case monotonic && s.Terminating:
+				plan.Waiting = fmt.Sprintf("ordinal %d is terminating", s.Ordinal)
+				return false
+			case monotonic && !s.Available:
+				plan.Waiting = fmt.Sprintf("ordinal %d is not available", s.Ordinal)
 				return false
 			}
-		case s.Failed && !s.Terminating:
-			plan.Delete = append(plan.Delete, Deletion{Ordinal: ord, Reason: DeleteFailed})
-			if monotonic {
-				plan.Waiting = fmt.Sprintf("recreating failed ordinal %d", ord)
-				return false
+			pos, ord = pos+1, d.after(ord)
+			continue
+		}
+		// pos has no pod.
+		if len(plan.Create) >= batch.Burst || (limited && budget <= 0) {
+			// No more creations in this sync: on to the next pod that exists.
+			to := d.Len()
+			if next < len(slots) {
+				to = slots[next].pos
 			}
-		case monotonic && s.Terminating:
-			plan.Waiting = fmt.Sprintf("ordinal %d is terminating", ord)
-			return false
-		case monotonic && !s.Available:
-			plan.Waiting = fmt.Sprintf("ordinal %d is not available", ord)
+			if limited && budget <= 0 {
+				plan.ScaleUpLimited += to - pos
+			}
+			if next == len(slots) {
+				break
+			}
+			pos, ord = to, slots[next].pod.Ordinal
+			continue
+		}
+		if limited {
+			budget--
+		}
+		atCurrent := createAtCurrent(pos, currentKept, p)
+		if atCurrent {
+			currentKept++
+		}
+		plan.Create = append(plan.Create, Creation{Ordinal: ord, AtCurrent: atCurrent})
+		if monotonic {
+			plan.Waiting = fmt.Sprintf("created ordinal %d", ord)
 			return false
 		}
+		pos, ord = pos+1, d.after(ord)
 	}
 	return true
 }
@@ -118,15 +154,15 @@ func createAtCurrent(pos, currentKept int, p Params) bool {
 }
 
 // scaleDown plans step 2; false when an OrderedReady set must stop here.
-func (plan *Plan) scaleDown(slots []*PodState, condemned []PodState, p Params) bool {
+func (plan *Plan) scaleDown(slots []slot, condemned []PodState, p Params) bool {
 	monotonic := !p.Parallel
 	sort.Slice(condemned, func(i, j int) bool { return condemned[i].Ordinal > condemned[j].Ordinal })
 	// The lowest unavailable pod may be deleted even while unavailable: waiting for it
 	// would wait forever for a pod nobody wants.
 	firstUnhealthy := -1
 	for _, s := range slots {
-		if s != nil && unavailable(s) {
-			firstUnhealthy = s.Ordinal
+		if unavailable(s.pod) {
+			firstUnhealthy = s.pod.Ordinal
 			break
 		}
 	}

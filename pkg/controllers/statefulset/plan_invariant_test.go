@@ -66,16 +66,17 @@ func checkPlan(t *testing.T, pods []PodState, p Params, plan Plan) {
 	for _, s := range pods {
 		byOrd[s.Ordinal] = s
 	}
+	desired := DesiredOrdinals(p.Start, p.Replicas, p.Reserved)
 	position := map[int]int{}
-	for i, o := range plan.Desired {
+	for i, o := range desired {
 		position[o] = i
 	}
-	if len(plan.Desired) != p.Replicas {
-		t.Fatalf("%d desired ordinals for %d replicas", len(plan.Desired), p.Replicas)
+	if plan.Desired.Len() != p.Replicas {
+		t.Fatalf("%d desired ordinals for %d replicas", plan.Desired.Len(), p.Replicas)
 	}
-	for i, o := range plan.Desired {
-		if p.Reserved.Has(o) || o < p.Start || (i > 0 && o <= plan.Desired[i-1]) {
-			t.Fatalf("desired ordinals %v: %d is reserved, below start or out of order", plan.Desired, o)
+	for o := range 30 {
+		if pos, ok := plan.Desired.Position(o); ok != (position[o] == pos && slices.Contains(desired, o)) {
+			t.Fatalf("plan.Desired.Position(%d) = %d, %v; desired ordinals %v", o, pos, ok, desired)
 		}
 	}
 
@@ -110,7 +111,7 @@ func checkPlan(t *testing.T, pods []PodState, p Params, plan Plan) {
 		}
 	}
 	oldBefore := 0
-	for _, o := range plan.Desired {
+	for _, o := range desired {
 		if s, ok := byOrd[o]; ok && !s.Updated && !s.Terminating && !s.Failed {
 			oldBefore++
 		}
@@ -139,7 +140,7 @@ func checkPlan(t *testing.T, pods []PodState, p Params, plan Plan) {
 
 	// Availability: the update never takes the set beyond maxUnavailable.
 	unavailBefore := 0
-	for _, o := range plan.Desired {
+	for _, o := range desired {
 		s, ok := byOrd[o]
 		if !ok || unavailable(&s) {
 			unavailBefore++
@@ -151,7 +152,7 @@ func checkPlan(t *testing.T, pods []PodState, p Params, plan Plan) {
 	// Scaling: creations stop at scaleStrategy.maxUnavailable.
 	if p.Parallel && p.ScaleMaxUnavailable > 0 && len(plan.Create) > 0 {
 		existing := 0
-		for _, o := range plan.Desired {
+		for _, o := range desired {
 			if s, ok := byOrd[o]; ok && unavailable(&s) {
 				existing++
 			}
@@ -166,7 +167,7 @@ func checkPlan(t *testing.T, pods []PodState, p Params, plan Plan) {
 			t.Fatalf("OrderedReady plans %d creations and deletions at once", len(plan.Create)+len(plan.Delete))
 		}
 		for _, c := range plan.Create {
-			for _, o := range plan.Desired[:position[c.Ordinal]] {
+			for _, o := range desired[:position[c.Ordinal]] {
 				if s, ok := byOrd[o]; !ok || unavailable(&s) {
 					t.Fatalf("OrderedReady creates %d while %d is not available", c.Ordinal, o)
 				}

@@ -15,10 +15,10 @@ import "sort"
 // makes more than MaxUnavailable pods unavailable. An old pod that is unavailable
 // already is updated whenever the walk reaches it: it costs no availability, and a
 // broken pod is exactly the one a new revision may fix.
-func planUpdates(slots []*PodState, p Params) []int {
-	budget := p.MaxUnavailable
+func planUpdates(d Desired, slots []slot, p Params) []int {
+	budget := p.MaxUnavailable - (d.Len() - len(slots)) // missing pods are unavailable
 	for _, s := range slots {
-		if unavailable(s) {
+		if unavailable(s.pod) {
 			budget--
 		}
 	}
@@ -37,20 +37,20 @@ func planUpdates(slots []*PodState, p Params) []int {
 }
 
 // updateCandidates are the old pods the update may replace, in update order.
-func updateCandidates(slots []*PodState, p Params) []*PodState {
-	isOld := func(s *PodState) bool { return s != nil && !s.Updated && !s.Terminating && !s.Failed }
+func updateCandidates(slots []slot, p Params) []*PodState {
+	isOld := func(s *PodState) bool { return !s.Updated && !s.Terminating && !s.Failed }
 	var out []*PodState
 	if !p.Unordered {
-		for pos := len(slots) - 1; pos >= p.Partition; pos-- {
-			if isOld(slots[pos]) {
-				out = append(out, slots[pos])
+		for i := len(slots) - 1; i >= 0 && slots[i].pos >= p.Partition; i-- {
+			if isOld(slots[i].pod) {
+				out = append(out, slots[i].pod)
 			}
 		}
 		return out
 	}
 	for _, s := range slots {
-		if isOld(s) {
-			out = append(out, s)
+		if isOld(s.pod) {
+			out = append(out, s.pod)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -28,8 +28,6 @@ type syncState struct {
 	plan Plan
 	// params are the resolved rollout parameters plan was computed with.
 	params Params
-	// desired are the ordinals the set runs (plan.Desired as a set).
-	desired map[int]bool
 
 	requeue podworkload.Requeue
 	// createErr and updateErr are reported as the FailedCreatePod and FailedUpdatePod
@@ -74,10 +72,6 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	} else {
 		st.params = params
 		st.plan = Compute(podStates(st, params), params)
-		st.desired = make(map[int]bool, len(st.plan.Desired))
-		for _, o := range st.plan.Desired {
-			st.desired[o] = true
-		}
 		if st.plan.Waiting != "" {
 			logger.V(4).Info("OrderedReady set waits", "reason", st.plan.Waiting)
 		}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/workloadtarget"
@@ -72,9 +73,13 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the subsets: %v", err)
 		return 0, nil
 	}
-	// Costs before status: a scale-down that follows must already find its order.
+	// Costs before status: a scale-down that follows must already find its order. At
+	// most batch.Burst patches a sync: each patched pod's event brings the spread back
+	// for the rest.
+	patched := 0
 	for _, p := range pods {
-		if cost, ok := res.Costs[p.Name]; ok {
+		if cost, ok := res.Costs[p.Name]; ok && patched < batch.Burst {
+			patched++
 			if err := c.setDeletionCost(ctx, p, cost); err != nil {
 				return 0, err
 			}
@@ -192,10 +197,12 @@ func (c *Controller) rescheduleStuck(ctx context.Context, ws *appsv1beta1.Worklo
 		return nil
 	}
 	critical := time.Duration(*s.Adaptive.RescheduleCriticalSeconds) * time.Second
+	deleted := 0 // at most batch.Burst a sync; the deletions' events bring the spread back
 	for i, v := range views {
-		if v.Terminating || v.Subset == "" || v.UnschedulableSince.IsZero() || now.Sub(v.UnschedulableSince) < critical {
+		if v.Terminating || v.Subset == "" || v.UnschedulableSince.IsZero() || now.Sub(v.UnschedulableSince) < critical || deleted == batch.Burst {
 			continue
 		}
+		deleted++
 		p := pods[i]
 		err := c.kube.CoreV1().Pods(p.Namespace).Delete(ctx, p.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &p.UID}})
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {

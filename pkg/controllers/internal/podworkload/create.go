@@ -18,8 +18,10 @@ import (
 // (nil: none; a claim that already exists is fine), in slow-start batches that stop
 // after a failing one (batch.SlowStart). Every creation is expected before it is sent,
 // and forgotten when it fails or is never attempted, so the next sync neither waits
-// for it nor creates it twice.
+// for it nor creates it twice. At most batch.Burst pods go out per call: plans cap
+// their creations there already, and a longer list is cut, its rest planned again.
 func (c *Control) CreatePods(ctx context.Context, owner Object, pods []*corev1.Pod, claimsFor func(*corev1.Pod) []*corev1.PersistentVolumeClaim) error {
+	pods = batch.First(pods)
 	if len(pods) == 0 {
 		return nil
 	}

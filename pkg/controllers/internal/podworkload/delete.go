@@ -20,7 +20,9 @@ import (
 // move to PreparingDelete (one write) and wait for the hook's owner. Each deletion is
 // expected before it is sent and guarded by the pod's UID (a pod recreated under the
 // name is not ours to delete); claimsOf names the claims to delete with a pod (nil:
-// none, the garbage collector or the workload's retention policy sees to them).
+// none, the garbage collector or the workload's retention policy sees to them). The
+// pods exist already, so the list is as long as the cache; plans that delete in
+// proportion to a number cap their deletions at batch.Burst.
 func (c *Control) DeletePods(ctx context.Context, owner Object, lc *pub.Lifecycle, pods []*corev1.Pod, claimsOf func(*corev1.Pod) []string, now metav1.Time) error {
 	var errs []error
 	var ready []*corev1.Pod

@@ -3,12 +3,13 @@
 package proc
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 // clockTicks is USER_HZ, the unit of utime/stime in /proc/<pid>/stat: 100 on every Linux
@@ -43,26 +44,11 @@ func Read(pid int) (Sample, error) {
 	if err1 != nil || err2 != nil {
 		return Sample{}, fmt.Errorf("parsing cpu times of %d", pid)
 	}
-	s := Sample{CPUSeconds: (utime + stime) / clockTicks}
-	status, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	mem, err := localstack.ReadMemory(pid)
 	if err != nil {
-		return Sample{}, fmt.Errorf("reading status of %d: %w", pid, err)
+		return Sample{}, err
 	}
-	defer status.Close()
-	sc := bufio.NewScanner(status)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "VmRSS":
-			s.RSSBytes = parseKB(v)
-		case "VmHWM":
-			s.HWMBytes = parseKB(v)
-		}
-	}
-	return s, sc.Err()
+	return Sample{CPUSeconds: (utime + stime) / clockTicks, RSSBytes: mem.RSS, HWMBytes: mem.Peak}, nil
 }
 
 // ResetPeak resets VmHWM to the current RSS (clear_refs 5), so the next reading's
@@ -72,9 +58,4 @@ func ResetPeak(pid int) error {
 		return fmt.Errorf("resetting the peak RSS of %d: %w", pid, err)
 	}
 	return nil
-}
-
-func parseKB(v string) int64 {
-	n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-	return n * 1024
 }
