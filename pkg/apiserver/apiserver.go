@@ -83,11 +83,9 @@ func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 		// Watches read their cache eagerly: see watchbuffer for why the aggregator needs it.
 		// etcd errors that mean "ask again" (a leader election) are 503/504 with
 		// Retry-After, which clients retry, instead of 500.
-		RESTOptions: etcderrors.OptionsGetter{
-			RESTOptionsGetter: watchbuffer.OptionsGetter{RESTOptionsGetter: c.generic.RESTOptionsGetter},
-		},
-		Revisions: kube.revisions,
-		Secret:    kube.secret,
+		RESTOptions: etcderrors.OptionsGetter(watchbuffer.OptionsGetter(c.generic.RESTOptionsGetter, 0)),
+		Revisions:   kube.revisions,
+		Secret:      kube.secret,
 	}
 	return resource.Install(deps, scheme.Codecs, kinds.All()...)
 }

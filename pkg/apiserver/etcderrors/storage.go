@@ -4,42 +4,20 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/registry/generic"
 	"k8s.io/apiserver/pkg/storage"
-	"k8s.io/apiserver/pkg/storage/storagebackend"
-	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
-	"k8s.io/client-go/tools/cache"
+
+	"github.com/kruise-native/kruise-native/pkg/apiserver/storagewrap"
 )
 
-// OptionsGetter gives every resource storage whose errors pass through Retriable. It
-// wraps the storage below the registry, so every endpoint built on it (main,
+// OptionsGetter gives every resource the storage of g, its calls returning Retriable
+// errors. It wraps the storage below the registry, so every endpoint built on it (main,
 // status, scale, rollback and other subresources) answers the same way.
-type OptionsGetter struct {
-	generic.RESTOptionsGetter
-}
-
-// GetRESTOptions wraps the storage the embedded getter decorates.
-func (g OptionsGetter) GetRESTOptions(gr schema.GroupResource, example runtime.Object) (generic.RESTOptions, error) {
-	opts, err := g.RESTOptionsGetter.GetRESTOptions(gr, example)
-	if err != nil {
-		return opts, err
-	}
-	decorate := opts.Decorator
-	if decorate == nil {
-		decorate = generic.UndecoratedStorage
-	}
-	opts.Decorator = func(config *storagebackend.ConfigForResource, resourcePrefix string,
-		keyFunc func(obj runtime.Object) (string, error), newFunc, newListFunc func() runtime.Object,
-		getAttrsFunc storage.AttrFunc, trigger storage.IndexerFuncs, indexers *cache.Indexers) (storage.Interface, factory.DestroyFunc, error) {
-		s, destroy, err := decorate(config, resourcePrefix, keyFunc, newFunc, newListFunc, getAttrsFunc, trigger, indexers)
-		if err != nil {
-			return nil, nil, err
-		}
-		return Storage{Interface: s}, destroy, nil
-	}
-	return opts, nil
+func OptionsGetter(g generic.RESTOptionsGetter) generic.RESTOptionsGetter {
+	return storagewrap.OptionsGetter{RESTOptionsGetter: g, Wrap: func(s storage.Interface) storage.Interface {
+		return Storage{Interface: s}
+	}}
 }
 
 // Storage is a storage.Interface whose calls return Retriable errors. The generic

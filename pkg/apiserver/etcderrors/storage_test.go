@@ -88,8 +88,8 @@ func (b breakable) GetRESTOptions(gr schema.GroupResource, example runtime.Objec
 // missing leader with 503: the generic registry passes the status through.
 func TestEndpointsAnswerRetriable(t *testing.T) {
 	f := &failing{}
-	deps := resource.Deps{RESTOptions: OptionsGetter{RESTOptionsGetter: breakable{
-		RESTOptionsGetter: registrytest.OptionsGetter(registrytest.NewRESTOptions(t, cloneset.Kind.GroupResource())), f: f}}}
+	deps := resource.Deps{RESTOptions: OptionsGetter(breakable{
+		RESTOptionsGetter: registrytest.OptionsGetter(registrytest.NewRESTOptions(t, cloneset.Kind.GroupResource())), f: f})}
 	e := registrytest.Endpoints(t, cloneset.Kind, deps)
 	ctx := registrytest.Ctx(metav1.NamespaceDefault)
 	cs := &apps.CloneSet{}
