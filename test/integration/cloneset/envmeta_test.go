@@ -75,7 +75,14 @@ func TestContainerPriorityBatches(t *testing.T) {
 	after := waitStatus(t, ns, "cs-prio", 2*time.Minute, func(s v1alpha1.CloneSetStatus, _ *v1alpha1.CloneSet) bool {
 		return s.UpdateRevision != before.Status.UpdateRevision && s.UpdatedReadyReplicas == 1 && s.CurrentRevision == s.UpdateRevision
 	})
-	pod := onlyPod(t, ns, after)
+	// The CloneSet counts the pod updated once it is ready at the new revision; kwok's
+	// in-place image stage may have written that status without the container IDs the
+	// node's runtime reports a moment later. Wait for the runtime's IDs before asking it.
+	var pod corev1.Pod
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		pod = onlyPod(t, ns, after)
+		return containerStatus(pod, "sidecar").ContainerID != "" && containerStatus(pod, "main").ContainerID != "", nil
+	})
 	if pod.UID != old.UID {
 		t.Fatalf("pod recreated, want an in-place update")
 	}
