@@ -1,9 +1,11 @@
 // Package containerrecreaterequest drives ContainerRecreateRequests on the cluster
 // side; the node daemon of the pod's node does the recreating. This controller starts
 // requests (Pending), takes the pod out of service first when asked to
-// (unreadyGracePeriodSeconds), fails requests that outlive their deadline, lose their
+// (unreadyGracePeriodSeconds), completes requests whose containers the daemon has
+// all given a final state, fails requests that outlive their deadline, lose their
 // pod or are never taken by a daemon, and cleans up finished ones (readiness back,
-// active label off, deletion after ttlSecondsAfterFinished).
+// active label off, deletion after ttlSecondsAfterFinished). It writes only its own
+// fields of a request (recreaterequest: writers.go), as merge patches.
 package containerrecreaterequest
 
 import (
@@ -15,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -31,7 +34,7 @@ import (
 )
 
 // ControllerName is the event source and field manager of this controller.
-const ControllerName = "containerrecreaterequest-controller"
+const ControllerName = recreaterequest.ControllerFieldManager
 
 // notReadyUserAgent is how a request appears among the holders of KruisePodReady.
 const notReadyUserAgent = "ContainerRecreateRequest"
@@ -165,24 +168,50 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	case a.AcquireUnready:
 		return a.RequeueAfter, c.acquireUnready(ctx, crr, pod, now)
 	case a.Phase != "":
-		if a.Phase == v1alpha1.ContainerRecreateRequestFailed {
-			c.recorder.Eventf(crr, corev1.EventTypeWarning, "Failed", "%s", a.Message)
+		if err := c.setPhase(ctx, crr, a, now); err != nil {
+			return 0, err
 		}
-		return a.RequeueAfter, c.setPhase(ctx, crr, a, now)
+		c.announce(crr, a)
+		return a.RequeueAfter, nil
 	}
 	return a.RequeueAfter, nil
 }
 
+// setPhase writes the phase decided on crr, with its message and completion time, and
+// nothing of the node daemon's. The write carries crr's resourceVersion: a decision
+// made on a request that has changed since (the daemon took it, or gave its containers
+// their last states) is refused, and the queue's retry decides again on the fresh one.
 func (c *Controller) setPhase(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, a Action, now time.Time) error {
-	updated := crr.DeepCopy()
-	updated.Status.Phase, updated.Status.Message = a.Phase, a.Message
+	var completion *metav1.Time
 	if recreaterequest.Finished(a.Phase) {
 		t := metav1.NewTime(now)
-		updated.Status.CompletionTime = &t
+		completion = &t
 	}
-	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).UpdateStatus(ctx, updated,
-		metav1.UpdateOptions{FieldManager: ControllerName})
-	return wrap(err, "setting phase %s", a.Phase)
+	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Patch(ctx, crr.Name, types.MergePatchType,
+		recreaterequest.ControllerStatusPatch(crr, a.Phase, a.Message, completion),
+		metav1.PatchOptions{FieldManager: recreaterequest.ControllerFieldManager}, "status")
+	if apierrors.IsConflict(err) {
+		klog.FromContext(ctx).Info("Phase decision refused: the request changed since it was read; deciding again on the fresh one",
+			"request", klog.KObj(crr), "decision", a.Phase, "decidedOn", crr.Status.Phase, "resourceVersion", crr.ResourceVersion)
+	}
+	return wrap(err, "setting phase %s (decided on phase %q)", a.Phase, crr.Status.Phase)
+}
+
+// announce tells in an event how a request ended, once that is written.
+func (c *Controller) announce(crr *v1alpha1.ContainerRecreateRequest, a Action) {
+	switch {
+	case a.Phase == v1alpha1.ContainerRecreateRequestFailed:
+		c.recorder.Eventf(crr, corev1.EventTypeWarning, "Failed", "%s", a.Message)
+	case a.Phase != v1alpha1.ContainerRecreateRequestCompleted:
+	case a.Message != "":
+		c.recorder.Eventf(crr, corev1.EventTypeWarning, "CompletedWithFailures", "%s", a.Message)
+	default:
+		var names []string
+		for _, st := range crr.Status.ContainerRecreateStates {
+			names = append(names, st.Name)
+		}
+		c.recorder.Eventf(crr, corev1.EventTypeNormal, "Completed", "Recreated containers %s", strings.Join(names, ", "))
+	}
 }
 
 // acquireUnready makes the pod not ready through its KruisePodReady gate, then records
@@ -200,13 +229,9 @@ func (c *Controller) acquireUnready(ctx context.Context, crr *v1alpha1.Container
 		c.recorder.Eventf(crr, corev1.EventTypeWarning, "PodNotUnready",
 			"Pod %s has no %s readiness gate, so it stays ready while its containers are recreated", pod.Name, podcondition.KruisePodReady)
 	}
-	updated := crr.DeepCopy()
-	if updated.Annotations == nil {
-		updated.Annotations = map[string]string{}
-	}
-	updated.Annotations[v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey] = now.UTC().Format(time.RFC3339)
-	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Update(ctx, updated,
-		metav1.UpdateOptions{FieldManager: ControllerName})
+	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Patch(ctx, crr.Name, types.MergePatchType,
+		recreaterequest.UnreadyAcquiredPatch(crr, now.UTC().Format(time.RFC3339)),
+		metav1.PatchOptions{FieldManager: recreaterequest.ControllerFieldManager})
 	return wrap(err, "recording the unready pod")
 }
 
@@ -221,10 +246,11 @@ func (c *Controller) release(ctx context.Context, crr *v1alpha1.ContainerRecreat
 			}
 		}
 	}
-	updated := crr.DeepCopy()
-	delete(updated.Labels, v1alpha1.ContainerRecreateRequestActiveKey)
-	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Update(ctx, updated,
-		metav1.UpdateOptions{FieldManager: ControllerName})
+	_, err := c.kruiseClient.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Patch(ctx, crr.Name, types.MergePatchType,
+		recreaterequest.ReleasePatch(), metav1.PatchOptions{FieldManager: recreaterequest.ControllerFieldManager})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
 	return wrap(err, "dropping the active label")
 }
 

@@ -18,7 +18,8 @@ const PickupTimeout = time.Minute
 
 // Action is what one sync does for a request; the zero Action does nothing.
 type Action struct {
-	// Phase, when set, is written to status with Message (and completionTime when final).
+	// Phase, when set, is written to status with Message (and completionTime when
+	// final), on the condition that the request is still the one decided on.
 	Phase   v1alpha1.ContainerRecreateRequestPhase
 	Message string
 	// AcquireUnready takes the pod out of service before containers stop
@@ -34,11 +35,18 @@ type Action struct {
 }
 
 // Decide returns the next action for req; pod is nil when it does not exist. This
-// controller is the one that fails a request that can no longer run (recreaterequest.Blocker): the
-// node daemon only stops acting on it.
+// controller writes every final phase: it completes a request once the node daemon has
+// given each container a final state, and fails a request that can no longer run
+// (recreaterequest.Blocker), which the node daemon only stops acting on. A request
+// whose containers are all done completes even if a blocker came up meanwhile (the
+// deadline passed, the pod went): the recreation happened.
 func Decide(req *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, now time.Time) Action {
 	if recreaterequest.Finished(req.Status.Phase) {
 		return decideFinished(req, now)
+	}
+	if req.Status.Phase == v1alpha1.ContainerRecreateRequestRecreating && recreaterequest.ContainersDone(req) {
+		return Action{Phase: v1alpha1.ContainerRecreateRequestCompleted,
+			Message: recreaterequest.CompletionMessage(req.Status.ContainerRecreateStates)}
 	}
 	blocker, next := recreaterequest.Blocker(req, pod, now)
 	if blocker != "" {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 func TestDecide(t *testing.T) {
@@ -23,7 +24,8 @@ func TestDecide(t *testing.T) {
 					v1alpha1.ContainerRecreateRequestNodeNameKey: "kwok-node-0",
 					v1alpha1.ContainerRecreateRequestActiveKey:   "true",
 				}},
-			Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "pod", Strategy: &v1alpha1.ContainerRecreateRequestStrategy{}},
+			Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "pod", Strategy: &v1alpha1.ContainerRecreateRequestStrategy{},
+				Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}, {Name: "sidecar"}}},
 		}
 		for _, m := range mut {
 			m(crr)
@@ -42,6 +44,19 @@ func TestDecide(t *testing.T) {
 	acquired := func(ago time.Duration) func(*v1alpha1.ContainerRecreateRequest) {
 		return func(c *v1alpha1.ContainerRecreateRequest) {
 			c.Annotations = map[string]string{v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey: now.Add(-ago).Format(time.RFC3339)}
+		}
+	}
+	// states gives app and sidecar (in that order, as many as phases) their states.
+	states := func(phases ...v1alpha1.ContainerRecreateRequestPhase) func(*v1alpha1.ContainerRecreateRequest) {
+		return func(c *v1alpha1.ContainerRecreateRequest) {
+			names := []string{"app", "sidecar"}
+			for i, p := range phases {
+				st := v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: names[i], Phase: p, IsKilled: true}
+				if p == v1alpha1.ContainerRecreateRequestFailed {
+					st.Message = names[i] + " said no"
+				}
+				c.Status.ContainerRecreateStates = append(c.Status.ContainerRecreateStates, st)
+			}
 		}
 	}
 	done := func(ago time.Duration, ttl *int32) func(*v1alpha1.ContainerRecreateRequest) {
@@ -85,6 +100,29 @@ func TestDecide(t *testing.T) {
 		{name: "unready acquired: pickup counts from the end of the grace",
 			crr: base(phase(v1alpha1.ContainerRecreateRequestPending), unready(30), age(2*PickupTimeout), acquired(40*time.Second)), pod: pod,
 			want: Action{RequeueAfter: PickupTimeout - 10*time.Second}},
+		{name: "every container Succeeded: Completed", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestSucceeded, v1alpha1.ContainerRecreateRequestSucceeded)), pod: pod,
+			want: Action{Phase: v1alpha1.ContainerRecreateRequestCompleted}},
+		{name: "failures: Completed naming them", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestFailed, v1alpha1.ContainerRecreateRequestFailed)), pod: pod,
+			want: Action{Phase: v1alpha1.ContainerRecreateRequestCompleted},
+			msg:  "failed to recreate app (app said no), sidecar (sidecar said no)"},
+		{name: "a container still recreating: the daemon is at work", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestSucceeded, v1alpha1.ContainerRecreateRequestRecreating)), pod: pod,
+			want: Action{}},
+		{name: "a container without a state yet: the daemon is at work", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestSucceeded)), pod: pod,
+			want: Action{}},
+		{name: "final states are not the daemon's start: Pending stays until it takes the request",
+			crr: base(phase(v1alpha1.ContainerRecreateRequestPending),
+				states(v1alpha1.ContainerRecreateRequestSucceeded, v1alpha1.ContainerRecreateRequestSucceeded)), pod: pod,
+			want: Action{RequeueAfter: PickupTimeout - 10*time.Second}},
+		{name: "done containers win over a blocker that came up meanwhile", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestSucceeded, v1alpha1.ContainerRecreateRequestSucceeded)), pod: nil,
+			want: Action{Phase: v1alpha1.ContainerRecreateRequestCompleted}},
+		{name: "a blocker fails a request the daemon is still at", crr: base(phase(v1alpha1.ContainerRecreateRequestRecreating),
+			states(v1alpha1.ContainerRecreateRequestSucceeded, v1alpha1.ContainerRecreateRequestRecreating)), pod: nil,
+			want: Action{Phase: v1alpha1.ContainerRecreateRequestFailed}, msg: "no longer exists"},
 		{name: "finished: release", crr: base(done(time.Second, nil)), pod: pod, want: Action{Release: true}},
 		{name: "finished, released, TTL ahead", crr: base(done(time.Second, ptr.To[int32](60)),
 			func(c *v1alpha1.ContainerRecreateRequest) {
@@ -107,6 +145,9 @@ func TestDecide(t *testing.T) {
 			}
 			if !strings.Contains(msg, tc.msg) {
 				t.Errorf("message %q does not mention %q", msg, tc.msg)
+			}
+			if got.Phase != "" && recreaterequest.PhaseWriter(string(tc.crr.Status.Phase), string(got.Phase)) != recreaterequest.Controller {
+				t.Errorf("the controller moves the phase %q → %q, which is not its move", tc.crr.Status.Phase, got.Phase)
 			}
 		})
 	}

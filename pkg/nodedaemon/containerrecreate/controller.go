@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -153,26 +154,37 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	case Wait:
 		return d.RequeueAfter, nil
 	case RecordContext:
-		updated := crr.DeepCopy()
-		for i := range updated.Spec.Containers {
-			if sc, ok := d.Contexts[updated.Spec.Containers[i].Name]; ok {
-				updated.Spec.Containers[i].StatusContext = &sc
-			}
-		}
-		if _, err := c.kruise.AppsV1alpha1().ContainerRecreateRequests(ns).Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		if err := c.write(ctx, crr, d, "", recreaterequest.StatusContextPatch(crr, d.Contexts)); err != nil {
 			return 0, fmt.Errorf("recording the containers' status context: %w", err)
 		}
 		return d.RequeueAfter, nil
 	case Stop:
 		c.stop(ctx, crr, pod, &d)
 	}
-	if err := c.writeStatus(ctx, crr, d.Status); err != nil {
-		return 0, err
+	if err := c.write(ctx, crr, d, "status", recreaterequest.DaemonStatusPatch(crr, d.Phase, d.States)); err != nil {
+		// A container stopped just now is found exited at the retry and only marked.
+		return 0, fmt.Errorf("writing the container states: %w", err)
 	}
-	if d.Kind == Finish {
-		c.finished(ctx, crr, d.Status)
-	}
+	c.recorded(ctx, crr, d.States)
 	return d.RequeueAfter, nil
+}
+
+// write patches the daemon's own fields of crr (recreaterequest: writers.go), on the
+// condition that crr is still the stored version: a decision made on a request that
+// has changed since (kruise-controller failed it, or this daemon's cache lags behind
+// its own last write) is refused, and the queue's retry decides again on the fresh one.
+func (c *Controller) write(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, d Decision, subresource string, patch []byte) error {
+	var sub []string
+	if subresource != "" {
+		sub = []string{subresource}
+	}
+	_, err := c.kruise.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Patch(ctx, crr.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{FieldManager: recreaterequest.DaemonFieldManager}, sub...)
+	if apierrors.IsConflict(err) {
+		klog.FromContext(ctx).Info("Decision refused: the request changed since it was read; deciding again on the fresh one",
+			"request", klog.KObj(crr), "step", d.Kind, "reason", d.Reason, "decidedOn", crr.Status.Phase, "resourceVersion", crr.ResourceVersion)
+	}
+	return err
 }
 
 // pod reads the request's pod from the node's cache; a pod missing there is looked up
@@ -218,7 +230,7 @@ func (c *Controller) exited(ctx context.Context, crr *v1alpha1.ContainerRecreate
 	return out
 }
 
-// stop runs the decided stops, at once, and applies their results to d.Status.
+// stop runs the decided stops, at once, and applies their results to d.States.
 func (c *Controller) stop(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod, d *Decision) {
 	results := make([]StopResult, len(d.Stops))
 	var wg sync.WaitGroup
@@ -232,7 +244,7 @@ func (c *Controller) stop(ctx context.Context, crr *v1alpha1.ContainerRecreateRe
 	wg.Wait()
 	for i, o := range d.Stops {
 		r := results[i]
-		st := stateOf(&d.Status, o.Name)
+		st := stateOf(d, o.Name)
 		if r.HookErr != nil {
 			c.recorder.Eventf(crr, corev1.EventTypeWarning, "FailedPreStopHook", "Container %s: %v", o.Name, r.HookErr)
 			st.Message = fmt.Sprintf("preStop %s hook failed: %v", hookKind(o.PreStop), r.HookErr)
@@ -248,45 +260,33 @@ func (c *Controller) stop(ctx context.Context, crr *v1alpha1.ContainerRecreateRe
 	}
 }
 
-func (c *Controller) writeStatus(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, status v1alpha1.ContainerRecreateRequestStatus) error {
-	updated := crr.DeepCopy()
-	updated.Status = status
-	if _, err := c.kruise.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
-		// A conflict is retried from the stored objects; a container stopped just
-		// now is then found exited and only marked.
-		return fmt.Errorf("writing the status (phase %s): %w", status.Phase, err)
-	}
-	return nil
-}
-
-func (c *Controller) finished(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, status v1alpha1.ContainerRecreateRequestStatus) {
-	var ok []string
-	for _, st := range status.ContainerRecreateStates {
+// recorded counts and logs the containers whose final state was just written.
+func (c *Controller) recorded(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, states []v1alpha1.ContainerRecreateRequestContainerRecreateState) {
+	var done []string
+	for _, st := range states {
+		if prev := storedState(crr, st.Name); prev != nil && prev.Phase == st.Phase {
+			continue
+		}
 		if st.Phase == v1alpha1.ContainerRecreateRequestSucceeded {
 			metrics.ContainerRecreations.WithLabelValues("succeeded").Inc()
-			ok = append(ok, st.Name)
+		}
+		if finishedState(st.Phase) {
+			done = append(done, st.Name+" "+string(st.Phase))
 		}
 	}
-	klog.FromContext(ctx).Info("Request finished", "phase", status.Phase, "recreated", ok, "message", status.Message)
-	switch {
-	case status.Phase == v1alpha1.ContainerRecreateRequestFailed:
-		c.recorder.Eventf(crr, corev1.EventTypeWarning, "Failed", "%s", status.Message)
-	case status.Message != "":
-		c.recorder.Eventf(crr, corev1.EventTypeWarning, "CompletedWithFailures", "%s", status.Message)
-	default:
-		c.recorder.Eventf(crr, corev1.EventTypeNormal, "Completed", "Recreated containers %s", strings.Join(ok, ", "))
+	if len(done) > 0 {
+		klog.FromContext(ctx).V(2).Info("Containers done", "request", klog.KObj(crr), "containers", strings.Join(done, ", "))
 	}
 }
 
-func stateOf(status *v1alpha1.ContainerRecreateRequestStatus, name string) *v1alpha1.ContainerRecreateRequestContainerRecreateState {
-	for i := range status.ContainerRecreateStates {
-		if status.ContainerRecreateStates[i].Name == name {
-			return &status.ContainerRecreateStates[i]
+func stateOf(d *Decision, name string) *v1alpha1.ContainerRecreateRequestContainerRecreateState {
+	for i := range d.States {
+		if d.States[i].Name == name {
+			return &d.States[i]
 		}
 	}
-	status.ContainerRecreateStates = append(status.ContainerRecreateStates,
-		v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: name})
-	return &status.ContainerRecreateStates[len(status.ContainerRecreateStates)-1]
+	d.States = append(d.States, v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: name})
+	return &d.States[len(d.States)-1]
 }
 
 // joinMessages joins two messages, either of which may be empty.

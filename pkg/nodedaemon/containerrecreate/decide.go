@@ -2,12 +2,10 @@ package containerrecreate
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/podutil"
@@ -27,17 +25,15 @@ const (
 	Wait Kind = iota
 	// RecordContext: write Contexts into spec.containers[*].statusContext.
 	RecordContext
-	// UpdateStatus: write Status.
+	// UpdateStatus: write States (and Phase, when set).
 	UpdateStatus
-	// Stop: run the preStop hook and stop each of Stops, then write Status with each
-	// stop's result applied (Status already marks them Recreating/isKilled).
+	// Stop: run the preStop hook and stop each of Stops, then write States with each
+	// stop's result applied (States already marks them Recreating/isKilled).
 	Stop
-	// Finish: write Status, which ends the request (Completed or Failed).
-	Finish
 )
 
 func (k Kind) String() string {
-	return [...]string{"Wait", "RecordContext", "UpdateStatus", "Stop", "Finish"}[k]
+	return [...]string{"Wait", "RecordContext", "UpdateStatus", "Stop"}[k]
 }
 
 // Input is everything Decide looks at.
@@ -68,8 +64,12 @@ type Decision struct {
 	Kind Kind
 	// Contexts, for RecordContext, by container name.
 	Contexts map[string]v1alpha1.ContainerRecreateRequestContainerContext
-	// Status, for UpdateStatus, Stop and Finish: the status to write.
-	Status v1alpha1.ContainerRecreateRequestStatus
+	// Phase, for UpdateStatus: Recreating when the daemon takes the request, ""
+	// otherwise (the phase stays). The daemon writes no other phase: kruise-controller
+	// completes the request once States are all final.
+	Phase v1alpha1.ContainerRecreateRequestPhase
+	// States, for UpdateStatus and Stop: every container's state, to write.
+	States []v1alpha1.ContainerRecreateRequestContainerRecreateState
 	Stops  []StopOrder
 	// RequeueAfter, for Wait (and with any step): look again then at the latest
 	// (minStartedSeconds, the unready grace, the deadline).
@@ -110,15 +110,11 @@ func decide(in Input) Decision {
 		return Decision{Kind: Wait, Reason: "waiting for every container to have started (containerID in the pod status)"}
 	}
 	if crr.Status.Phase != v1alpha1.ContainerRecreateRequestRecreating {
-		status := crr.Status.DeepCopy()
-		status.Phase = v1alpha1.ContainerRecreateRequestRecreating
-		status.Message = ""
-		status.ContainerRecreateStates = nil
+		var states []v1alpha1.ContainerRecreateRequestContainerRecreateState
 		for _, c := range crr.Spec.Containers {
-			status.ContainerRecreateStates = append(status.ContainerRecreateStates,
-				v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: c.Name, Phase: v1alpha1.ContainerRecreateRequestPending})
+			states = append(states, v1alpha1.ContainerRecreateRequestContainerRecreateState{Name: c.Name, Phase: v1alpha1.ContainerRecreateRequestPending})
 		}
-		return Decision{Kind: UpdateStatus, Status: *status, Reason: "starting"}
+		return Decision{Kind: UpdateStatus, Phase: v1alpha1.ContainerRecreateRequestRecreating, States: states, Reason: "starting"}
 	}
 	return advance(in)
 }
@@ -144,11 +140,14 @@ func advance(in Input) Decision {
 		}
 	}
 	if allFinished(states) {
-		return finish(crr, v1alpha1.ContainerRecreateRequestCompleted, completionMessage(states), states, in.Now)
+		// The daemon's work is over; kruise-controller completes the request from
+		// these states.
+		if !apiequality.Semantic.DeepEqual(states, crr.Status.ContainerRecreateStates) {
+			return Decision{Kind: UpdateStatus, States: states, Reason: "every container has a final state"}
+		}
+		return Decision{Kind: Wait, Reason: "every container has a final state: kruise-controller completes the request"}
 	}
 
-	status := crr.Status.DeepCopy()
-	status.ContainerRecreateStates = states
 	var stops []StopOrder
 	for i := range states {
 		st := &states[i]
@@ -171,10 +170,10 @@ func advance(in Input) Decision {
 		}
 	}
 	if len(stops) > 0 {
-		return Decision{Kind: Stop, Status: *status, Stops: stops, RequeueAfter: requeue, Reason: "stopping containers"}
+		return Decision{Kind: Stop, States: states, Stops: stops, RequeueAfter: requeue, Reason: "stopping containers"}
 	}
-	if !apiequality.Semantic.DeepEqual(status.ContainerRecreateStates, crr.Status.ContainerRecreateStates) {
-		return Decision{Kind: UpdateStatus, Status: *status, RequeueAfter: requeue, Reason: "container states changed"}
+	if !apiequality.Semantic.DeepEqual(states, crr.Status.ContainerRecreateStates) {
+		return Decision{Kind: UpdateStatus, States: states, RequeueAfter: requeue, Reason: "container states changed"}
 	}
 	return Decision{Kind: Wait, RequeueAfter: requeue, Reason: "waiting for recreated containers to run"}
 }
@@ -304,29 +303,6 @@ func gracePeriod(crr *v1alpha1.ContainerRecreateRequest, pod *corev1.Pod) time.D
 	return DefaultGracePeriod
 }
 
-func finish(crr *v1alpha1.ContainerRecreateRequest, phase v1alpha1.ContainerRecreateRequestPhase, msg string,
-	states []v1alpha1.ContainerRecreateRequestContainerRecreateState, now time.Time) Decision {
-	status := crr.Status.DeepCopy()
-	status.Phase, status.Message = phase, msg
-	t := metav1.NewTime(now.Truncate(time.Second))
-	status.CompletionTime = &t
-	status.ContainerRecreateStates = states
-	return Decision{Kind: Finish, Status: *status, Reason: msg}
-}
-
-func completionMessage(states []v1alpha1.ContainerRecreateRequestContainerRecreateState) string {
-	var failed []string
-	for _, st := range states {
-		if st.Phase == v1alpha1.ContainerRecreateRequestFailed {
-			failed = append(failed, fmt.Sprintf("%s (%s)", st.Name, st.Message))
-		}
-	}
-	if len(failed) == 0 {
-		return ""
-	}
-	return "failed to recreate " + strings.Join(failed, ", ")
-}
-
 func firstFailed(states []v1alpha1.ContainerRecreateRequestContainerRecreateState) string {
 	for _, st := range states {
 		if st.Phase == v1alpha1.ContainerRecreateRequestFailed {
@@ -346,7 +322,7 @@ func allFinished(states []v1alpha1.ContainerRecreateRequestContainerRecreateStat
 }
 
 func finishedState(p v1alpha1.ContainerRecreateRequestPhase) bool {
-	return p == v1alpha1.ContainerRecreateRequestSucceeded || p == v1alpha1.ContainerRecreateRequestFailed
+	return recreaterequest.ContainerFinished(p)
 }
 
 func strategy(crr *v1alpha1.ContainerRecreateRequest) v1alpha1.ContainerRecreateRequestStrategy {
@@ -357,12 +333,7 @@ func strategy(crr *v1alpha1.ContainerRecreateRequest) v1alpha1.ContainerRecreate
 }
 
 func storedState(crr *v1alpha1.ContainerRecreateRequest, name string) *v1alpha1.ContainerRecreateRequestContainerRecreateState {
-	for i := range crr.Status.ContainerRecreateStates {
-		if crr.Status.ContainerRecreateStates[i].Name == name {
-			return &crr.Status.ContainerRecreateStates[i]
-		}
-	}
-	return nil
+	return recreaterequest.State(crr, name)
 }
 
 func podContainer(pod *corev1.Pod, name string) *corev1.Container {

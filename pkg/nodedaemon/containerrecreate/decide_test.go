@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/recreaterequest"
 )
 
 var now = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -112,7 +113,6 @@ func TestDecide(t *testing.T) {
 		wantPhase  v1alpha1.ContainerRecreateRequestPhase
 		wantStates []state
 		wantStops  []StopOrder
-		wantMsg    string // substring of status.message
 		wantReason string // substring of the decision's reason
 		wantAfter  time.Duration
 	}{
@@ -221,7 +221,7 @@ func TestDecide(t *testing.T) {
 			pod: podWith(func(p *corev1.Pod) {
 				p.Status.ContainerStatuses[0].RestartCount = 2
 			}),
-			wantKind: Finish, wantPhase: completed,
+			wantKind: UpdateStatus, wantPhase: recreating,
 			wantStates: []state{{Name: "app", Phase: succeeded, IsKilled: true}, {Name: "sidecar", Phase: succeeded, IsKilled: true}},
 		},
 		{
@@ -239,10 +239,11 @@ func TestDecide(t *testing.T) {
 			wantKind: UpdateStatus, wantPhase: recreating, wantStates: []state{killed("app"), killed("sidecar")},
 		},
 		{
-			name: "failurePolicy Fail: the first failure ends the request",
+			// kruise-controller then completes the request from the states
+			name: "failurePolicy Fail: the first failure ends every other container",
 			crr: crr(withContexts, phase(recreating, state{Name: "app", Phase: failedPh, Message: "rpc error: stop failed"},
 				state{Name: "sidecar", Phase: pending})),
-			pod: pod(), wantKind: Finish, wantPhase: completed, wantMsg: "failed to recreate app (rpc error: stop failed), sidecar (not recreated: container app failed",
+			pod: pod(), wantKind: UpdateStatus, wantPhase: recreating,
 			wantStates: []state{{Name: "app", Phase: failedPh, Message: "rpc error: stop failed"},
 				{Name: "sidecar", Phase: failedPh, Message: "not recreated: container app failed and failurePolicy is Fail"}},
 		},
@@ -254,17 +255,32 @@ func TestDecide(t *testing.T) {
 			wantStates: []state{{Name: "app", Phase: failedPh, Message: "boom"}, killed("sidecar")}, wantStops: []StopOrder{stopSidecar},
 		},
 		{
-			name: "failurePolicy Ignore: completes naming the failure",
+			name: "failurePolicy Ignore: the others go on to their end",
 			crr:  crr(withContexts, ignore, phase(recreating, state{Name: "app", Phase: failedPh, Message: "boom"}, killed("sidecar"))),
-			pod:  podWith(restarted("sidecar", "fakecri://sc-2", time.Second)), wantKind: Finish, wantPhase: completed, wantMsg: "failed to recreate app (boom)",
+			pod:  podWith(restarted("sidecar", "fakecri://sc-2", time.Second)), wantKind: UpdateStatus, wantPhase: recreating,
 			wantStates: []state{{Name: "app", Phase: failedPh, Message: "boom"}, {Name: "sidecar", Phase: succeeded, IsKilled: true}},
 		},
 		{
-			name:     "all recreated: Completed without message",
+			// the daemon writes no final phase: kruise-controller completes the request
+			name:     "all recreated: every container Succeeded, the phase stays",
 			crr:      crr(withContexts, phase(recreating, killed("app"), killed("sidecar"))),
 			pod:      podWith(restarted("app", "fakecri://app-3", time.Second), restarted("sidecar", "fakecri://sc-2", time.Second)),
-			wantKind: Finish, wantPhase: completed,
+			wantKind: UpdateStatus, wantPhase: recreating,
 			wantStates: []state{{Name: "app", Phase: succeeded, IsKilled: true}, {Name: "sidecar", Phase: succeeded, IsKilled: true}},
+		},
+		{
+			name: "all final and written: waits for kruise-controller to complete the request",
+			crr: crr(withContexts, phase(recreating, state{Name: "app", Phase: succeeded, IsKilled: true},
+				state{Name: "sidecar", Phase: succeeded, IsKilled: true})),
+			pod:      podWith(restarted("app", "fakecri://app-3", time.Second), restarted("sidecar", "fakecri://sc-2", time.Second)),
+			wantKind: Wait, wantPhase: recreating, wantReason: "kruise-controller completes the request",
+		},
+		{
+			name: "completionTime set (by kruise-controller): nothing",
+			crr: crr(withContexts, phase(recreating, killed("app"), killed("sidecar")), func(c *v1alpha1.ContainerRecreateRequest) {
+				c.Status.CompletionTime = &metav1.Time{Time: now}
+			}),
+			pod: pod(), wantKind: Wait, wantPhase: recreating, wantReason: "finished",
 		},
 		{
 			name: "restarted on its own before the stop: that restart counts as the recreation",
@@ -321,23 +337,24 @@ func TestDecide(t *testing.T) {
 			if diff := cmp.Diff(tc.wantStops, d.Stops); diff != "" {
 				t.Errorf("stops (-want +got):\n%s", diff)
 			}
-			status := d.Status
+			// the phase after the step: the daemon moves it only to Recreating
+			phase, states := tc.crr.Status.Phase, d.States
+			if d.Phase != "" {
+				phase = d.Phase
+			}
 			if d.Kind == Wait || d.Kind == RecordContext {
-				status = tc.crr.Status
+				states = tc.crr.Status.ContainerRecreateStates
 			}
-			if status.Phase != tc.wantPhase {
-				t.Errorf("phase = %q, want %q", status.Phase, tc.wantPhase)
+			if phase != tc.wantPhase {
+				t.Errorf("phase = %q, want %q", phase, tc.wantPhase)
 			}
-			if !strings.Contains(status.Message, tc.wantMsg) {
-				t.Errorf("message = %q, want it to contain %q", status.Message, tc.wantMsg)
+			if d.Phase != "" && recreaterequest.PhaseWriter(string(tc.crr.Status.Phase), string(d.Phase)) != recreaterequest.Daemon {
+				t.Errorf("the daemon moves the phase %q → %q, which is not its move", tc.crr.Status.Phase, d.Phase)
 			}
 			if tc.wantStates != nil {
-				if diff := cmp.Diff(tc.wantStates, status.ContainerRecreateStates); diff != "" {
+				if diff := cmp.Diff(tc.wantStates, states); diff != "" {
 					t.Errorf("states (-want +got):\n%s", diff)
 				}
-			}
-			if d.Kind == Finish && (status.CompletionTime == nil || !status.CompletionTime.Time.Equal(now)) {
-				t.Errorf("completionTime = %v, want %v", status.CompletionTime, now)
 			}
 		})
 	}
@@ -383,20 +400,24 @@ func TestDecideRestartSafe(t *testing.T) {
 				c.Spec.Containers[i].StatusContext = &ctx
 			}
 		case UpdateStatus:
-			c.Status = d.Status
+			if d.Phase != "" {
+				c.Status.Phase = d.Phase
+			}
+			c.Status.ContainerRecreateStates = d.States
+			if recreaterequest.ContainersDone(c) {
+				// kruise-controller completes it
+				if stops["app"] != 1 || stops["sidecar"] != 1 {
+					t.Fatalf("done with stops %v, want one stop each", stops)
+				}
+				return
+			}
 		case Stop:
 			for _, s := range d.Stops {
 				stops[s.Name]++
 				// the kubelet starts a new container a while later
 				restarted(s.Name, s.ContainerID+"-new", time.Hour)(p)
 			}
-			c.Status = d.Status
-		case Finish:
-			c.Status = d.Status
-			if c.Status.Phase != completed || stops["app"] != 1 || stops["sidecar"] != 1 {
-				t.Fatalf("finished %s with stops %v, want Completed with one stop each", c.Status.Phase, stops)
-			}
-			return
+			c.Status.ContainerRecreateStates = d.States
 		case Wait:
 			t.Fatalf("step %d: unexpected wait: %s", step, d.Reason)
 		}
