@@ -1,11 +1,19 @@
 // Package imagepulljob pre-pulls images: it lists a job's image in the NodeImages of
 // the nodes the job selects, at most parallelism nodes at a time, and sums up the
 // node daemons' results in the job's status.
+//
+// It is the one writer of NodeImage spec in kruise-controller: besides listing tags
+// for jobs it prunes them (prune.go: a tag whose ttlSecondsAfterFinished passed, or
+// whose every owning job is gone), under a queue key of its own per NodeImage
+// ("nodeimage:<name>"). The nodeimage controller only creates and deletes NodeImages;
+// the node daemons write their status. Every spec write is an update of the version
+// read (resourceVersion), so a write on a stale NodeImage is refused and retried.
 package imagepulljob
 
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -62,11 +70,26 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 	if _, err := jobInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
 		return nil, err
 	}
-	// A node daemon's progress shows in its NodeImage; a new NodeImage (or a node whose
-	// labels changed) may be one more node for jobs that select by labels.
+	// A deleted job may leave tags behind: look at the NodeImages that list it.
+	if _, err := jobInformer.Informer().AddEventHandler(deleteHandler(func(job *v1alpha1.ImagePullJob) {
+		for _, name := range c.nodeImagesOwnedBy(job.UID) {
+			c.loop.Add(nodeImageKeyPrefix + name)
+		}
+	})); err != nil {
+		return nil, err
+	}
+	// A node daemon's progress shows in its NodeImage (and may start a tag's TTL); a new
+	// NodeImage (or a node whose labels changed) may be one more node for jobs that
+	// select by labels.
 	if _, err := niInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(interface{}) { c.enqueueAll() },
-		UpdateFunc: func(_, obj interface{}) { c.enqueueOwners(obj.(*v1alpha1.NodeImage)) },
+		AddFunc: func(obj interface{}) {
+			c.enqueueAll()
+			c.enqueueNodeImage(obj)
+		},
+		UpdateFunc: func(_, obj interface{}) {
+			c.enqueueOwners(obj.(*v1alpha1.NodeImage))
+			c.enqueueNodeImage(obj)
+		},
 		DeleteFunc: func(interface{}) { c.enqueueAll() },
 	}); err != nil {
 		return nil, err
@@ -136,13 +159,16 @@ func (c *Controller) onPod(obj interface{}) {
 }
 
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
+	if name, ok := strings.CutPrefix(key, nodeImageKeyPrefix); ok {
+		return c.prune(ctx, name)
+	}
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return 0, nil
 	}
 	job, err := c.jobs.ImagePullJobs(ns).Get(name)
 	if apierrors.IsNotFound(err) {
-		return 0, nil // the nodeimage controller removes its tags
+		return 0, nil // its tags are pruned under their NodeImages' keys
 	}
 	if err != nil {
 		return 0, err

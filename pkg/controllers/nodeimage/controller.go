@@ -1,6 +1,7 @@
 // Package nodeimage keeps one NodeImage per Node: it creates a node's NodeImage once
-// the node is ready, deletes it with the node, and prunes tags from its spec when
-// their TTL after finishing has passed or every job that asked for them is gone.
+// the node is ready and deletes it with the node. It never writes a NodeImage's spec:
+// the imagepulljob controller is the one writer of that (it lists tags for jobs and
+// prunes them), the node daemon of the node the one writer of its status.
 package nodeimage
 
 import (
@@ -8,11 +9,10 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -31,37 +31,26 @@ type Controller struct {
 	kruiseClient kruiseclient.Interface
 	nodes        corelisters.NodeLister
 	nodeImages   kruiselisters.NodeImageLister
-	jobs         kruiselisters.ImagePullJobLister
 	loop         *reconcile.Loop
-	now          func() time.Time
 }
 
 // New builds the controller on the shared informers.
 func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
 	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
 	niInformer := cc.KruiseInformers.Apps().V1alpha1().NodeImages()
-	jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 	c := &Controller{
 		kruiseClient: cc.KruiseClient,
 		nodes:        nodeInformer.Lister(),
 		nodeImages:   niInformer.Lister(),
-		jobs:         jobInformer.Lister(),
-		now:          time.Now,
 	}
-	c.loop = reconcile.NewLoop("nodeimage", c.sync,
-		nodeInformer.Informer().HasSynced, niInformer.Informer().HasSynced, jobInformer.Informer().HasSynced)
+	c.loop = reconcile.NewLoop("nodeimage", c.sync, nodeInformer.Informer().HasSynced, niInformer.Informer().HasSynced)
 	if _, err := nodeInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
 		return nil, err
 	}
-	if _, err := niInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
-		return nil, err
-	}
-	// A deleted job may leave tags behind: look at the NodeImages that list it.
-	if _, err := jobInformer.Informer().AddEventHandler(deleteHandler(func(job *v1alpha1.ImagePullJob) {
-		for _, name := range c.nodeImagesOwnedBy(job.UID) {
-			c.loop.Add(name)
-		}
-	})); err != nil {
+	// Only a NodeImage's coming and going matters here, not its spec or status.
+	if _, err := niInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: c.loop.Enqueue, DeleteFunc: c.loop.Enqueue,
+	}); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -106,45 +95,8 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 			return 0, nil
 		}
 		return 0, wrap(err, "creating NodeImage %s", name)
-	case ni != nil:
-		return c.prune(ctx, ni)
 	}
 	return 0, nil
-}
-
-// prune removes expired and orphaned tags and says when to look again for the next TTL.
-func (c *Controller) prune(ctx context.Context, ni *v1alpha1.NodeImage) (time.Duration, error) {
-	spec, next := PruneTags(ni, c.jobExists, c.now())
-	if spec == nil {
-		return next, nil
-	}
-	updated := ni.DeepCopy()
-	updated.Spec = *spec
-	_, err := c.kruiseClient.AppsV1alpha1().NodeImages().Update(ctx, updated, metav1.UpdateOptions{FieldManager: ControllerName})
-	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-		return time.Second, nil // a fresher copy is on its way through the informer
-	}
-	return next, wrap(err, "pruning tags of NodeImage %s", ni.Name)
-}
-
-func (c *Controller) jobExists(ref corev1.ObjectReference) bool {
-	job, err := c.jobs.ImagePullJobs(ref.Namespace).Get(ref.Name)
-	return err == nil && (ref.UID == "" || job.UID == ref.UID)
-}
-
-// nodeImagesOwnedBy lists the NodeImages with a tag owned by the job with uid.
-func (c *Controller) nodeImagesOwnedBy(uid types.UID) []string {
-	all, err := c.nodeImages.List(everything)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, ni := range all {
-		if ownsTag(ni, uid) {
-			names = append(names, ni.Name)
-		}
-	}
-	return names
 }
 
 func wrap(err error, format string, args ...any) error {

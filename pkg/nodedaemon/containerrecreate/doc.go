@@ -20,11 +20,19 @@
 //	            with forceRecreate, a container that restarted on its own before this
 //	            request stopped it is recorded again (its new containerID) and stopped;
 //	            without it, that restart is taken for the recreation;
-//	done        Completed with completionTime (message naming failed containers).
+//	done        every container has a final state; once that is written,
+//	            kruise-controller completes the request (Completed, completionTime,
+//	            a message naming the containers that failed).
 //
 // A request that can no longer run (recreaterequest.Blocker: pod gone, replaced,
 // deleting or finished, deadline passed) is left alone from then on: kruise-controller
 // is the one that fails it, so the rule has one owner and one writer.
+//
+// The daemon writes only its own fields of a request (recreaterequest: writers.go,
+// enforced by the API server's KruiseNodeRestriction): the statusContexts, the
+// container states and phase Recreating. Each write is a merge patch that carries the
+// resourceVersion the step was decided on; a refused write (the request changed since)
+// is logged and the step decided again on the fresh request.
 //
 // A container is never stopped twice for one request: it is stopped only while its
 // state is Pending, its pod status still shows the statusContext's container, and the

@@ -1,4 +1,4 @@
-package nodeimage
+package imagepulljob
 
 import (
 	"testing"

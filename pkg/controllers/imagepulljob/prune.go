@@ -1,9 +1,12 @@
-package nodeimage
+package imagepulljob
 
 import (
+	"context"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
@@ -12,7 +15,62 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ttl"
 )
 
-var everything = labels.Everything()
+// nodeImageKeyPrefix marks the queue keys of NodeImages whose tags may need pruning.
+const nodeImageKeyPrefix = "nodeimage:"
+
+func (c *Controller) enqueueNodeImage(obj interface{}) {
+	if ni, ok := obj.(*v1alpha1.NodeImage); ok {
+		c.loop.Add(nodeImageKeyPrefix + ni.Name)
+	}
+}
+
+// prune removes expired and orphaned tags of NodeImage name and says when to look
+// again for the next TTL.
+func (c *Controller) prune(ctx context.Context, name string) (time.Duration, error) {
+	ni, err := c.nodeImages.Get(name)
+	if apierrors.IsNotFound(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if ni.DeletionTimestamp != nil {
+		return 0, nil
+	}
+	spec, next := PruneTags(ni, c.jobExists, c.now())
+	if spec == nil {
+		return next, nil
+	}
+	updated := ni.DeepCopy()
+	updated.Spec = *spec
+	_, err = c.kruiseClient.AppsV1alpha1().NodeImages().Update(ctx, updated, metav1.UpdateOptions{FieldManager: ControllerName})
+	if apierrors.IsNotFound(err) {
+		return 0, nil
+	}
+	// A conflict (a job's tag written meanwhile, or a user's) is retried by the queue
+	// on the fresh NodeImage.
+	return next, wrap(err, "pruning tags of NodeImage %s", name)
+}
+
+func (c *Controller) jobExists(ref corev1.ObjectReference) bool {
+	job, err := c.jobs.ImagePullJobs(ref.Namespace).Get(ref.Name)
+	return err == nil && (ref.UID == "" || job.UID == ref.UID)
+}
+
+// nodeImagesOwnedBy lists the NodeImages with a tag owned by the job with uid.
+func (c *Controller) nodeImagesOwnedBy(uid types.UID) []string {
+	all, err := c.nodeImages.List(labels.Everything())
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, ni := range all {
+		if ownsTag(ni, uid) {
+			names = append(names, ni.Name)
+		}
+	}
+	return names
+}
 
 // imagePullJobKind is the kind a tag's owner reference names for a job.
 const imagePullJobKind = "ImagePullJob"
