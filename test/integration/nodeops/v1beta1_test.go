@@ -19,7 +19,8 @@ import (
 )
 
 // v1beta1Manifests are OpenKruise v1beta1 manifests of the four node-operation kinds.
-// NODE is a node with a daemon, NS the test's namespace. The NodeImage asks for six
+// NODE is a node with a daemon, NS the test's namespace, IMAGE an image the daemon has
+// not pulled yet (one per run: a daemon never pulls a tag it has). The NodeImage asks for six
 // slow pulls (15 s each) on a daemon that runs two at a time: four wait at first, and
 // some wait for about 30 s, long enough to be seen on a loaded machine.
 const v1beta1Manifests = `
@@ -29,7 +30,7 @@ metadata:
   name: NODE
 spec:
   images:
-    slow.invalid/v1beta1-served:
+    IMAGE:
       tags:
       - tag: "1"
         pullSecrets:
@@ -93,12 +94,13 @@ func TestV1beta1ManifestsAreServedInBothVersions(t *testing.T) {
 	node := nodeName(c.Nodes - 1)
 	before := runningPod(t, ns, "web", nodeName(0))
 
-	const image = "slow.invalid/v1beta1-served"
+	// a repository of the slow registry no other run of the test asked for
+	image := "slow.invalid/v1beta1-served-" + ns
 	t.Cleanup(func() {
 		patch := fmt.Sprintf(`{"spec":{"images":{%q:null}}}`, image)
 		_, _ = kc.AppsV1beta1().NodeImages().Patch(context.Background(), node, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	})
-	manifest := strings.NewReplacer("NODE", node, "NS", ns).Replace(v1beta1Manifests)
+	manifest := strings.NewReplacer("NODE", node, "NS", ns, "IMAGE", image).Replace(v1beta1Manifests)
 	if out, err := c.KubectlStdin(t, manifest, "apply", "-f", "-"); err != nil {
 		t.Fatalf("kubectl apply: %v\n%s", err, out)
 	}
