@@ -180,9 +180,15 @@ func (c *Controller) write(ctx context.Context, crr *v1alpha1.ContainerRecreateR
 	}
 	_, err := c.kruise.AppsV1alpha1().ContainerRecreateRequests(crr.Namespace).Patch(ctx, crr.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{FieldManager: recreaterequest.DaemonFieldManager}, sub...)
-	if apierrors.IsConflict(err) {
+	switch {
+	case err == nil:
+		metrics.RecreateRequestWrites.WithLabelValues("written").Inc()
+	case apierrors.IsConflict(err):
+		metrics.RecreateRequestWrites.WithLabelValues("refused").Inc()
 		klog.FromContext(ctx).Info("Decision refused: the request changed since it was read; deciding again on the fresh one",
 			"request", klog.KObj(crr), "step", d.Kind, "reason", d.Reason, "decidedOn", crr.Status.Phase, "resourceVersion", crr.ResourceVersion)
+	default:
+		metrics.RecreateRequestWrites.WithLabelValues("failed").Inc()
 	}
 	return err
 }

@@ -31,6 +31,17 @@ var (
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"result"})
 
+	// RecreateRequestWrites counts this daemon's writes of ContainerRecreateRequests
+	// (status contexts, container states, phase Recreating), by result: written,
+	// refused (the request changed since the step was decided on it: 409, decided
+	// again), failed (any other error).
+	RecreateRequestWrites = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      "kruise_node_daemon",
+		Name:           "recreate_request_writes_total",
+		Help:           "ContainerRecreateRequest writes by this daemon, by result (written, refused, failed).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"result"})
+
 	// EnvRestarts counts containers stopped because the pod metadata their env reads
 	// changed in an in-place update, by result (stopped, failed).
 	EnvRestarts = metrics.NewCounterVec(&metrics.CounterOpts{
@@ -46,6 +57,6 @@ var registerOnce sync.Once
 // Register adds the metrics to the legacy registry; calling it again does nothing.
 func Register() {
 	registerOnce.Do(func() {
-		legacyregistry.MustRegister(ImagePulls, ContainerRecreations, EnvRestarts)
+		legacyregistry.MustRegister(ImagePulls, ContainerRecreations, RecreateRequestWrites, EnvRestarts)
 	})
 }

@@ -27,7 +27,7 @@ func TestContainerRecreateRequestExample(t *testing.T) {
 	ctx := context.Background()
 	before := runPod(t, ns, "web", crrNode, map[string]string{"app": "web"},
 		corev1.Container{Name: "app", Image: "nginx:1.25"}, corev1.Container{Name: "sidecar", Image: "busybox:1.36"})
-	putsBefore, _ := daemonWrites(t, crrNode)
+	writesBefore := recreateRequestWrites(t, crrNode)
 
 	data, err := os.ReadFile(filepath.Join(c.Root, "examples", "containerrecreaterequest.yaml"))
 	if err != nil {
@@ -74,10 +74,28 @@ func TestContainerRecreateRequestExample(t *testing.T) {
 				ctr.Name, was.RestartCount, now.RestartCount, was.ContainerID, now.ContainerID)
 		}
 	}
-	puts, _ := daemonWrites(t, crrNode)
-	t.Logf("daemon writes for the request: %.0f (statusContext, Recreating, stopped, Completed)", puts-putsBefore)
-	if puts-putsBefore > 5 {
-		t.Errorf("the daemon wrote %.0f times for one request, want at most 5", puts-putsBefore)
+	writes := recreateRequestWrites(t, crrNode)
+	written, refused := writes["written"]-writesBefore["written"], writes["refused"]-writesBefore["refused"]
+	t.Logf("daemon writes for the request: %.0f (statusContext, Recreating, stopped, Succeeded), %.0f refused", written, refused)
+	if written < 4 || written > 5 {
+		t.Errorf("the daemon wrote %.0f times for one request, want 4 or 5", written)
+	}
+
+	// One writer per field: the daemon's are the container states and the contexts,
+	// kruise-controller's the completion and its message.
+	for _, f := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"f:status", "f:containerRecreateStates"}, "kruise-node-daemon"},
+		{[]string{"f:status", "f:completionTime"}, "containerrecreaterequest-controller"},
+		{[]string{"f:spec", "f:containers", `k:{"name":"app"}`, "f:statusContext"}, "kruise-node-daemon"},
+		{[]string{"f:metadata", "f:annotations", "f:" + v1alpha1.ContainerRecreateRequestUnreadyAcquiredKey}, "containerrecreaterequest-controller"},
+	} {
+		got := managersOf(crr, f.path...)
+		if len(got) != 1 || got[0] != f.want {
+			t.Errorf("%s written by %v, want %s only", strings.Join(f.path, "."), got, f.want)
+		}
 	}
 }
 

@@ -217,6 +217,49 @@ func daemonWrites(t *testing.T, node string) (puts, patches float64) {
 	return puts, patches
 }
 
+// recreateRequestWrites returns node's daemon's writes of ContainerRecreateRequests so
+// far, by result (written, refused, failed).
+func recreateRequestWrites(t *testing.T, node string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for labels, v := range framework.Get(t).Metrics(t, "kruise-node-daemon-"+node, "kruise_node_daemon_recreate_request_writes_total") {
+		for _, result := range []string{"written", "refused", "failed"} {
+			if strings.Contains(labels, `result="`+result+`"`) {
+				out[result] += v
+			}
+		}
+	}
+	return out
+}
+
+// managersOf returns the field managers that own field (a path of managedFields keys,
+// e.g. "f:status", "f:completionTime") of obj.
+func managersOf(obj metav1.Object, field ...string) []string {
+	var out []string
+	for _, e := range obj.GetManagedFields() {
+		if e.FieldsV1 == nil {
+			continue
+		}
+		var node map[string]any
+		if json.Unmarshal(e.FieldsV1.Raw, &node) != nil {
+			continue
+		}
+		owned := true
+		for _, f := range field {
+			next, ok := node[f].(map[string]any)
+			if !ok {
+				owned = false
+				break
+			}
+			node = next
+		}
+		if owned {
+			out = append(out, e.Manager)
+		}
+	}
+	return out
+}
+
 func mergePatchPod(t *testing.T, ns, name string, patch any) {
 	t.Helper()
 	b, err := json.Marshal(patch)
