@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/retry"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
@@ -68,5 +69,48 @@ func TestDaemonWritesOnlyItsOwnNode(t *testing.T) {
 	}
 	if _, err := kube.CoreV1().Pods(ns).Patch(ctx, "mine", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		t.Errorf("daemon of %s patching a pod on its node: %v", self, err)
+	}
+}
+
+// Of a ContainerRecreateRequest on its own node, a daemon's credentials may write only
+// the daemon's fields: ending the request, its message or its labels are
+// kruise-controller's (403), the container states are its own.
+func TestDaemonWritesOnlyItsFieldsOfARequest(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	ctx := context.Background()
+	runPod(t, ns, "web", crrNode, nil, corev1.Container{Name: "app", Image: "nginx:1.25"})
+	// an hour of unready grace: the daemon of the node does not start it meanwhile
+	crr := &v1alpha1.ContainerRecreateRequest{
+		ObjectMeta: metav1.ObjectMeta{Name: "held", Namespace: ns},
+		Spec: v1alpha1.ContainerRecreateRequestSpec{PodName: "web",
+			Containers: []v1alpha1.ContainerRecreateRequestContainer{{Name: "app"}},
+			Strategy:   &v1alpha1.ContainerRecreateRequestStrategy{UnreadyGracePeriodSeconds: ptrTo[int64](3600)}},
+	}
+	if _, err := kruise(t).AppsV1alpha1().ContainerRecreateRequests(ns).Create(ctx, crr, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	daemon := daemonKruiseClient(t, crrNode).AppsV1alpha1().ContainerRecreateRequests(ns)
+	for _, tc := range []struct {
+		name, patch, subresource string
+		allowed                  bool
+	}{
+		{"completing it", `{"status":{"phase":"Completed"}}`, "status", false},
+		{"failing it", `{"status":{"phase":"Failed"}}`, "status", false},
+		{"its message", `{"status":{"message":"done"}}`, "status", false},
+		{"its active label", `{"metadata":{"labels":{"crr.apps.kruise.io/active":null}}}`, "", false},
+		{"container states", `{"status":{"containerRecreateStates":[{"name":"app","phase":"Pending"}]}}`, "status", true},
+	} {
+		var sub []string
+		if tc.subresource != "" {
+			sub = []string{tc.subresource}
+		}
+		_, err := daemon.Patch(ctx, "held", types.MergePatchType, []byte(tc.patch), metav1.PatchOptions{}, sub...)
+		switch {
+		case tc.allowed && err != nil:
+			t.Errorf("daemon writing %s: %v", tc.name, err)
+		case !tc.allowed && !apierrors.IsForbidden(err):
+			t.Errorf("daemon writing %s: %v, want 403 Forbidden", tc.name, err)
+		}
 	}
 }
