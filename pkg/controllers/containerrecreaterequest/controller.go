@@ -171,7 +171,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		if err := c.setPhase(ctx, crr, a, now); err != nil {
 			return 0, err
 		}
-		c.announce(crr, a)
+		c.announce(ctx, crr, a)
 		return a.RequeueAfter, nil
 	}
 	return a.RequeueAfter, nil
@@ -197,8 +197,11 @@ func (c *Controller) setPhase(ctx context.Context, crr *v1alpha1.ContainerRecrea
 	return wrap(err, "setting phase %s (decided on phase %q)", a.Phase, crr.Status.Phase)
 }
 
-// announce tells in an event how a request ended, once that is written.
-func (c *Controller) announce(crr *v1alpha1.ContainerRecreateRequest, a Action) {
+// announce tells in a log line and an event how a request ended, once that is written.
+func (c *Controller) announce(ctx context.Context, crr *v1alpha1.ContainerRecreateRequest, a Action) {
+	if recreaterequest.Finished(a.Phase) {
+		klog.FromContext(ctx).Info("Request finished", "request", klog.KObj(crr), "phase", a.Phase, "message", a.Message)
+	}
 	switch {
 	case a.Phase == v1alpha1.ContainerRecreateRequestFailed:
 		c.recorder.Eventf(crr, corev1.EventTypeWarning, "Failed", "%s", a.Message)
