@@ -66,10 +66,12 @@ func NewLayout(root string) Layout {
 	}
 }
 
-func (l Layout) Bin(name string) string       { return filepath.Join(l.BinDir, name) }
-func (l Layout) StatePath(p ...string) string { return filepath.Join(append([]string{l.State}, p...)...) }
-func (l Layout) RunPath(p ...string) string   { return filepath.Join(append([]string{l.Run}, p...)...) }
-func (l Layout) Log(name string) string       { return filepath.Join(l.LogDir, name+".log") }
+func (l Layout) Bin(name string) string { return filepath.Join(l.BinDir, name) }
+func (l Layout) StatePath(p ...string) string {
+	return filepath.Join(append([]string{l.State}, p...)...)
+}
+func (l Layout) RunPath(p ...string) string { return filepath.Join(append([]string{l.Run}, p...)...) }
+func (l Layout) Log(name string) string     { return filepath.Join(l.LogDir, name+".log") }
 
 // ContainerdSocket is where kubelet, ctr and the node daemon pods reach containerd. Its
 // directory is what the node daemon mounts.
@@ -86,7 +88,7 @@ func (l Layout) APIServerURL() string {
 // Ports are the TCP ports the harness listens on.
 type Ports struct {
 	KubeAPIServer, Etcd, EtcdPeer, KubeControllerManager, KubeScheduler int
-	Kubelet, KubeletHealthz, KubeProxyHealthz, KubeProxyMetrics      int
+	Kubelet, KubeletHealthz, KubeProxyHealthz, KubeProxyMetrics         int
 }
 
 // portRange is the harness's own: below the 20000-32000 the local stacks (and the
