@@ -105,20 +105,49 @@ func (s *suite) testHelmInstall(t *testing.T) {
 	t.Logf("helm install returned in %s (hooks included); all 4 APIServices Available %s after the install began",
 		installed.Round(100*time.Millisecond), available.Round(100*time.Millisecond))
 	t.Logf("helm install output:\n%s", firstLines(out, 8))
-	pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(ctx, metav1.ListOptions{})
+	names, err := s.waitKruiseSystemReady(ctx, 2*time.Minute)
 	if err != nil {
+		s.dumpKruiseSystem(t)
 		t.Fatal(err)
 	}
-	var names []string
-	for _, p := range pods.Items {
-		if p.Status.Phase == corev1.PodRunning {
-			names = append(names, p.Name)
-		}
-	}
-	t.Logf("kruise-system pods running: %s", strings.Join(names, ", "))
+	t.Logf("kruise-system pods running and ready %s after the install began: %s",
+		time.Since(begin).Round(100*time.Millisecond), strings.Join(names, ", "))
 	// Discovery of every Kruise group through kube-apiserver.
 	res := s.kubectl(t, "api-resources", "--api-group=apps.kruise.io", "-o", "name")
 	t.Logf("apps.kruise.io resources: %s", strings.Join(strings.Fields(res), " "))
+}
+
+// waitKruiseSystemReady waits until kruise-system has a running and ready pod of
+// kruise-apiserver, kruise-controller and kruise-node-daemon each, and no other pod of
+// theirs that is not (a hook's Job pods are left out).
+func (s *suite) waitKruiseSystemReady(ctx context.Context, timeout time.Duration) ([]string, error) {
+	var names []string
+	err := harness.WaitFor(ctx, timeout, 500*time.Millisecond, "kruise-system pods ready", func(ctx context.Context) error {
+		pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		names = nil
+		seen := map[string]bool{}
+		for _, p := range pods.Items {
+			app := p.Labels["app.kubernetes.io/name"]
+			if app == "" {
+				continue
+			}
+			if err := runningReady(&p); err != nil {
+				return fmt.Errorf("%s: %w", p.Name, err)
+			}
+			seen[app] = true
+			names = append(names, p.Name)
+		}
+		for _, app := range []string{"kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
+			if !seen[app] {
+				return fmt.Errorf("no %s pod", app)
+			}
+		}
+		return nil
+	})
+	return names, err
 }
 
 // dumpKruiseSystem logs the state of kruise-system for a failure's diagnosis.

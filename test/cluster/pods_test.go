@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -89,4 +92,108 @@ func deletePodAndWait(ctx context.Context, cs kubernetes.Interface, ns, name str
 		}
 		return fmt.Errorf("still there")
 	})
+}
+
+// appState is what testapp answers: the image it was started from, when, and its
+// APP_CONFIG.
+type appState struct {
+	Image, Started, AppConfig string
+}
+
+var appLine = regexp.MustCompile(`^image=(\S+) pid=\d+ started=(\S+) APP_CONFIG=(".*")$`)
+
+// appAt asks the testapp of the pod at ip what it runs.
+func appAt(ctx context.Context, ip string) (appState, error) {
+	says, err := appSays(ctx, ip)
+	if err != nil {
+		return appState{}, err
+	}
+	m := appLine.FindStringSubmatch(says)
+	if m == nil {
+		return appState{}, fmt.Errorf("testapp at %s says %q", ip, says)
+	}
+	cfg, err := strconv.Unquote(m[3])
+	if err != nil {
+		return appState{}, err
+	}
+	return appState{Image: m[1], Started: m[2], AppConfig: cfg}, nil
+}
+
+// podsOf lists the pods of ns matching the label selector, by name.
+func podsOf(ctx context.Context, cs kubernetes.Interface, ns, selector string) (map[string]corev1.Pod, error) {
+	l, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]corev1.Pod{}
+	for _, p := range l.Items {
+		out[p.Name] = p
+	}
+	return out, nil
+}
+
+// containerStatus returns the status of the named container.
+func containerStatus(p *corev1.Pod, name string) corev1.ContainerStatus {
+	for _, s := range p.Status.ContainerStatuses {
+		if s.Name == name {
+			return s
+		}
+	}
+	return corev1.ContainerStatus{}
+}
+
+// waitNoPods waits until no pod matches the selector in ns.
+func waitNoPods(ctx context.Context, cs kubernetes.Interface, ns, selector string) error {
+	return harness.WaitFor(ctx, 2*time.Minute, 500*time.Millisecond, "no pods "+selector+" in "+ns, func(ctx context.Context) error {
+		pods, err := podsOf(ctx, cs, ns, selector)
+		if err != nil {
+			return err
+		}
+		if len(pods) > 0 {
+			return fmt.Errorf("%d left", len(pods))
+		}
+		return nil
+	})
+}
+
+// eventsFor returns the reasons of the events about an object.
+func eventsFor(ctx context.Context, cs kubernetes.Interface, ns, kind, name string) ([]string, error) {
+	l, err := cs.CoreV1().Events(ns).List(ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=" + kind + ",involvedObject.name=" + name,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var reasons []string
+	for _, e := range l.Items {
+		reasons = append(reasons, e.Reason)
+	}
+	return reasons, nil
+}
+
+// dumpPods logs what a failure's diagnosis needs about the pods matching selector.
+func (s *suite) dumpPods(t *testing.T, ns, selector string) {
+	t.Helper()
+	pods, err := podsOf(context.Background(), s.c.Client, ns, selector)
+	if err != nil {
+		t.Logf("listing pods %s: %v", selector, err)
+		return
+	}
+	for name, p := range pods {
+		var b strings.Builder
+		fmt.Fprintf(&b, "pod %s uid %s ip %s phase %s deleting %v labels %v", name, p.UID, p.Status.PodIP, p.Status.Phase, p.DeletionTimestamp != nil, p.Labels)
+		for _, c := range p.Spec.Containers {
+			st := containerStatus(&p, c.Name)
+			fmt.Fprintf(&b, "\n  %s: spec %s status %s id %s restarts %d ready %v running %v", c.Name, c.Image, st.Image, st.ContainerID, st.RestartCount, st.Ready, st.State.Running != nil)
+		}
+		for _, c := range p.Status.Conditions {
+			fmt.Fprintf(&b, "\n  condition %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message)
+		}
+		for k, v := range p.Annotations {
+			if strings.Contains(k, "kruise") {
+				fmt.Fprintf(&b, "\n  %s: %s", k, v)
+			}
+		}
+		t.Log(b.String())
+	}
 }

@@ -55,10 +55,15 @@ func newSuite(t *testing.T, c *harness.Cluster, version string) *suite {
 // step runs fn as a subtest, logs how long it took and records it for the summary.
 func (s *suite) step(t *testing.T, name string, fn func(t *testing.T)) bool {
 	begin := time.Now()
+	ran := false
 	ok := t.Run(name, func(t *testing.T) {
+		ran = true
 		t.Logf("STEP %s", name)
 		fn(t)
 	})
+	if !ran { // left out by -run
+		return ok
+	}
 	d := time.Since(begin).Round(100 * time.Millisecond)
 	s.timings = append(s.timings, timing{name, d, ok})
 	t.Logf("STEP %-40s %8s %s", name, d, map[bool]string{true: "ok", false: "FAILED"}[ok])
@@ -175,4 +180,13 @@ func TestCluster(t *testing.T) {
 	if !s.step(t, "helm install (etcd.mode=single)", s.testHelmInstall) {
 		return
 	}
+	s.step(t, "CloneSet basic", s.testCloneSetBasic)
+	s.step(t, "CloneSet in-place update", s.testCloneSetInPlace)
+	s.step(t, "SidecarSet injection and upgrade", s.testSidecarSet)
+	s.step(t, "PodUnavailableBudget", s.testPodUnavailableBudget)
+	s.step(t, "ContainerRecreateRequest", s.testContainerRecreateRequest)
+	s.step(t, "ImagePullJob and NodeImage", s.testImagePullJob)
+	s.step(t, "helm upgrade under load", s.testHelmUpgradeUnderLoad)
+	s.step(t, "containerd restart", s.testContainerdRestart)
+	s.step(t, "helm uninstall", s.testHelmUninstall)
 }

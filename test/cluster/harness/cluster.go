@@ -125,8 +125,11 @@ func (c *Cluster) up(ctx context.Context, o Options) error {
 			}
 			return writeKubeconfigs(*l)
 		}},
-		{"node network (" + NodeDevice + " " + NodeIP + ", CNI " + PodBridge + " " + PodSubnet + ")", func() error {
+		{"node network and mounts (" + NodeDevice + " " + NodeIP + ", CNI " + PodBridge + " " + PodSubnet + ")", func() error {
 			if err := setupNetwork(*l); err != nil {
+				return err
+			}
+			if err := shareRunDir(*l); err != nil {
 				return err
 			}
 			for _, s := range nodeSysctls {

@@ -81,6 +81,7 @@ func (c *Cluster) startKubelet(ctx context.Context) error {
 		"--root-dir="+l.StatePath("kubelet"),
 		"--hostname-override="+NodeName,
 		"--node-ip="+NodeIP,
+		"--v=2",
 	)
 	if err != nil {
 		return err

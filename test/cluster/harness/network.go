@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 func (l Layout) cniConfDir() string { return l.StatePath("cni", "net.d") }
@@ -117,6 +118,24 @@ func checkNetworkFree() error {
 				return fmt.Errorf("route %q on this host overlaps %s", line, r)
 			}
 		}
+	}
+	return nil
+}
+
+// shareRunDir makes RunDir a mount point of its own with shared propagation. The node
+// daemon mounts the directory of containerd's socket (RunDir/containerd) with
+// HostToContainer propagation, which containerd allows only below a shared or slave
+// mount; "/" is a private mount on this machine (on a systemd host it is shared). The
+// bind mount goes with the teardown's unmounting of everything under RunDir.
+func shareRunDir(l Layout) error {
+	if err := os.MkdirAll(l.Run, 0o711); err != nil {
+		return err
+	}
+	if err := syscall.Mount(l.Run, l.Run, "", syscall.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind-mounting %s: %w", l.Run, err)
+	}
+	if err := syscall.Mount("", l.Run, "", syscall.MS_SHARED|syscall.MS_REC, ""); err != nil {
+		return fmt.Errorf("making %s shared: %w", l.Run, err)
 	}
 	return nil
 }

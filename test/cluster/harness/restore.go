@@ -29,7 +29,7 @@ func restoreHost(l Layout, before *Snapshot, logf func(string, ...any)) []error 
 	}
 	killShims(l, logf)
 	note(killCgroupTree("kubepods", logf))
-	note(unmountNew(before, append(watchedMountPrefixes, StateDir, RunDir), logf))
+	note(unmountNew(before, slices.Concat(watchedMountPrefixes, []string{StateDir, RunDir}), logf))
 	note(removeIPTables(before, logf))
 	note(deleteLinks(before, logf))
 	note(removeCgroupTree("kubepods", logf))

@@ -5,8 +5,8 @@
 //
 //   - testapp (the images' command): an HTTP server on :80 (PORT overrides) whose
 //     GET / answers the image it was started from (/etc/kn-image, written into each
-//     image), its pid and start time, so a test can tell from outside which image a
-//     container really runs and whether it was restarted. When the port is taken (a
+//     image), its pid, start time and $APP_CONFIG, so a test can tell from outside which
+//     image and environment a container really runs and whether it was restarted. When the port is taken (a
 //     second container of the same pod) it waits for SIGTERM without serving.
 //   - sleep N[smhd]: sleeps, as the examples' `sleep 999d` sidecars expect.
 //   - sh: not a shell. It runs nothing, prints what it was asked to run and exits 0:
@@ -87,7 +87,7 @@ func serve(ctx context.Context) int {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "image=%s pid=%d started=%s\n", strings.TrimSpace(string(image)), os.Getpid(), started)
+		fmt.Fprintf(w, "image=%s pid=%d started=%s APP_CONFIG=%q\n", strings.TrimSpace(string(image)), os.Getpid(), started, os.Getenv("APP_CONFIG"))
 	})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
