@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -119,4 +120,120 @@ func containerNames(p *corev1.Pod) []string {
 		n = append(n, c.Name)
 	}
 	return n
+}
+
+// testSidecarSetPolicies: sidecarset-policies.yaml — a pod labelled app=sample, created
+// with --dry-run=server (the sidecar mounts a hostPath the test will not create on the
+// host), gets the nginx sidecar before its own container (BeforeAppContainer), PROXY_IP
+// transferred from container main, and the nginx.conf volume (as nginx-conf).
+func (s *suite) testSidecarSetPolicies(t *testing.T) {
+	ctx := context.Background()
+	s.apply(t, example(t, "sidecarset-policies.yaml"))
+	defer func() {
+		must(t, ignoreNotFound(s.kruise.AppsV1alpha1().SidecarSets().Delete(ctx, "sidecarset", metav1.DeleteOptions{})))
+	}()
+	pod := `apiVersion: v1
+kind: Pod
+metadata:
+  name: sample
+  namespace: default
+  labels:
+    app: sample
+spec:
+  containers:
+  - name: main
+    image: nginx:alpine
+    env:
+    - name: PROXY_IP
+      value: 10.0.0.7
+`
+	var got corev1.Pod
+	must(t, harness.WaitFor(ctx, 30*time.Second, 500*time.Millisecond, "sidecar injected (dry run)", func(ctx context.Context) error {
+		out, err := s.run(ctx, pod, "kubectl", "create", "--dry-run=server", "-o", "json", "-f", "-")
+		if err != nil {
+			return err
+		}
+		got = corev1.Pod{}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			return err
+		}
+		if len(got.Spec.Containers) != 2 {
+			return fmt.Errorf("containers %v", containerNames(&got))
+		}
+		return nil
+	}))
+	names := containerNames(&got)
+	nginx := findContainer(&got, "nginx")
+	proxy := ""
+	for _, e := range nginx.Env {
+		if e.Name == "PROXY_IP" {
+			proxy = e.Value
+		}
+	}
+	var vol *corev1.Volume
+	for i := range got.Spec.Volumes {
+		// A pod volume's name is a DNS label: the SidecarSet's "nginx.conf" becomes
+		// "nginx-conf" (pkg/apis/apps/pub, with a warning when the SidecarSet is written).
+		if got.Spec.Volumes[i].Name == "nginx-conf" {
+			vol = &got.Spec.Volumes[i]
+		}
+	}
+	mounted := false
+	for _, m := range nginx.VolumeMounts {
+		mounted = mounted || m.Name == "nginx-conf" && m.MountPath == "/nginx/conf"
+	}
+	if names[0] != "nginx" || proxy != "10.0.0.7" || vol == nil || vol.HostPath == nil || vol.HostPath.Path != "/data/nginx/conf" || !mounted {
+		b, _ := json.MarshalIndent(got.Spec, "", "  ")
+		t.Fatalf("containers %v, PROXY_IP %q, volume %+v: want nginx first, PROXY_IP from main, the hostPath volume; pod spec:\n%s", names, proxy, vol, b)
+	}
+	t.Logf("dry-run pod: containers %v, nginx env PROXY_IP=%s (from main), volume nginx-conf (the SidecarSet's nginx.conf) hostPath %s mounted at /nginx/conf", names, proxy, vol.HostPath.Path)
+}
+
+// testSidecarSetHotUpgrade: sidecarset-hotupgrade.yaml — the pod gets two sidecar
+// containers, sidecar-1 working (sidecarv1) and sidecar-2 idle (the empty image), both
+// running with the postStart hook done; an image change to sidecarv2 upgrades the idle
+// one in place and resets the other to the empty image, the pod unchanged.
+func (s *suite) testSidecarSetHotUpgrade(t *testing.T) {
+	ctx := context.Background()
+	const repo = "openkruise/hotupgrade-sample:"
+	s.push(t, repo+"sidecarv1", repo+"sidecarv2", repo+"empty", repo+"busybox")
+	s.apply(t, example(t, "sidecarset-hotupgrade.yaml"))
+	defer func() {
+		s.deleteCloneSet(t, "busybox", "app=hotupgrade")
+		must(t, ignoreNotFound(s.kruise.AppsV1alpha1().SidecarSets().Delete(ctx, "hotupgrade-sidecarset", metav1.DeleteOptions{})))
+	}()
+	s.waitCloneSet(t, "busybox", 2*time.Minute, "1 ready", readyCount(1))
+	pod := s.onlyPod(t, "app=hotupgrade")
+	images := func(p *corev1.Pod) map[string]string {
+		m := map[string]string{}
+		for _, c := range p.Spec.Containers {
+			m[c.Name] = strings.TrimPrefix(c.Image, repo)
+		}
+		return m
+	}
+	before := images(&pod)
+	if before["sidecar-1"] != "sidecarv1" || before["sidecar-2"] != "empty" || runningReady(&pod) != nil {
+		t.Fatalf("pod containers %v (%v); want sidecar-1 sidecarv1 and sidecar-2 empty, running", before, runningReady(&pod))
+	}
+	t.Logf("pod %s: %v, all running", pod.Name, before)
+	begin := time.Now()
+	s.kubectl(t, "patch", "sidecarset", "hotupgrade-sidecarset", "--type=json",
+		"-p", `[{"op":"replace","path":"/spec/containers/0/image","value":"`+repo+`sidecarv2"}]`)
+	after := s.waitPod(t, pod.Name, 2*time.Minute, "hot upgraded", func(p *corev1.Pod) error {
+		m := images(p)
+		if m["sidecar-2"] != "sidecarv2" || m["sidecar-1"] != "empty" {
+			return fmt.Errorf("containers %v", m)
+		}
+		for _, n := range []string{"sidecar-1", "sidecar-2"} {
+			st := containerStatus(p, n)
+			if !strings.HasSuffix(st.Image, findContainer(p, n).Image) || st.State.Running == nil {
+				return fmt.Errorf("%s: status image %s running %v", n, st.Image, st.State.Running != nil)
+			}
+		}
+		return runningReady(p)
+	})
+	if after.UID != pod.UID {
+		t.Errorf("the pod was recreated")
+	}
+	t.Logf("hot upgrade in %s: %v (was %v), same pod", time.Since(begin).Round(100*time.Millisecond), images(after), before)
 }

@@ -180,12 +180,36 @@ func TestCluster(t *testing.T) {
 	if !s.step(t, "helm install (etcd.mode=single)", s.testHelmInstall) {
 		return
 	}
-	s.step(t, "CloneSet basic", s.testCloneSetBasic)
-	s.step(t, "CloneSet in-place update", s.testCloneSetInPlace)
-	s.step(t, "SidecarSet injection and upgrade", s.testSidecarSet)
-	s.step(t, "PodUnavailableBudget", s.testPodUnavailableBudget)
-	s.step(t, "ContainerRecreateRequest", s.testContainerRecreateRequest)
-	s.step(t, "ImagePullJob and NodeImage", s.testImagePullJob)
+	// The examples of every kind, each cleaned up after itself.
+	for _, st := range []struct {
+		name string
+		fn   func(*testing.T)
+	}{
+		{"CloneSet basic", s.testCloneSetBasic},
+		{"CloneSet in-place update", s.testCloneSetInPlace},
+		{"CloneSet env from annotation", s.testCloneSetEnvFromAnnotation},
+		{"CloneSet container priority", s.testCloneSetContainerPriority},
+		{"CloneSet podsToDelete", s.testCloneSetPodsToDelete},
+		{"CloneSet scale-up limited", s.testCloneSetScaleLimited},
+		{"Advanced StatefulSet", s.testAdvancedStatefulSet},
+		{"Advanced DaemonSet", s.testAdvancedDaemonSet},
+		{"BroadcastJob", s.testBroadcastJob},
+		{"AdvancedCronJob", s.testAdvancedCronJob},
+		{"SidecarSet injection and upgrade", s.testSidecarSet},
+		{"SidecarSet policies", s.testSidecarSetPolicies},
+		{"SidecarSet hot upgrade", s.testSidecarSetHotUpgrade},
+		{"PodUnavailableBudget", s.testPodUnavailableBudget},
+		{"WorkloadSpread", s.testWorkloadSpread},
+		{"UnitedDeployment", s.testUnitedDeployment},
+		{"ContainerRecreateRequest", s.testContainerRecreateRequest},
+		{"ImagePullJob and NodeImage", s.testImagePullJob},
+		{"ResourceDistribution", s.testResourceDistribution},
+		{"deletion protection", s.testDeletionProtection},
+		{"container launch priority", s.testContainerLaunchPriority},
+		{"kinds not served yet", s.testNotServed},
+	} {
+		s.step(t, st.name, st.fn)
+	}
 	s.step(t, "helm upgrade under load", s.testHelmUpgradeUnderLoad)
 	s.step(t, "containerd restart", s.testContainerdRestart)
 	s.step(t, "helm uninstall", s.testHelmUninstall)
