@@ -9,6 +9,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
 	appsv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/test/cluster/harness"
@@ -97,7 +98,10 @@ func (s *suite) criHas(ctx context.Context, ref string) (bool, error) {
 func (s *suite) testImagePullJob(t *testing.T) {
 	ctx := context.Background()
 	s.push(t, "nginx:1.9.1", "ubuntu:latest")
+	// Neither image is on the node before (an earlier round of the suite pulled them).
 	for _, ref := range []string{"docker.io/library/nginx:1.9.1", "docker.io/library/ubuntu:latest"} {
+		_, err := s.c.CRI().Images.RemoveImage(ctx, &runtimeapi.RemoveImageRequest{Image: &runtimeapi.ImageSpec{Image: ref}})
+		must(t, err)
 		has, err := s.criHas(ctx, ref)
 		must(t, err)
 		if has {

@@ -177,10 +177,24 @@ func TestCluster(t *testing.T) {
 	if !s.step(t, "node runs a pod", s.testNode) {
 		return
 	}
-	if !s.step(t, "helm install (etcd.mode=single)", s.testHelmInstall) {
-		return
+	// The chart as the README installs it, then every example, an upgrade under load, a
+	// containerd restart and the uninstall; then the same examples on the kustomize
+	// variant.
+	uninstalled := false
+	if s.step(t, "helm install (etcd.mode=single)", s.testHelmInstall) {
+		s.runExamples(t, "")
+		s.step(t, "helm upgrade under load", s.testHelmUpgradeUnderLoad)
+		s.step(t, "containerd restart", s.testContainerdRestart)
+		uninstalled = s.step(t, "helm uninstall", s.testHelmUninstall)
 	}
-	// The examples of every kind, each cleaned up after itself.
+	if uninstalled && s.step(t, "kubectl apply -k (single overlay)", s.testKustomizeInstall) {
+		s.runExamples(t, "kustomize: ")
+		s.step(t, "kubectl delete -k", s.testKustomizeDelete)
+	}
+}
+
+// runExamples runs the examples of every kind, each cleaning up after itself.
+func (s *suite) runExamples(t *testing.T, prefix string) {
 	for _, st := range []struct {
 		name string
 		fn   func(*testing.T)
@@ -208,9 +222,6 @@ func TestCluster(t *testing.T) {
 		{"container launch priority", s.testContainerLaunchPriority},
 		{"kinds not served yet", s.testNotServed},
 	} {
-		s.step(t, st.name, st.fn)
+		s.step(t, prefix+st.name, st.fn)
 	}
-	s.step(t, "helm upgrade under load", s.testHelmUpgradeUnderLoad)
-	s.step(t, "containerd restart", s.testContainerdRestart)
-	s.step(t, "helm uninstall", s.testHelmUninstall)
 }
