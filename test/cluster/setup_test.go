@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,19 @@ func upCluster(t *testing.T) (*harness.Cluster, string) {
 			t.Errorf("teardown: %v", err)
 		}
 	})
+	// go test -timeout panics without running cleanups: tear down before it does.
+	if deadline, ok := t.Deadline(); ok {
+		watchdog := time.AfterFunc(time.Until(deadline)-3*time.Minute, func() {
+			fmt.Fprintln(os.Stderr, "test/cluster: go test -timeout is 3 minutes away; tearing the cluster down")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := c.Down(ctx); err != nil {
+				fmt.Fprintln(os.Stderr, "teardown:", err)
+			}
+			os.Exit(1)
+		})
+		t.Cleanup(func() { watchdog.Stop() })
+	}
 	return c, version
 }
 

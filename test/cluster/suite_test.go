@@ -66,7 +66,7 @@ func (s *suite) step(t *testing.T, name string, fn func(t *testing.T)) bool {
 	}
 	d := time.Since(begin).Round(100 * time.Millisecond)
 	s.timings = append(s.timings, timing{name, d, ok})
-	t.Logf("STEP %-40s %8s %s", name, d, map[bool]string{true: "ok", false: "FAILED"}[ok])
+	t.Logf("STEP %-48s %8s %s", name, d, map[bool]string{true: "ok", false: "FAILED"}[ok])
 	return ok
 }
 
@@ -74,7 +74,7 @@ func (s *suite) step(t *testing.T, name string, fn func(t *testing.T)) bool {
 func (s *suite) summary(t *testing.T) {
 	var b strings.Builder
 	for _, tm := range s.timings {
-		fmt.Fprintf(&b, "\n  %-40s %8s %s", tm.step, tm.took, map[bool]string{true: "ok", false: "FAILED"}[tm.ok])
+		fmt.Fprintf(&b, "\n  %-48s %8s %s", tm.step, tm.took, map[bool]string{true: "ok", false: "FAILED"}[tm.ok])
 	}
 	t.Logf("steps:%s", b.String())
 }

@@ -149,7 +149,7 @@ func (c *Cluster) ctr(ctx context.Context, args ...string) (string, error) {
 // ImportImages loads OCI image tarballs (`make images`) into containerd's CRI namespace.
 func (c *Cluster) ImportImages(ctx context.Context, files ...string) error {
 	for _, f := range files {
-		if _, err := c.ctr(ctx, "images", "import", "--no-unpack=false", f); err != nil {
+		if _, err := c.ctr(ctx, "images", "import", f); err != nil {
 			return err
 		}
 	}

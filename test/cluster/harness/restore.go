@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,56 +184,68 @@ func removeIPTables(before *Snapshot, logf func(string, ...any)) error {
 		if err != nil {
 			return fmt.Errorf("%s-save: %w", fam, err)
 		}
-		var in bytes.Buffer
-		removed := 0
-		for table, lines := range parseIPTablesSave(string(raw)) {
-			old := before.IPTables[fam+" "+table]
-			var dels, chains []string
-			for _, l := range lines {
-				if slices.Contains(old, l) {
-					continue
-				}
-				if !strings.HasPrefix(l, "-A ") {
-					if name := strings.Fields(l)[0]; ownedChain(name) {
-						chains = append(chains, name)
-					}
-					continue
-				}
-				f := strings.Fields(l)
-				if ownedChain(f[1]) {
-					continue // goes with its chain
-				}
-				if target := jumpTarget(f); ownedChain(target) {
-					dels = append(dels, "-D "+strings.TrimPrefix(l, "-A "))
-				}
-			}
-			if len(dels)+len(chains) == 0 {
-				continue
-			}
-			fmt.Fprintf(&in, "*%s\n", table)
-			for _, d := range dels {
-				fmt.Fprintln(&in, d)
-			}
-			for _, c := range chains {
-				fmt.Fprintf(&in, "-F %s\n", c)
-			}
-			for _, c := range chains {
-				fmt.Fprintf(&in, "-X %s\n", c)
-			}
-			fmt.Fprintln(&in, "COMMIT")
-			removed += len(dels) + len(chains)
-		}
+		script, removed := iptablesRemovals(fam, before.IPTables, parseIPTablesSave(string(raw)))
 		if removed == 0 {
 			continue
 		}
 		cmd := exec.Command(fam+"-restore", "--noflush", "-w", "5")
-		cmd.Stdin = &in
+		cmd.Stdin = strings.NewReader(script)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s-restore: %w: %s", fam, err, bytes.TrimSpace(out))
 		}
 		logf("restore: %s: removed %d KUBE-*/CNI-* chains and rules jumping to them", fam, removed)
 	}
 	return nil
+}
+
+// iptablesRemovals is the iptables-restore --noflush input that takes the tables of one
+// family (now, as parseIPTablesSave returns them) back to before ("<family> <table>" ->
+// lines, as in Snapshot): new rules of other chains that jump to a KUBE-*/CNI-* chain are
+// deleted, then new KUBE-*/CNI-* chains are flushed and deleted (flushing all of them
+// first, since they jump to one another). It also returns how many rules and chains it
+// removes. Anything else new is left for Diff to report.
+func iptablesRemovals(fam string, before map[string][]string, now map[string][]string) (string, int) {
+	var b strings.Builder
+	removed := 0
+	tables := slices.Sorted(maps.Keys(now))
+	for _, table := range tables {
+		old := before[fam+" "+table]
+		var dels, chains []string
+		for _, l := range now[table] {
+			if slices.Contains(old, l) {
+				continue
+			}
+			f := strings.Fields(l)
+			if !strings.HasPrefix(l, "-A ") {
+				if ownedChain(f[0]) {
+					chains = append(chains, f[0])
+				}
+				continue
+			}
+			if ownedChain(f[1]) {
+				continue // goes with its chain
+			}
+			if ownedChain(jumpTarget(f)) {
+				dels = append(dels, "-D "+strings.TrimPrefix(l, "-A "))
+			}
+		}
+		if len(dels)+len(chains) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "*%s\n", table)
+		for _, d := range dels {
+			fmt.Fprintln(&b, d)
+		}
+		for _, c := range chains {
+			fmt.Fprintf(&b, "-F %s\n", c)
+		}
+		for _, c := range chains {
+			fmt.Fprintf(&b, "-X %s\n", c)
+		}
+		fmt.Fprintln(&b, "COMMIT")
+		removed += len(dels) + len(chains)
+	}
+	return b.String(), removed
 }
 
 func jumpTarget(f []string) string {
