@@ -8,7 +8,7 @@ BIN := $(OUT)/bin
 # image tags) and the kustomize base's image tags follow it (make chart; make verify checks).
 VERSION := $(shell cat $(CURDIR)/VERSION)
 
-.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd verify codegen bench clean
+.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd test-cluster verify codegen bench clean
 
 all: build
 
@@ -102,6 +102,22 @@ test-containerd:
 	@command -v containerd >/dev/null && command -v runc >/dev/null || \
 	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y containerd runc; }
 	KRUISE_TEST_CONTAINERD=1 go test -count=1 -v -timeout 10m ./test/containerd/...
+
+## test-cluster: opt-in, not part of `make test`: a real single-node cluster on this machine
+## (test/cluster; root): Debian's containerd, runc and CNI plugins (apt-installed with iptables
+## when missing), kubelet and kube-proxy (hack/tools/build-node.sh, once: ~8 min on 2 cores),
+## the control plane from `make tools`, the images of `make images`. The suite installs the
+## chart, runs the examples with real pods, upgrades under load, restarts containerd and
+## uninstalls. It changes the host while it runs (network devices, iptables, cgroups,
+## sysctls) and restores it, checked against a snapshot taken before; logs in
+## _output/test-cluster/logs.
+test-cluster: tools helm images
+	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
+	  [ -x /usr/lib/cni/bridge ] || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	      containerd runc iptables containernetworking-plugins; }
+	hack/tools/build-node.sh
+	KRUISE_TEST_CLUSTER=1 go test -count=1 -v -timeout 60m ./test/cluster/...
 
 ## verify: generated code up to date, gofmt and go vet clean, nothing read from outside the
 ## repository (hack/verify-standalone.sh)

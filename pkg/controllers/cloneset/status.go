@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
@@ -30,18 +31,24 @@ func computeStatus(st *syncState, now metav1.Time, syncErr error) v1beta1.CloneS
 		updated := st.revs.IsUpdated(pod)
 		ready := podcondition.IsReady(pod)
 		available, _ := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, now.Time)
+		// A pod being updated in place carries the update revision from the patch on,
+		// while its Ready condition still describes the old containers until kubelet has
+		// replaced them (no InPlaceUpdateReady=False round trip without a grace period):
+		// it is updated, but not updated and ready before its containers run the update,
+		// as OpenKruise's IsPodUpdateReady counts it.
+		updatedDone := updated && !inplaceupdate.IsInPlaceUpdating(pod)
 		if updated {
 			s.UpdatedReplicas++
 		}
 		if ready {
 			s.ReadyReplicas++
-			if updated {
+			if updatedDone {
 				s.UpdatedReadyReplicas++
 			}
 		}
 		if available {
 			s.AvailableReplicas++
-			if updated {
+			if updatedDone {
 				s.UpdatedAvailableReplicas++
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/syncerror"
 )
@@ -38,14 +39,17 @@ func computeStatus(st *syncState, now metav1.Time) v1beta1.StatefulSetStatus {
 		s.Replicas++
 		revision := pod.Labels[pub.ControllerRevisionHashLabelKey]
 		updated := revision == st.revs.Update.Name
+		// A pod being updated in place is not updated and ready before kubelet has
+		// replaced its containers (its Ready condition still describes the old ones).
+		updatedDone := updated && !inplaceupdate.IsInPlaceUpdating(pod)
 		if isRunningAndReady(pod) {
 			s.ReadyReplicas++
-			if updated {
+			if updatedDone {
 				s.UpdatedReadyReplicas++
 			}
 			if available, _ := readyFor(pod, minReady, now.Time); available {
 				s.AvailableReplicas++
-				if updated {
+				if updatedDone {
 					s.UpdatedAvailableReplicas++
 				}
 			}

@@ -1,0 +1,183 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/test/cluster/harness"
+)
+
+const (
+	releaseName     = "kruise-native"
+	kruiseNamespace = "kruise-system"
+	// etcdPV is the hand-made PersistentVolume of kruise-apiserver's embedded etcd in
+	// single mode (the node has no provisioner).
+	etcdPV  = "kruise-apiserver-etcd"
+	etcdPVC = "kruise-apiserver-etcd"
+	// nonRoot is the uid kruise-apiserver runs as; a hostPath volume ignores fsGroup, so
+	// the directory must belong to it before the pod starts.
+	nonRoot = 65532
+)
+
+func (s *suite) chartDir() string {
+	return filepath.Join(s.c.Layout.Root, "artifacts", "charts", "kruise-native")
+}
+
+// chartValues are the values the node needs: single mode (the node has no DNS, which the
+// etcd cluster's members need), and the node's containerd socket for the node daemon.
+func (s *suite) chartValues() []string {
+	return []string{
+		"--set", "etcd.mode=single",
+		"--set", "nodeDaemon.runtimeSocket=" + s.c.Layout.ContainerdSocket(),
+	}
+}
+
+// createEtcdPV makes the hostPath PersistentVolume the chart's claim binds to, bound to
+// the claim ahead, on an empty directory owned by nonRoot.
+func (s *suite) createEtcdPV(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	dir := s.c.Layout.StatePath("pv", etcdPV)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, nonRoot, nonRoot); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, etcdPV, metav1.DeleteOptions{})
+	if err := harness.WaitFor(ctx, 30*time.Second, 200*time.Millisecond, "old PV gone", func(ctx context.Context) error {
+		_, err := s.c.Client.CoreV1().PersistentVolumes().Get(ctx, etcdPV, metav1.GetOptions{})
+		if err == nil {
+			return fmt.Errorf("still there")
+		}
+		return ignoreNotFound(err)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	pv := &corev1.PersistentVolume{
+		ObjectMeta: metav1.ObjectMeta{Name: etcdPV},
+		Spec: corev1.PersistentVolumeSpec{
+			Capacity:                      corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("8Gi")},
+			AccessModes:                   []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+			PersistentVolumeReclaimPolicy: corev1.PersistentVolumeReclaimRetain,
+			ClaimRef:                      &corev1.ObjectReference{Namespace: kruiseNamespace, Name: etcdPVC},
+			PersistentVolumeSource: corev1.PersistentVolumeSource{
+				HostPath: &corev1.HostPathVolumeSource{Path: dir},
+			},
+		},
+	}
+	if _, err := s.c.Client.CoreV1().PersistentVolumes().Create(ctx, pv, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testHelmInstall: helm install with etcd.mode=single; the post-install hook registers the
+// APIServices once kruise-apiserver is Ready; all four become Available and every pod of
+// kruise-system runs.
+func (s *suite) testHelmInstall(t *testing.T) {
+	ctx := context.Background()
+	s.createEtcdPV(t)
+	begin := time.Now()
+	args := append([]string{"install", releaseName, s.chartDir(), "--wait", "--timeout", "5m"}, s.chartValues()...)
+	out, err := s.run(ctx, "", "helm", args...)
+	if err != nil {
+		s.dumpKruiseSystem(t)
+		t.Fatal(err)
+	}
+	installed := time.Since(begin)
+	if err := s.waitAPIServicesAvailable(ctx, 2*time.Minute); err != nil {
+		s.dumpKruiseSystem(t)
+		t.Fatal(err)
+	}
+	available := time.Since(begin)
+	t.Logf("helm install returned in %s (hooks included); all 4 APIServices Available %s after the install began",
+		installed.Round(100*time.Millisecond), available.Round(100*time.Millisecond))
+	t.Logf("helm install output:\n%s", firstLines(out, 8))
+	names, err := s.waitKruiseSystemReady(ctx, 2*time.Minute)
+	if err != nil {
+		s.dumpKruiseSystem(t)
+		t.Fatal(err)
+	}
+	t.Logf("kruise-system pods running and ready %s after the install began: %s",
+		time.Since(begin).Round(100*time.Millisecond), strings.Join(names, ", "))
+	// Discovery of every Kruise group through kube-apiserver.
+	res := s.kubectl(t, "api-resources", "--api-group=apps.kruise.io", "-o", "name")
+	t.Logf("apps.kruise.io resources: %s", strings.Join(strings.Fields(res), " "))
+}
+
+// waitKruiseSystemReady waits until kruise-system has a running and ready pod of
+// kruise-apiserver, kruise-controller and kruise-node-daemon each, and no other pod of
+// theirs that is not (a hook's Job pods are left out).
+func (s *suite) waitKruiseSystemReady(ctx context.Context, timeout time.Duration) ([]string, error) {
+	var names []string
+	err := harness.WaitFor(ctx, timeout, 500*time.Millisecond, "kruise-system pods ready", func(ctx context.Context) error {
+		pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		names = nil
+		seen := map[string]bool{}
+		for _, p := range pods.Items {
+			app := p.Labels["app.kubernetes.io/name"]
+			if app == "" {
+				continue
+			}
+			if err := runningReady(&p); err != nil {
+				return fmt.Errorf("%s: %w", p.Name, err)
+			}
+			seen[app] = true
+			names = append(names, p.Name)
+		}
+		for _, app := range []string{"kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
+			if !seen[app] {
+				return fmt.Errorf("no %s pod", app)
+			}
+		}
+		return nil
+	})
+	return names, err
+}
+
+// dumpKruiseSystem logs the state of kruise-system for a failure's diagnosis.
+func (s *suite) dumpKruiseSystem(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"-n", kruiseNamespace, "get", "pods,jobs,pvc,svc,endpoints", "-o", "wide"},
+		{"get", "apiservices", "-o", "wide"},
+		{"-n", kruiseNamespace, "get", "events", "--sort-by=.lastTimestamp"},
+	} {
+		out, _ := s.run(ctx, "", "kubectl", args...)
+		t.Logf("kubectl %s:\n%s", strings.Join(args, " "), out)
+	}
+	pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	for _, p := range pods.Items {
+		for _, c := range p.Spec.Containers {
+			out, _ := s.run(ctx, "", "kubectl", "-n", kruiseNamespace, "logs", p.Name, "-c", c.Name, "--tail=30")
+			t.Logf("logs %s/%s:\n%s", p.Name, c.Name, out)
+		}
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, "\n")
+}
