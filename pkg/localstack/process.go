@@ -206,9 +206,27 @@ func (s *Stack) Stop(ctx context.Context, name string) error {
 			return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", name, pid)
 		}
 	}
+	if err := s.waitPortsReleased(name, 10*time.Second); err != nil {
+		s.downf("%s: stopped, but %v", name, err)
+	}
 	_ = os.Remove(s.pidFile(name))
 	s.downf("%s: stopped (pid %d)", name, pid)
 	return nil
+}
+
+// waitPortsReleased waits until no one listens on the component's ports. A process that
+// has left /proc/<pid> can still hold its listening sockets for a moment while the
+// kernel closes its files; a start in that moment found its own port "in use by a
+// process this user cannot see" (seen under load in the aggregation tests).
+func (s *Stack) waitPortsReleased(name string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := s.checkPortsFree(name)
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // Kill sends SIGKILL to a component, as a crash or an OOM kill would, and waits until it
@@ -223,6 +241,9 @@ func (s *Stack) Kill(name string) error {
 	}
 	if !s.waitGone(context.Background(), name, pid, 30*time.Second) {
 		return fmt.Errorf("kill %s: pid %d still there 30s after SIGKILL", name, pid)
+	}
+	if err := s.waitPortsReleased(name, 10*time.Second); err != nil {
+		return fmt.Errorf("kill %s: %w", name, err)
 	}
 	if err := os.Remove(s.pidFile(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
