@@ -66,7 +66,10 @@ func (s *suite) testCloneSetEnvFromAnnotation(t *testing.T) {
 	after := s.onlyPod(t, "app=cs-env")
 	r0, r1 := containerStatus(&before, "app").RestartCount, containerStatus(&after, "app").RestartCount
 	if after.UID != before.UID || r1 != r0+1 {
-		t.Errorf("pod %s -> %s, restarts %d -> %d: want the same pod restarted once", before.UID, after.UID, r0, r1)
+		// Two restarts in a row also cost a CrashLoopBackOff (10 s) before the last start.
+		daemonLog, _ := s.run(ctx, "", "kubectl", "-n", kruiseNamespace, "logs", "daemonset/kruise-node-daemon", "--tail=40")
+		t.Errorf("pod %s -> %s, restarts %d -> %d: want the same pod restarted once; the node daemon's log ends:\n%s",
+			before.UID, after.UID, r0, r1, daemonLog)
 	}
 	t.Logf("annotation change: the same pod's container restarted in place (restarts %d -> %d) in %s and reads APP_CONFIG=%q",
 		r0, r1, time.Since(begin).Round(100*time.Millisecond), "config v2")
