@@ -124,7 +124,14 @@ users:
 	if err := writeAtomic(kc, []byte(cfg), 0o600); err != nil {
 		return err
 	}
-	admission := fmt.Sprintf(`apiVersion: apiserver.config.k8s.io/v1
+	return writeAtomic(filepath.Join(s.LocalDir, "admission-config.yaml"), []byte(WebhookAdmissionConfig(kc)), 0o600)
+}
+
+// WebhookAdmissionConfig is kube-apiserver's --admission-control-config-file content that
+// makes both webhook admission plugins present the client certificate of kubeconfig
+// (the one the Pod webhook requires) when they call a webhook.
+func WebhookAdmissionConfig(kubeconfig string) string {
+	return fmt.Sprintf(`apiVersion: apiserver.config.k8s.io/v1
 kind: AdmissionConfiguration
 plugins:
 - name: MutatingAdmissionWebhook
@@ -137,6 +144,5 @@ plugins:
     apiVersion: apiserver.config.k8s.io/v1
     kind: WebhookAdmissionConfiguration
     kubeConfigFile: %[1]s
-`, kc)
-	return writeAtomic(filepath.Join(s.LocalDir, "admission-config.yaml"), []byte(admission), 0o600)
+`, kubeconfig)
 }

@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 // WebhookClientUser is the identity kube-apiserver presents to the Pod webhook (the
@@ -125,19 +127,5 @@ users:
 		return "", err
 	}
 	file := l.StatePath("admission-config.yaml")
-	admission := fmt.Sprintf(`apiVersion: apiserver.config.k8s.io/v1
-kind: AdmissionConfiguration
-plugins:
-- name: MutatingAdmissionWebhook
-  configuration:
-    apiVersion: apiserver.config.k8s.io/v1
-    kind: WebhookAdmissionConfiguration
-    kubeConfigFile: %[1]s
-- name: ValidatingAdmissionWebhook
-  configuration:
-    apiVersion: apiserver.config.k8s.io/v1
-    kind: WebhookAdmissionConfiguration
-    kubeConfigFile: %[1]s
-`, kc)
-	return file, os.WriteFile(file, []byte(admission), 0o600)
+	return file, os.WriteFile(file, []byte(localstack.WebhookAdmissionConfig(kc)), 0o600)
 }
