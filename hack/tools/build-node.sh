@@ -20,10 +20,8 @@ BIN_DIR="${BIN_DIR:-${ROOT}/_output/bin}"
 STAMP="${BIN_DIR}/.node-stamp"
 MODDIR="${ROOT}/_output/tools-node"
 
-# The same version stamping as build.sh, so `kubelet --version` matches kube-apiserver's.
-KUBE_VERSION="v1.36.3"
-KUBE_MAJOR="1"
-KUBE_MINOR="36"
+# shellcheck source=lib.sh
+source "${TOOLS_DIR}/lib.sh"
 
 TOOLS=(
   "kube-proxy=k8s.io/kubernetes/cmd/kube-proxy"
@@ -55,29 +53,9 @@ rm -f "${STAMP}"
 cp "${TOOLS_DIR}/go.mod" "${MODDIR}/node.mod"
 cat "${TOOLS_DIR}/go.sum" "${TOOLS_DIR}/node.sum" > "${MODDIR}/node.sum"
 
-build_date="$(date -u +'%Y-%m-%dT%H:%M:%SZ')"
-ldflags=""
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ldflags+=" -X ${pkg}.gitVersion=${KUBE_VERSION}"
-  ldflags+=" -X ${pkg}.gitMajor=${KUBE_MAJOR}"
-  ldflags+=" -X ${pkg}.gitMinor=${KUBE_MINOR}"
-  ldflags+=" -X ${pkg}.gitTreeState=clean"
-  ldflags+=" -X ${pkg}.buildDate=${build_date}"
-done
-ldflags+=" -s -w"
-
 cd "${TOOLS_DIR}"
 start_all=${SECONDS}
-for t in "${TOOLS[@]}"; do
-  name="${t%%=*}"
-  pkg="${t#*=}"
-  start=${SECONDS}
-  echo "tools: building ${name} (${pkg})"
-  go build -modfile="${MODDIR}/node.mod" -trimpath -ldflags "${ldflags}" \
-    -o "${BIN_DIR}/.${name}.tmp" "${pkg}"
-  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
-  echo "tools: built ${name} in $((SECONDS - start))s"
-done
+build_tools -modfile="${MODDIR}/node.mod"
 
 echo "${want}" > "${STAMP}"
 echo "tools: kubelet and kube-proxy built into ${BIN_DIR} in $((SECONDS - start_all))s"

@@ -17,9 +17,8 @@ ROOT="$(cd "${TOOLS_DIR}/../.." && pwd)"
 BIN_DIR="${BIN_DIR:-${ROOT}/_output/bin}"
 STAMP="${BIN_DIR}/.tools-stamp"
 
-KUBE_VERSION="v1.36.3"
-KUBE_MAJOR="1"
-KUBE_MINOR="36"
+# shellcheck source=lib.sh
+source "${TOOLS_DIR}/lib.sh"
 
 # name -> package (order: the small ones first, so a broken proxy fails fast)
 TOOLS=(
@@ -56,30 +55,9 @@ fi
 mkdir -p "${BIN_DIR}"
 rm -f "${STAMP}"
 
-build_date="$(date -u +'%Y-%m-%dT%H:%M:%SZ')"
-ldflags=""
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ldflags+=" -X ${pkg}.gitVersion=${KUBE_VERSION}"
-  ldflags+=" -X ${pkg}.gitMajor=${KUBE_MAJOR}"
-  ldflags+=" -X ${pkg}.gitMinor=${KUBE_MINOR}"
-  ldflags+=" -X ${pkg}.gitTreeState=clean"
-  ldflags+=" -X ${pkg}.buildDate=${build_date}"
-done
-ldflags+=" -s -w"
-
 cd "${TOOLS_DIR}"
 start_all=${SECONDS}
-for t in "${TOOLS[@]}"; do
-  name="${t%%=*}"
-  pkg="${t#*=}"
-  start=${SECONDS}
-  echo "tools: building ${name} (${pkg})"
-  # Build to a temporary name and rename, so an interrupted build never leaves a
-  # truncated binary that a later run would mistake for a good one.
-  go build -trimpath -ldflags "${ldflags}" -o "${BIN_DIR}/.${name}.tmp" "${pkg}"
-  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
-  echo "tools: built ${name} in $((SECONDS - start))s"
-done
+build_tools
 
 echo "${want}" > "${STAMP}"
 echo "tools: all built into ${BIN_DIR} in $((SECONDS - start_all))s"
