@@ -20,10 +20,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
@@ -39,7 +39,7 @@ func main() {
 }
 
 func run(args []string) error {
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
 		return err
 	}
@@ -97,21 +97,4 @@ func run(args []string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown command '%s' (up, start <component>, restart <component>, stop [component...], status, ports)", cmd)
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local", "main.go")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("cannot find the repository root (hack/local/main.go) above %s", dir)
-		}
-		dir = parent
-	}
 }

@@ -44,6 +44,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
@@ -110,7 +111,7 @@ func MainHA(m *testing.M) {
 }
 
 func run(m *testing.M, ha bool) int {
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "framework: %v\n", err)
 		return 1
@@ -461,25 +462,6 @@ func portsFree(base, n int) bool {
 		_ = l.Close()
 	}
 	return true
-}
-
-// repoRoot walks up from the working directory (a test's package directory) to the
-// directory holding hack/local/main.go.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local", "main.go")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("cannot find the repository root (hack/local/main.go) above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // packageName names the test package for _output/test-logs: its directory below

@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 )
 
 type flags struct {
@@ -131,7 +133,7 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
 		return err
 	}
@@ -153,23 +155,6 @@ func run(ctx context.Context, f *flags) error {
 		return werr
 	}
 	return err
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no hack/local-up.sh above the working directory")
-		}
-		dir = parent
-	}
 }
 
 func phaseOn(f *flags, name string) bool {

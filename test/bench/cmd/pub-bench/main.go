@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -31,6 +30,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -103,7 +103,7 @@ func phaseOrder(rounds int) []phase {
 }
 
 func run(ctx context.Context, n, clients, nodes, rounds int) (string, error) {
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
 		return "", err
 	}
@@ -314,21 +314,4 @@ func unregister(ctx context.Context, kube kubernetes.Interface, ns string) (rest
 		return nil, errors.Join(fmt.Errorf("kube-apiserver still has the Pod webhook's validating registration: %w", err), restore())
 	}
 	return restore, nil
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no hack/local-up.sh above the working directory")
-		}
-		dir = parent
-	}
 }

@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,6 +28,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
@@ -68,7 +68,7 @@ type phase struct {
 }
 
 func run(ctx context.Context, n, nodes int) (string, error) {
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
 		return "", err
 	}
@@ -196,21 +196,4 @@ func markdown(n, nodes int, phases []phase) string {
 			phases[1].perSec/max(phases[0].perSec, 0.001), phases[1].webhook.P99, phases[0].webhook.P99, phases[1].webhook.FailOpen)
 	}
 	return b.String()
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "local-up.sh")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no hack/local-up.sh above the working directory")
-		}
-		dir = parent
-	}
 }
