@@ -22,6 +22,12 @@ var chartOnlyValues = map[string]interface{}{
 	// How long the post-install hook waits for a Ready kruise-apiserver, and then for
 	// Available APIServices (each; keep their sum under helm's --timeout, 5m).
 	"installHooks.timeout": "2m",
+	// etcd.mode=external: the etcd client URLs, https and comma separated, and the
+	// client certificate (PEM; or leave them empty and create the Secret yourself).
+	"etcd.external.servers": "",
+	"etcd.external.ca":      "",
+	"etcd.external.cert":    "",
+	"etcd.external.key":     "",
 }
 
 const chartOnlyLabels = `  labels:
@@ -58,7 +64,7 @@ func extraFiles(root string) (map[string]string, error) {
 		"templates/job-kruise-native-pre-delete.yaml":                   generatedHeader + fmt.Sprintf(hookJob, "pre-delete", "pre-delete", "pre-delete"),
 		"templates/secret-kruise-apiserver-cert.yaml":                   generatedHeader + servingSecret,
 		"templates/secret-etcd-member-cert.yaml":                        generatedHeader + fmt.Sprintf(etcdSecret, "etcd-member-cert", "etcdMember"),
-		"templates/secret-kruise-apiserver-etcd-client-cert.yaml":       generatedHeader + fmt.Sprintf(etcdSecret, "kruise-apiserver-etcd-client-cert", "etcdClient"),
+		"templates/secret-kruise-apiserver-etcd-client-cert.yaml":       generatedHeader + fmt.Sprintf(etcdSecret, "kruise-apiserver-etcd-client-cert", "etcdClient") + externalEtcdClientSecret,
 	}
 	cm, err := certManagerTemplate(root)
 	if err != nil {
@@ -272,6 +278,27 @@ data:
   tls.crt: {{ .Values.__kruiseNativeCerts.servingCrt }}
   tls.key: {{ .Values.__kruiseNativeCerts.servingKey }}
   ca.crt: {{ .Values.__kruiseNativeCerts.ca }}
+{{- end }}
+`
+
+// externalEtcdClientSecret: etcd.mode=external, the client certificate given as values
+// (helm install --set-file etcd.external.ca=... ); without them the Secret is yours to
+// create, which cannot precede the install (the chart owns the namespace).
+const externalEtcdClientSecret = `{{- if and (eq .Values.etcd.mode "external") .Values.etcd.external.cert }}
+---
+# etcd.mode=external: the client certificate your etcd trusts, from the values
+# etcd.external.ca, etcd.external.cert and etcd.external.key (PEM).
+apiVersion: v1
+kind: Secret
+metadata:
+  name: kruise-apiserver-etcd-client-cert
+  namespace: kruise-system
+  labels:
+    app.kubernetes.io/part-of: kruise-native
+data:
+  tls.crt: {{ .Values.etcd.external.cert | b64enc }}
+  tls.key: {{ required "etcd.external.key is needed with etcd.external.cert" .Values.etcd.external.key | b64enc }}
+  ca.crt: {{ required "etcd.external.ca is needed with etcd.external.cert" .Values.etcd.external.ca | b64enc }}
 {{- end }}
 `
 

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"slices"
+	"strings"
+)
+
 // A hole is a field of the kustomize output that the chart takes from its values. The
 // generator puts the field's value from the kustomize output into values.yaml (so the
 // defaults render the kustomize output exactly) and the reference into the template.
@@ -11,7 +16,7 @@ type hole struct {
 	value string
 	// block values (maps, lists) render with toYaml | nindent; scalars inline.
 	block bool
-	// only limits the hole to one etcd mode ("cluster" or "single").
+	// only limits the hole to some etcd modes (space-separated: "cluster external").
 	only string
 	// expr, when set, is the template expression the field becomes instead of the
 	// value (a field derived from another value); value is then unused and no default
@@ -19,12 +24,17 @@ type hole struct {
 	expr string
 }
 
+// in reports whether the hole applies to the etcd mode.
+func (h hole) in(mode string) bool {
+	return h.only == "" || slices.Contains(strings.Fields(h.only), mode)
+}
+
 // holes are the chart's values: images, replicas, resources, the webhooks'
 // failurePolicy and scope, and the single mode's volume size. Feature gates are an
 // argument appended to the apiserver's and the controller's (featureGateArgs).
 var holes = []hole{
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "image"), value: "apiserver.image"},
-	{kind: "Deployment", name: "kruise-apiserver", path: []string{"spec", "replicas"}, value: "apiserver.replicas", only: "cluster"},
+	{kind: "Deployment", name: "kruise-apiserver", path: []string{"spec", "replicas"}, value: "apiserver.replicas", only: "cluster external"},
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "resources"), value: "apiserver.resources", block: true},
 	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "image"), value: "controller.image"},
 	{kind: "Deployment", name: "kruise-controller", path: []string{"spec", "replicas"}, value: "controller.replicas"},
@@ -34,6 +44,8 @@ var holes = []hole{
 	{kind: "StatefulSet", name: "etcd", path: containerField("etcd", "image"), value: "etcd.image", only: "cluster"},
 	{kind: "StatefulSet", name: "etcd", path: containerField("etcd", "resources"), value: "etcd.resources", block: true, only: "cluster"},
 	{kind: "PersistentVolumeClaim", name: "kruise-apiserver-etcd", path: []string{"spec", "resources", "requests", "storage"}, value: "etcd.single.storage", only: "single"},
+	{kind: "Deployment", name: "kruise-apiserver", path: append(containerField("kruise-apiserver", "env"), "name=ETCD_SERVERS", "value"), only: "external",
+		expr: `required "etcd.mode=external needs etcd.external.servers, your etcd's client URLs (https, comma separated)" .Values.etcd.external.servers | quote`},
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "failurePolicy"), value: "podWebhook.failurePolicy"},
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
 	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},

@@ -32,13 +32,19 @@ func (s *suite) chartDir() string {
 	return filepath.Join(s.c.Layout.Root, "artifacts", "charts", "kruise-native")
 }
 
-// chartValues are the values the node needs: single mode (the node has no DNS, which the
-// etcd cluster's members need), and the node's containerd socket for the node daemon.
+// chartValues are the values the node needs: the node's containerd socket for the node
+// daemon, and single mode (the node has no DNS, which the etcd cluster's members need)
+// or, once testHelmInstallExternalEtcd started it, the outside etcd with 2 replicas.
 func (s *suite) chartValues() []string {
-	return []string{
-		"--set", "etcd.mode=single",
-		"--set", "nodeDaemon.runtimeSocket=" + s.c.Layout.ContainerdSocket(),
+	v := []string{"--set", "nodeDaemon.runtimeSocket=" + s.c.Layout.ContainerdSocket()}
+	if s.outside == nil {
+		return append(v, "--set", "etcd.mode=single")
 	}
+	return append(v, "--set", "etcd.mode=external", "--set", "apiserver.replicas=2",
+		"--set", "etcd.external.servers="+s.outside.Servers,
+		"--set-file", "etcd.external.ca="+s.outside.CAFile,
+		"--set-file", "etcd.external.cert="+s.outside.CertFile,
+		"--set-file", "etcd.external.key="+s.outside.KeyFile)
 }
 
 // createEtcdPV makes the hostPath PersistentVolume the chart's claim binds to, bound to
@@ -87,8 +93,29 @@ func (s *suite) createEtcdPV(t *testing.T) {
 // APIServices once kruise-apiserver is Ready; all four become Available and every pod of
 // kruise-system runs.
 func (s *suite) testHelmInstall(t *testing.T) {
-	ctx := context.Background()
 	s.createEtcdPV(t)
+	s.helmInstall(t)
+}
+
+// testHelmInstallExternalEtcd: the chart with etcd.mode=external on an etcd outside the
+// pods (TLS, client certificates given as values), two kruise-apiserver replicas.
+func (s *suite) testHelmInstallExternalEtcd(t *testing.T) {
+	e, err := s.c.StartOutsideEtcd(context.Background())
+	must(t, err)
+	s.outside = &e
+	s.helmInstall(t)
+	pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(context.Background(),
+		metav1.ListOptions{LabelSelector: "app.kubernetes.io/name=kruise-apiserver"})
+	must(t, err)
+	if len(pods.Items) != 2 {
+		t.Fatalf("%d kruise-apiserver pods, want 2", len(pods.Items))
+	}
+}
+
+// helmInstall installs the chart with chartValues and waits for the APIServices and
+// the pods.
+func (s *suite) helmInstall(t *testing.T) {
+	ctx := context.Background()
 	begin := time.Now()
 	args := append([]string{"install", releaseName, s.chartDir(), "--wait", "--timeout", "5m"}, s.chartValues()...)
 	out, err := s.run(ctx, "", "helm", args...)

@@ -32,6 +32,11 @@ type suite struct {
 	dyn     dynamic.Interface
 	version string
 	timings []timing
+	// outside is set while the chart runs with etcd.mode=external on it; otherwise
+	// the chart runs with etcd.mode=single.
+	outside *harness.OutsideEtcd
+	// nextBuilt: the images of the upgrade's tag are built and imported.
+	nextBuilt bool
 }
 
 type timing struct {
@@ -187,9 +192,17 @@ func TestCluster(t *testing.T) {
 		s.step(t, "containerd restart", s.testContainerdRestart)
 		uninstalled = s.step(t, "helm uninstall", s.testHelmUninstall)
 	}
+	kustomizeDeleted := false
 	if uninstalled && s.step(t, "kubectl apply -k (single overlay)", s.testKustomizeInstall) {
 		s.runExamples(t, "kustomize: ")
-		s.step(t, "kubectl delete -k", s.testKustomizeDelete)
+		kustomizeDeleted = s.step(t, "kubectl delete -k", s.testKustomizeDelete)
+	}
+	// Two kruise-apiserver replicas on an etcd outside the pods: an upgrade under the
+	// same load fails no request.
+	if kustomizeDeleted && s.step(t, "helm install (etcd.mode=external, 2 replicas)", s.testHelmInstallExternalEtcd) {
+		s.step(t, "CloneSet basic (external etcd)", s.testCloneSetBasic)
+		s.step(t, "helm upgrade under load (2 replicas)", s.testHelmUpgradeUnderLoad)
+		s.step(t, "helm uninstall (external etcd)", s.testHelmUninstall)
 	}
 }
 

@@ -107,13 +107,17 @@ func (s *suite) runLoad(t *testing.T, stop <-chan struct{}) func() []write {
 // testHelmUpgradeUnderLoad: helm upgrade to images of a new tag while 4 clients write
 // CloneSets. In single mode the only kruise-apiserver replica is replaced (Recreate, its
 // etcd on the PersistentVolume), so writes fail for a while: the target is no
-// acknowledged write lost, and the window of failed requests is measured.
+// acknowledged write lost, and the window of failed requests is measured. With two
+// replicas on the outside etcd the target is no failed request at all.
 func (s *suite) testHelmUpgradeUnderLoad(t *testing.T) {
 	ctx := context.Background()
 	next := s.version + "-next"
-	begin := time.Now()
-	s.buildNextImages(t, next)
-	t.Logf("images %s built and imported in %s", next, time.Since(begin).Round(100*time.Millisecond))
+	if !s.nextBuilt {
+		begin := time.Now()
+		s.buildNextImages(t, next)
+		s.nextBuilt = true
+		t.Logf("images %s built and imported in %s", next, time.Since(begin).Round(100*time.Millisecond))
+	}
 
 	_, err := s.c.Client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: loadNamespace}}, metav1.CreateOptions{})
 	must(t, err)
@@ -195,6 +199,11 @@ func (s *suite) testHelmUpgradeUnderLoad(t *testing.T) {
 	window := time.Duration(0)
 	if failed > 0 {
 		window = lastFail.Sub(firstFail)
+	}
+	if s.outside != nil && failed > 0 {
+		// Two replicas on a shared etcd: the rolling update keeps one serving, and the
+		// one going away keeps serving while it leaves the Service (shutdown delay).
+		t.Errorf("%d requests failed during the upgrade of two replicas on an outside etcd, want 0", failed)
 	}
 	t.Logf("UPGRADE RESULT: %d writes by %d clients, %d acknowledged, 0 of them lost = %v; %d failed (%d of those stored anyway), failed-request window %s (first failure %s after the upgrade began); failures: %s",
 		len(writes), loadClients, acked, !t.Failed(), failed, failedStored, window.Round(10*time.Millisecond),

@@ -63,7 +63,7 @@ func (c *Cluster) down(ctx context.Context) error {
 		if c.cri != nil {
 			_ = c.cri.Close()
 		}
-		stop("kube-controller-manager", "kube-scheduler", "kube-apiserver", "etcd")
+		stop("kube-controller-manager", "kube-scheduler", "kube-apiserver", "etcd", "outside-etcd")
 		if c.Registry != nil {
 			c.Registry.close()
 		}

@@ -1,12 +1,12 @@
 package harness
 
 import (
-	"errors"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/kruise-native/kruise-native/internal/reporoot"
 )
 
 // The node's addresses and names. None of them exists on a host that has not run the
@@ -89,6 +89,9 @@ func (l Layout) APIServerURL() string {
 type Ports struct {
 	KubeAPIServer, Etcd, EtcdPeer, KubeControllerManager, KubeScheduler int
 	Kubelet, KubeletHealthz, KubeProxyHealthz, KubeProxyMetrics         int
+	// OutsideEtcd and OutsideEtcdPeer: the etcd kruise-apiserver may use from outside
+	// the pods (StartOutsideEtcd).
+	OutsideEtcd, OutsideEtcdPeer int
 }
 
 // portRange is the harness's own: below the 20000-32000 the local stacks (and the
@@ -103,7 +106,7 @@ const (
 // on every address (0.0.0.0): then no process listens on it on any address.
 func choosePorts() (Ports, error) {
 	var free []int
-	for p := portRangeMin; p <= portRangeMax && len(free) < 9; p++ {
+	for p := portRangeMin; p <= portRangeMax && len(free) < 11; p++ {
 		l, err := net.Listen("tcp", ":"+strconv.Itoa(p))
 		if err != nil {
 			continue
@@ -111,31 +114,17 @@ func choosePorts() (Ports, error) {
 		_ = l.Close()
 		free = append(free, p)
 	}
-	if len(free) < 9 {
-		return Ports{}, fmt.Errorf("fewer than 9 free ports in %d-%d", portRangeMin, portRangeMax)
+	if len(free) < 11 {
+		return Ports{}, fmt.Errorf("fewer than 11 free ports in %d-%d", portRangeMin, portRangeMax)
 	}
 	return Ports{
 		KubeAPIServer: free[0], Etcd: free[1], EtcdPeer: free[2],
 		KubeControllerManager: free[3], KubeScheduler: free[4],
 		Kubelet: free[5], KubeletHealthz: free[6], KubeProxyHealthz: free[7], KubeProxyMetrics: free[8],
+		OutsideEtcd: free[9], OutsideEtcdPeer: free[10],
 	}, nil
 }
 
 // RepoRoot walks up from the working directory to the directory holding go.mod and
 // hack/tools/build-node.sh.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "hack", "tools", "build-node.sh")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("repository root not found above the working directory")
-		}
-		dir = parent
-	}
-}
+func RepoRoot() (string, error) { return reporoot.Find() }

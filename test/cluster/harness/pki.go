@@ -36,6 +36,9 @@ func certificates() [][5]string {
 		{"kube-proxy", "ca", "/CN=system:kube-proxy", "client", ""},
 		{"front-proxy-client", "front-proxy-ca", "/CN=front-proxy-client", "client", ""},
 		{WebhookClientUser, "ca", "/CN=" + WebhookClientUser, "client", ""},
+		// The outside etcd (StartOutsideEtcd), with a CA of its own as a real one has.
+		{"outside-etcd", "etcd-ca", "/CN=outside-etcd", "server", "IP:" + NodeIP},
+		{"outside-etcd-client", "etcd-ca", "/CN=kruise-apiserver", "client", ""},
 	}
 }
 
@@ -51,6 +54,7 @@ source "$ROOT/hack/lib/certs.sh"
 d="$PKI"
 certs::ca "$d" ca kruise-native-test-cluster-ca
 certs::ca "$d" front-proxy-ca kruise-native-test-cluster-front-proxy-ca
+certs::ca "$d" etcd-ca kruise-native-test-cluster-etcd-ca
 certs::keypair "$d" sa
 `)
 	for _, c := range certificates() {

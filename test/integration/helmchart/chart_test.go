@@ -162,9 +162,13 @@ func TestChartRendersTheKustomizeBase(t *testing.T) {
 		{"single", "external", "artifacts/deploy/overlays/single"},
 		{"cluster", "certManager", "artifacts/deploy"},
 		{"single", "certManager", "artifacts/deploy/overlays/single"},
+		{"external", "external", "artifacts/deploy/overlays/external-etcd"},
+		{"external", "certManager", "artifacts/deploy/overlays/external-etcd"},
 	} {
 		t.Run(tc.mode+"/"+tc.certs, func(t *testing.T) {
-			rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+tc.mode, "--set", "certificates.mode="+tc.certs)
+			// The overlay's placeholder etcd, which the chart requires as a value.
+			rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+tc.mode,
+				"--set", "certificates.mode="+tc.certs, "--set", "etcd.external.servers=https://etcd.example.com:2379")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,8 +189,8 @@ func TestChartRendersTheKustomizeBase(t *testing.T) {
 						// The hook gives the APIServices their caBundle from the
 						// Secret, so the chart's have no cainjector annotation.
 						delete(o["metadata"].(map[string]interface{}), "annotations")
-					case tc.mode == "single" && etcdCertObjects[id]:
-						// The component issues etcd's certificates in both variants;
+					case tc.mode != "cluster" && etcdCertObjects[id]:
+						// The component issues etcd's certificates in every variant;
 						// the chart only where there is an etcd cluster to use them.
 						delete(want, id)
 					}
@@ -288,7 +292,8 @@ func TestChartValuesAndLint(t *testing.T) {
 	}
 
 	for _, bad := range []struct{ set, refusal string }{
-		{"etcd.mode=sharded", "etcd.mode must be cluster or single"},
+		{"etcd.mode=sharded", "etcd.mode must be cluster, single or external"},
+		{"etcd.mode=external", "etcd.mode=external needs etcd.external.servers"},
 		{"certificates.mode=vault", "certificates.mode must be helm, certManager or external"},
 		{"podWebhook.validatingFailurePolicy=Maybe", "podWebhook.validatingFailurePolicy must be Ignore or Fail"},
 		{"imagePullPolicy=Sometimes", "imagePullPolicy must be"},
