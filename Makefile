@@ -66,7 +66,7 @@ down:
 test: verify test-unit test-fuzz test-integration
 
 test-unit:
-	go test ./pkg/... ./cmd/... ./hack/...
+	go test ./pkg/... ./cmd/... ./hack/... ./internal/...
 
 ## test-fuzz: each fuzz target for FUZZTIME (their seed corpora also run in test-unit).
 ## A crash fails the run and leaves its input in the package's testdata/fuzz: commit it
