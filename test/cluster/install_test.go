@@ -47,6 +47,14 @@ func (s *suite) chartValues() []string {
 		"--set-file", "etcd.external.key="+s.outside.KeyFile)
 }
 
+// etcdMode names the chart's etcd.mode the suite runs now.
+func (s *suite) etcdMode() string {
+	if s.outside == nil {
+		return "etcd.mode=single, 1 replica"
+	}
+	return "etcd.mode=external, 2 replicas"
+}
+
 // createEtcdPV makes the hostPath PersistentVolume the chart's claim binds to, bound to
 // the claim ahead, on an empty directory owned by nonRoot.
 func (s *suite) createEtcdPV(t *testing.T) {

@@ -196,18 +196,19 @@ func (s *suite) testHelmUpgradeUnderLoad(t *testing.T) {
 		reasonList = append(reasonList, fmt.Sprintf("%d× %s", n, r))
 	}
 	sort.Strings(reasonList)
-	window := time.Duration(0)
-	if failed > 0 {
-		window = lastFail.Sub(firstFail)
-	}
+	window := lastFail.Sub(firstFail)
 	if s.outside != nil && failed > 0 {
 		// Two replicas on a shared etcd: the rolling update keeps one serving, and the
 		// one going away keeps serving while it leaves the Service (shutdown delay).
 		t.Errorf("%d requests failed during the upgrade of two replicas on an outside etcd, want 0", failed)
 	}
-	t.Logf("UPGRADE RESULT: %d writes by %d clients, %d acknowledged, 0 of them lost = %v; %d failed (%d of those stored anyway), failed-request window %s (first failure %s after the upgrade began); failures: %s",
-		len(writes), loadClients, acked, !t.Failed(), failed, failedStored, window.Round(10*time.Millisecond),
-		firstFail.Sub(upgradeBegin).Round(10*time.Millisecond), strings.Join(reasonList, "; "))
+	failures := "none"
+	if failed > 0 {
+		failures = fmt.Sprintf("window %s, the first %s after the upgrade began: %s", window.Round(10*time.Millisecond),
+			firstFail.Sub(upgradeBegin).Round(10*time.Millisecond), strings.Join(reasonList, "; "))
+	}
+	t.Logf("UPGRADE RESULT (%s): %d writes by %d clients, %d acknowledged, 0 of them lost = %v; %d failed (%d of those stored anyway); failed requests: %s",
+		s.etcdMode(), len(writes), loadClients, acked, !t.Failed(), failed, failedStored, failures)
 }
 
 // shortReason is an error's kind for the tally: the API status reason, or its message's
