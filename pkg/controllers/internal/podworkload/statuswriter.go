@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -30,6 +31,13 @@ type DeferralRule[S any] interface {
 	Urgent(stored, computed S) bool
 }
 
+// ExactStatus is implemented by a StatusAPI whose status carries times that are news
+// (a last schedule time), not only condition timestamps: its status is unchanged only
+// when it is semantically equal, times included.
+type ExactStatus interface {
+	ExactStatus()
+}
+
 // Outcome is what the sync that computed a status says about itself.
 type Outcome struct {
 	// PodWrites: the sync sent pod writes, whose watch events bring another sync.
@@ -42,7 +50,8 @@ type Outcome struct {
 }
 
 // StatusWriter is the one writer of a kind's status, shared by its syncs:
-//   - a status unchanged beyond condition timestamps (StatusUnchanged) is not written;
+//   - a status unchanged beyond condition timestamps (StatusUnchanged; times included
+//     for an ExactStatus kind) is not written;
 //   - the resourceVersion each write returns is remembered, and Current holds the
 //     syncs off an informer copy older than that: a sync on it would work from the
 //     status before the write, and its own status write would only fail with a
@@ -80,7 +89,7 @@ func (w *StatusWriter[T, S]) Write(ctx context.Context, obj T, computed S, o Out
 	var zero T
 	stored := w.api.Status(obj)
 	k := key(obj)
-	if StatusUnchanged(stored, computed) {
+	if w.unchanged(stored, computed) {
 		w.deferrals.Forget(k)
 		return zero, nil
 	}
@@ -99,6 +108,14 @@ func (w *StatusWriter[T, S]) Write(ctx context.Context, obj T, computed S, o Out
 	}
 	w.written.Expect(out)
 	return out, nil
+}
+
+// unchanged applies StatusUnchanged, or exact equality for an ExactStatus kind.
+func (w *StatusWriter[T, S]) unchanged(stored, computed S) bool {
+	if _, exact := w.api.(ExactStatus); exact {
+		return apiequality.Semantic.DeepEqual(stored, computed)
+	}
+	return StatusUnchanged(stored, computed)
 }
 
 // Forget drops what the writer remembers of a deleted workload.

@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -138,6 +139,44 @@ func TestStatusWriterWrite(t *testing.T) {
 		})
 	}
 }
+
+// A status whose only change is a time: not written, unless the kind says its times
+// are news (ExactStatus).
+func TestStatusWriterTimes(t *testing.T) {
+	t0 := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	t1 := metav1.NewTime(t0.Add(time.Minute))
+	for _, exact := range []bool{false, true} {
+		api := &timesAPI{}
+		var sapi StatusAPI[*corev1.ConfigMap, metav1.Time] = api
+		if exact {
+			sapi = exactTimesAPI{api}
+		}
+		obj := stored(nil)
+		obj.CreationTimestamp = t0
+		if _, err := NewStatusWriter(sapi).Write(context.Background(), obj, t1, Outcome{}); err != nil {
+			t.Fatal(err)
+		}
+		if wrote := api.writes == 1; wrote != exact {
+			t.Errorf("exact %t: wrote %t", exact, wrote)
+		}
+	}
+}
+
+// timesAPI serves a time as the status: an object's creation timestamp.
+type timesAPI struct{ writes int }
+
+func (*timesAPI) Status(o *corev1.ConfigMap) metav1.Time { return o.CreationTimestamp }
+
+func (a *timesAPI) UpdateStatus(_ context.Context, o *corev1.ConfigMap, t metav1.Time) (*corev1.ConfigMap, error) {
+	a.writes++
+	out := o.DeepCopy()
+	out.CreationTimestamp = t
+	return out, nil
+}
+
+type exactTimesAPI struct{ *timesAPI }
+
+func (exactTimesAPI) ExactStatus() {}
 
 // Until the cache shows the write, every copy older than it is held off; once it has
 // shown it (or a newer one), the expectation is gone. Forget drops it for a deleted
