@@ -161,11 +161,9 @@ func measure(ctx context.Context, env Env, kind string, wl workload, tr *tracker
 		total += v
 	}
 	p.ControllerWritesPerPod = round(float64(total) / float64(o.Pods))
+	p.ControllerConflicts = map[string]int{}
 	for _, c := range controllers {
 		for k, v := range both[1][c] {
-			if p.ControllerConflicts == nil {
-				p.ControllerConflicts = map[string]int{}
-			}
 			p.ControllerConflicts[k] += v
 		}
 	}
