@@ -13,7 +13,8 @@
 //     remembers the resourceVersion it wrote and holds syncs off an older cached copy
 //     (whose status write would only conflict), and applies the kind's DeferralRule
 //     (the DaemonSet leaves a write to a later sync while its pod writes are about to
-//     change the counts). UnitedDeployment uses it without the rest of Base.
+//     change the counts). UnitedDeployment, SidecarSet and AdvancedCronJob use it
+//     without the rest of Base.
 //   - Load: the workload's pods from the owner-UID index, once the cache shows this
 //     controller's own creations, deletions and updates (expectations); claimed as kube's
 //     ClaimPods does (Claim); and its revisions.
