@@ -22,7 +22,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -40,11 +40,11 @@ type Controller struct {
 	// kinds are the run kinds by template kind, whose values are the runs' Kind names
 	// (a reference's Kind finds its runKind).
 	kinds map[v1beta1.TemplateKind]runKind
-	// written holds the resourceVersion of our last status write per AdvancedCronJob,
-	// until the cache has it.
-	written *expectations.ResourceVersion
-	loop    *reconcile.Loop
-	clock   clock.PassiveClock
+	// status writes the status and holds syncs off a cached copy older than the last
+	// one written.
+	status *podworkload.StatusWriter[*v1beta1.AdvancedCronJob, v1beta1.AdvancedCronJobStatus]
+	loop   *reconcile.Loop
+	clock  clock.PassiveClock
 }
 
 // New builds the controller on the shared informers: its own kind and the three kinds
@@ -64,8 +64,8 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 			v1beta1.BroadcastJobTemplate:     broadcastJobKind(kruiseClient, bcjInformer.Lister()),
 			v1beta1.ImageListPullJobTemplate: imageListPullJobKind(kruiseClient, ilpjInformer.Lister()),
 		},
-		written: expectations.NewResourceVersion(),
-		clock:   clock.RealClock{},
+		status: podworkload.NewStatusWriter(statusAPI{kruiseClient}),
+		clock:  clock.RealClock{},
 	}
 	c.loop = reconcile.NewLoop("advancedcronjob", c.sync, acjInformer.Informer().HasSynced, jobInformer.Informer().HasSynced,
 		bcjInformer.Informer().HasSynced, ilpjInformer.Informer().HasSynced)
@@ -99,6 +99,6 @@ func (c *Controller) onDelete(obj interface{}) {
 		obj = tomb.Obj
 	}
 	if acj, ok := obj.(*v1beta1.AdvancedCronJob); ok {
-		c.written.Forget(acj.UID)
+		c.status.Forget(acj)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 )
 
 // sync reconciles one AdvancedCronJob and returns when its next start is due.
@@ -29,7 +30,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err != nil {
 		return 0, err
 	}
-	if !c.written.Observe(acj) {
+	if !c.status.Current(ctx, acj) {
 		// The cache has not seen our last status write yet: acting on it would start or
 		// replace again what that write recorded. Its update event queues the key.
 		return time.Second, nil
@@ -180,15 +181,24 @@ func (c *Controller) updateStatus(ctx context.Context, acj *v1beta1.AdvancedCron
 	if len(status.Active) == 0 {
 		status.Active = nil
 	}
-	if apiequality.Semantic.DeepEqual(acj.Status, status) {
-		return nil
+	if _, err := c.status.Write(ctx, acj, status, podworkload.Outcome{}); err != nil {
+		return fmt.Errorf("AdvancedCronJob %s/%s: %w", acj.Namespace, acj.Name, err)
 	}
-	out := acj.DeepCopy()
-	out.Status = status
-	updated, err := c.kruiseClient.AppsV1beta1().AdvancedCronJobs(acj.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	if err != nil {
-		return fmt.Errorf("updating status of AdvancedCronJob %s/%s: %w", acj.Namespace, acj.Name, err)
-	}
-	c.written.Expect(updated)
 	return nil
 }
+
+// statusAPI is the AdvancedCronJob's side of podworkload.StatusAPI. Its status is
+// exact: lastScheduleTime is news.
+type statusAPI struct{ client kruiseclient.Interface }
+
+func (statusAPI) Status(acj *v1beta1.AdvancedCronJob) v1beta1.AdvancedCronJobStatus {
+	return acj.Status
+}
+
+func (a statusAPI) UpdateStatus(ctx context.Context, acj *v1beta1.AdvancedCronJob, status v1beta1.AdvancedCronJobStatus) (*v1beta1.AdvancedCronJob, error) {
+	out := acj.DeepCopy()
+	out.Status = status
+	return a.client.AppsV1beta1().AdvancedCronJobs(acj.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
+}
+
+func (statusAPI) ExactStatus() {}

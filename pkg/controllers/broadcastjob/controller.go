@@ -14,7 +14,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -27,7 +26,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller.
@@ -42,54 +40,13 @@ var (
 
 // Controller reconciles BroadcastJobs.
 type Controller struct {
+	*podworkload.Base[*v1beta1.BroadcastJob, v1beta1.BroadcastJobStatus]
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
 	jobs         kruiselisters.BroadcastJobLister
 	nodes        corelisters.NodeLister
 	pods         *podworkload.Control
-	loop         *reconcile.Loop
 	now          func() time.Time
-}
-
-// New builds the controller on the shared informers.
-func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
-	jobInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
-	podInformer := cc.KubeInformers.Core().V1().Pods()
-	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
-	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), nil, podworkload.Config{
-		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
-		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
-			return cc.KruiseClient.AppsV1beta1().BroadcastJobs(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	c := &Controller{
-		kruiseClient: cc.KruiseClient,
-		recorder:     recorder,
-		jobs:         jobInformer.Lister(),
-		nodes:        nodeInformer.Lister(),
-		pods:         pods,
-		now:          time.Now,
-	}
-	c.loop = reconcile.NewLoop("broadcastjob", c.sync, jobInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
-		nodeInformer.Informer().HasSynced)
-	if _, err := jobInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: c.loop.EnqueueUpdate,
-		DeleteFunc: c.onJobDelete,
-	}); err != nil {
-		return nil, err
-	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.enqueuePodEvent, c.matching)); err != nil {
-		return nil, err
-	}
-	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll, nodeplacement.WakeOnReadyChange())); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // podEventBatch is how long a pod event waits before its job syncs, so that the pods
@@ -97,23 +54,34 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 // status write, not one each; kube's Job controller batches its pod events likewise.
 const podEventBatch = time.Second
 
-// enqueuePodEvent syncs the job of a pod event after podEventBatch; events of that
-// job meanwhile join the same sync.
-func (c *Controller) enqueuePodEvent(key string) { c.loop.AddAfter(key, podEventBatch) }
-
-// Name implements manager.Controller.
-func (c *Controller) Name() string { return ControllerName }
-
-// HasSynced implements manager.Controller.
-func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
-
-// Run processes the queue until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
-
-func (c *Controller) onJobDelete(obj interface{}) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.pods.Forget(key)
+// New builds the controller on the shared informers.
+func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
+	jobInformer := cc.KruiseInformers.Apps().V1beta1().BroadcastJobs()
+	podInformer := cc.KubeInformers.Core().V1().Pods()
+	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
+	recorder := cc.Recorder(ControllerName)
+	c := &Controller{
+		kruiseClient: cc.KruiseClient,
+		recorder:     recorder,
+		jobs:         jobInformer.Lister(),
+		nodes:        nodeInformer.Lister(),
+		now:          time.Now,
 	}
+	base, err := podworkload.NewBase(cc.KubeClient, recorder, api{cc.KruiseClient}, podworkload.Wiring{
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
+		Workloads: jobInformer.Informer(), Pods: podInformer.Informer(),
+		Synced:        []cache.InformerSynced{nodeInformer.Informer().HasSynced},
+		Matching:      c.matching,
+		PodEventDelay: podEventBatch,
+	}, c.sync)
+	if err != nil {
+		return nil, err
+	}
+	c.Base, c.pods = base, base.Pods
+	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll, nodeplacement.WakeOnReadyChange())); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // enqueueAll queues every unfinished job: a node that comes, goes, changes or turns
@@ -126,7 +94,7 @@ func (c *Controller) enqueueAll() {
 	}
 	for _, job := range jobs {
 		if finishedCondition(job) == "" {
-			c.loop.Enqueue(job)
+			c.Loop.Enqueue(job)
 		}
 	}
 }

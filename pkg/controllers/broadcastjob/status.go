@@ -2,7 +2,6 @@ package broadcastjob
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -47,13 +46,6 @@ func computeStatus(job *v1beta1.BroadcastJob, plan Plan, start *metav1.Time, now
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, job *v1beta1.BroadcastJob, status v1beta1.BroadcastJobStatus) error {
-	_, err := podworkload.UpdateStatus(ctx, job.Status, status, func(ctx context.Context) (*v1beta1.BroadcastJob, error) {
-		out := job.DeepCopy()
-		out.Status = status
-		return c.kruiseClient.AppsV1beta1().BroadcastJobs(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	})
-	if err != nil {
-		return fmt.Errorf("updating status: %w", err)
-	}
-	return nil
+	_, err := c.Status.Write(ctx, job, status, podworkload.Outcome{})
+	return err
 }

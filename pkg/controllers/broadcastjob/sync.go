@@ -22,9 +22,7 @@ import (
 // will trigger it (the active deadline or the TTL running out).
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("broadcastJob", key))
-	job, ok, err := podworkload.Get(c.pods, key, func(ns, name string) (*v1beta1.BroadcastJob, error) {
-		return c.jobs.BroadcastJobs(ns).Get(name)
-	})
+	job, ok, err := c.Get(ctx, key)
 	if !ok || err != nil {
 		return 0, err
 	}

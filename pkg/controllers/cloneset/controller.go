@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -22,7 +21,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller.
@@ -38,11 +36,11 @@ var (
 
 // Controller reconciles CloneSets.
 type Controller struct {
+	*podworkload.Base[*v1beta1.CloneSet, v1beta1.CloneSetStatus]
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
 	cloneSets    kruiselisters.CloneSetLister
 	pods         *podworkload.Control
-	loop         *reconcile.Loop
 	now          func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
@@ -54,55 +52,28 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
-		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
-		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
-			return cc.KruiseClient.AppsV1beta1().CloneSets(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
 	c := &Controller{
 		kruiseClient: cc.KruiseClient,
 		recorder:     recorder,
 		cloneSets:    csInformer.Lister(),
-		pods:         pods,
 		now:          time.Now,
 	}
-	synced := []cache.InformerSynced{csInformer.Informer().HasSynced, podInformer.Informer().HasSynced, revInformer.Informer().HasSynced}
+	w := podworkload.Wiring{
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
+		Workloads: csInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
+		Matching: c.matching,
+	}
 	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
-		synced = append(synced, jobInformer.Informer().HasSynced)
+		w.Synced = append(w.Synced, jobInformer.Informer().HasSynced)
 	}
-	c.loop = reconcile.NewLoop("cloneset", c.sync, synced...)
-	if _, err := csInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: c.loop.EnqueueUpdate,
-		DeleteFunc: c.onCloneSetDelete,
-	}); err != nil {
+	base, err := podworkload.NewBase(cc.KubeClient, recorder, api{cc.KruiseClient}, w, c.sync)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
-		return nil, err
-	}
+	c.Base, c.pods = base, base.Pods
 	return c, nil
-}
-
-// Name implements manager.Controller.
-func (c *Controller) Name() string { return ControllerName }
-
-// HasSynced implements manager.Controller.
-func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
-
-// Run processes the queue until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
-
-func (c *Controller) onCloneSetDelete(obj interface{}) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.pods.Forget(key)
-	}
 }
 
 // matching names the CloneSets that may adopt an orphan pod.

@@ -2,7 +2,6 @@ package cloneset
 
 import (
 	"context"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,14 +84,6 @@ func setFailureConditions(conds []v1beta1.CloneSetCondition, syncErr error, now 
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState, syncErr error) error {
-	status := computeStatus(st, metav1.NewTime(st.now), syncErr)
-	_, err := podworkload.UpdateStatus(ctx, st.cs.Status, status, func(ctx context.Context) (*v1beta1.CloneSet, error) {
-		out := st.cs.DeepCopy()
-		out.Status = status
-		return c.kruiseClient.AppsV1beta1().CloneSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	})
-	if err != nil {
-		return fmt.Errorf("updating status: %w", err)
-	}
-	return nil
+	_, err := c.Status.Write(ctx, st.cs, computeStatus(st, metav1.NewTime(st.now), syncErr), podworkload.Outcome{})
+	return err
 }

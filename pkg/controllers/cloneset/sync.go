@@ -39,9 +39,7 @@ type syncState struct {
 // trigger it (minReadySeconds or a grace period running out).
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("cloneSet", key))
-	cs, ok, err := podworkload.Get(c.pods, key, func(ns, name string) (*v1beta1.CloneSet, error) {
-		return c.cloneSets.CloneSets(ns).Get(name)
-	})
+	cs, ok, err := c.Get(ctx, key)
 	if !ok || err != nil {
 		return 0, err
 	}

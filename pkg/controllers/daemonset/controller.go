@@ -26,7 +26,6 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller.
@@ -41,17 +40,15 @@ var (
 
 // Controller reconciles Advanced DaemonSets.
 type Controller struct {
+	*podworkload.Base[*v1beta1.DaemonSet, v1beta1.DaemonSetStatus]
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
 	daemonSets   kruiselisters.DaemonSetLister
 	nodes        corelisters.NodeLister
 	pods         *podworkload.Control
-	loop         *reconcile.Loop
 	now          func() time.Time
 	// preDownload is set when PreDownloadImageForDaemonSetUpdate is on.
 	preDownload *imagepredownload.Jobs
-	// deferrals: status writes left to a later sync (deferStatus).
-	deferrals podworkload.StatusDeferrals
 }
 
 // New builds the controller on the shared informers.
@@ -61,61 +58,33 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
 	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
-		Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{},
-		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
-			return cc.KruiseClient.AppsV1beta1().DaemonSets(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
 	c := &Controller{
 		kruiseClient: cc.KruiseClient,
 		recorder:     recorder,
 		daemonSets:   dsInformer.Lister(),
 		nodes:        nodeInformer.Lister(),
-		pods:         pods,
 		now:          time.Now,
 	}
-	synced := []cache.InformerSynced{dsInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
-		revInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced}
+	w := podworkload.Wiring{
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
+		Workloads: dsInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
+		Synced:   []cache.InformerSynced{nodeInformer.Informer().HasSynced},
+		Matching: c.matching,
+	}
 	if cc.Enabled(manager.PreDownloadImageForDaemonSetUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
-		synced = append(synced, jobInformer.Informer().HasSynced)
+		w.Synced = append(w.Synced, jobInformer.Informer().HasSynced)
 	}
-	c.loop = reconcile.NewLoop("daemonset", c.sync, synced...)
-	if _, err := dsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: c.loop.EnqueueUpdate,
-		DeleteFunc: c.onDaemonSetDelete,
-	}); err != nil {
+	base, err := podworkload.NewBase(cc.KubeClient, recorder, api{cc.KruiseClient}, w, c.sync)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
-		return nil, err
-	}
+	c.Base, c.pods = base, base.Pods
 	if _, err := nodeInformer.Informer().AddEventHandler(nodeplacement.NodeHandler(c.enqueueAll)); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// Name implements manager.Controller.
-func (c *Controller) Name() string { return ControllerName }
-
-// HasSynced implements manager.Controller.
-func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
-
-// Run processes the queue until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
-
-func (c *Controller) onDaemonSetDelete(obj interface{}) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.pods.Forget(key)
-		c.deferrals.Forget(key)
-	}
 }
 
 // enqueueAll queues every DaemonSet: a node that comes, goes or changes may concern
@@ -126,7 +95,7 @@ func (c *Controller) enqueueAll() {
 		return
 	}
 	for _, ds := range sets {
-		c.loop.Enqueue(ds)
+		c.Loop.Enqueue(ds)
 	}
 }
 

@@ -2,7 +2,6 @@ package daemonset
 
 import (
 	"context"
-	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -83,36 +82,10 @@ func setSyncFailed(conds []appsv1.DaemonSetCondition, syncErr error, now metav1.
 	return append(out, c)
 }
 
-// deferStatus is the DaemonSet's rule for podworkload.StatusDeferrals: a sync that
-// planned pod writes may leave its status to a later sync (written every time, a
-// rollout costs a status write per sync, about one for every ten pods updated in
-// place), unless it failed or the status says something new about the set itself (a
-// generation, revision or node count), which is written at once.
-func deferStatus(st *syncState, status v1beta1.DaemonSetStatus, syncErr error) bool {
-	s := st.ds.Status
-	return st.podWrites && syncErr == nil && status.ObservedGeneration == s.ObservedGeneration &&
-		status.UpdateRevision == s.UpdateRevision && status.DesiredNumberScheduled == s.DesiredNumberScheduled
-}
-
 // updateStatus writes status once per sync, and only when it changed and is not
-// deferred (deferStatus; a later sync is then asked for, in case no event comes).
+// deferred (api.Urgent says which statuses may be).
 func (c *Controller) updateStatus(ctx context.Context, st *syncState, syncErr error) error {
-	status := computeStatus(st, syncErr)
-	key := st.ds.Namespace + "/" + st.ds.Name
-	if podworkload.StatusUnchanged(st.ds.Status, status) {
-		c.deferrals.Forget(key)
-		return nil
-	}
-	if c.deferrals.Defer(key, st.now, deferStatus(st, status, syncErr), &st.requeue) {
-		return nil
-	}
-	_, err := podworkload.UpdateStatus(ctx, st.ds.Status, status, func(ctx context.Context) (*v1beta1.DaemonSet, error) {
-		out := st.ds.DeepCopy()
-		out.Status = status
-		return c.kruiseClient.AppsV1beta1().DaemonSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	})
-	if err != nil {
-		return fmt.Errorf("updating status: %w", err)
-	}
-	return nil
+	_, err := c.Status.Write(ctx, st.ds, computeStatus(st, syncErr),
+		podworkload.Outcome{PodWrites: st.podWrites, Failed: syncErr != nil, Requeue: &st.requeue})
+	return err
 }

@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
 )
 
 // Status counts nodes as kube does: the oldest pod of an eligible node speaks for it;
@@ -120,29 +122,39 @@ func (e errTest) Error() string { return string(e) }
 
 // A sync that planned pod writes may leave its status to the next sync, unless the
 // status says something new about the set itself or reports a failure (how long it may
-// be put off is podworkload.StatusDeferrals').
-func TestDeferStatus(t *testing.T) {
+// be put off is podworkload's).
+func TestStatusDeferral(t *testing.T) {
 	stored := v1beta1.DaemonSetStatus{ObservedGeneration: 2, UpdateRevision: "r2", DesiredNumberScheduled: 3, UpdatedNumberScheduled: 1}
 	for _, tc := range []struct {
 		name      string
 		podWrites bool
 		change    func(*v1beta1.DaemonSetStatus)
 		syncErr   error
-		want      bool
+		wantDefer bool
 	}{
-		{name: "pod writes, counts changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, want: true},
+		{name: "pod writes, counts changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, wantDefer: true},
 		{name: "no pod writes", change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }},
 		{name: "new generation", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.ObservedGeneration = 3 }},
 		{name: "new revision", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdateRevision = "r3" }},
 		{name: "node count changed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.DesiredNumberScheduled = 4 }},
-		{name: "sync failed", podWrites: true, change: func(*v1beta1.DaemonSetStatus) {}, syncErr: errors.New("boom")},
+		{name: "sync failed", podWrites: true, change: func(s *v1beta1.DaemonSetStatus) { s.UpdatedNumberScheduled = 2 }, syncErr: errors.New("boom")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &syncState{ds: &v1beta1.DaemonSet{Status: stored}, podWrites: tc.podWrites}
+			ds := &v1beta1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "ds", ResourceVersion: "1"}, Status: stored}
+			client := kruisefake.NewSimpleClientset(ds) // NewClientset needs a schema our apply configurations lack
 			status := stored
 			tc.change(&status)
-			if got := deferStatus(st, status, tc.syncErr); got != tc.want {
-				t.Errorf("deferStatus = %v, want %v", got, tc.want)
+			var requeue podworkload.Requeue
+			out, err := podworkload.NewStatusWriter(api{client}).Write(context.Background(), ds, status,
+				podworkload.Outcome{PodWrites: tc.podWrites, Failed: tc.syncErr != nil, Requeue: &requeue})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if deferred := out == nil; deferred != tc.wantDefer {
+				t.Errorf("deferred = %v, want %v", deferred, tc.wantDefer)
+			}
+			if asked := requeue.Get() > 0; asked != tc.wantDefer {
+				t.Errorf("a later sync asked for: %v, want %v", asked, tc.wantDefer)
 			}
 		})
 	}

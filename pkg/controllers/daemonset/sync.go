@@ -47,9 +47,7 @@ type nodeState struct {
 // trigger it (minReadySeconds running out).
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("daemonSet", key))
-	ds, ok, err := podworkload.Get(c.pods, key, func(ns, name string) (*v1beta1.DaemonSet, error) {
-		return c.daemonSets.DaemonSets(ns).Get(name)
-	})
+	ds, ok, err := c.Get(ctx, key)
 	if !ok || err != nil {
 		return 0, err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -54,7 +55,7 @@ type Controller struct {
 	history     history.Interface
 	loop        *reconcile.Loop
 	podVersions *expectations.ResourceVersion
-	ssVersions  *expectations.ResourceVersion
+	status      *podworkload.StatusWriter[*v1beta1.SidecarSet, v1beta1.SidecarSetStatus]
 	now         func() time.Time
 
 	// blocked remembers the last rollout-blocked message per SidecarSet, so the event
@@ -86,7 +87,7 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		revisions:    revInformer.Lister(),
 		history:      history.NewHistory(cc.KubeClient, revInformer.Lister(), revInformer.Informer().GetIndexer()),
 		podVersions:  expectations.NewResourceVersion(),
-		ssVersions:   expectations.NewResourceVersion(),
+		status:       podworkload.NewStatusWriter(statusAPI{cc.KruiseClient}),
 		now:          time.Now,
 		blocked:      map[string]string{},
 	}

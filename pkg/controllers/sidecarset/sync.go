@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -19,6 +18,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 )
 
@@ -34,7 +35,7 @@ func (c *Controller) sync(ctx context.Context, name string) (time.Duration, erro
 	if err != nil || v.DeletionTimestamp != nil {
 		return 0, err
 	}
-	if !c.ssVersions.Observe(v) {
+	if !c.status.Current(ctx, v) {
 		return 0, nil // our last status write is not in the cache yet; its event syncs again
 	}
 	ss := &apps.SidecarSet{}
@@ -198,20 +199,21 @@ func computeStatus(generation int64, states []podStatus, revision string, collis
 
 // writeStatus writes the status once, and only when it changed.
 func (c *Controller) writeStatus(ctx context.Context, v *v1beta1.SidecarSet, st v1beta1.SidecarSetStatus) error {
-	if apiequality.Semantic.DeepEqual(v.Status, st) {
-		return nil
+	if _, err := c.status.Write(ctx, v, st, podworkload.Outcome{}); err != nil {
+		return fmt.Errorf("SidecarSet %s: %w", v.Name, err)
 	}
+	return nil
+}
+
+// statusAPI is the SidecarSet's side of podworkload.StatusAPI.
+type statusAPI struct{ client kruiseclient.Interface }
+
+func (statusAPI) Status(v *v1beta1.SidecarSet) v1beta1.SidecarSetStatus { return v.Status }
+
+func (a statusAPI) UpdateStatus(ctx context.Context, v *v1beta1.SidecarSet, st v1beta1.SidecarSetStatus) (*v1beta1.SidecarSet, error) {
 	updated := v.DeepCopy()
 	updated.Status = st
-	out, err := c.kruiseClient.AppsV1beta1().SidecarSets().UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: ControllerName})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("writing the status of SidecarSet %s: %w", v.Name, err)
-	}
-	c.ssVersions.Expect(out)
-	return nil
+	return a.client.AppsV1beta1().SidecarSets().UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: ControllerName})
 }
 
 // reportBlocked records why pods wait for new sidecars, once per new reason.

@@ -23,13 +23,11 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
 // ControllerName is the event source and field manager of this controller, as in
@@ -42,6 +40,7 @@ var controllerKind = v1beta1.SchemeGroupVersion.WithKind("StatefulSet")
 
 // Controller reconciles Advanced StatefulSets.
 type Controller struct {
+	*podworkload.Base[*v1beta1.StatefulSet, v1beta1.StatefulSetStatus]
 	kubeClient   kubernetes.Interface
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
@@ -50,12 +49,7 @@ type Controller struct {
 	podLister corelisters.PodLister
 	claims    corelisters.PersistentVolumeClaimLister
 	pods      *podworkload.Control
-	loop      *reconcile.Loop
-	// setVersions holds the sets whose status this controller wrote: until the
-	// informer shows the write, a sync would work from stale status and its own
-	// status write would only conflict.
-	setVersions *expectations.ResourceVersion
-	now         func() time.Time
+	now       func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
 }
@@ -67,15 +61,6 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	claimInformer := cc.KubeInformers.Core().V1().PersistentVolumeClaims()
 	recorder := cc.Recorder(ControllerName)
-	pods, err := podworkload.New(cc.KubeClient, recorder, podInformer.Informer(), revInformer.Informer(), podworkload.Config{
-		Name: ControllerName, Kind: controllerKind, Text: eventText{},
-		Fresh: func(ctx context.Context, ns, name string) (metav1.Object, error) {
-			return cc.KruiseClient.AppsV1beta1().StatefulSets(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
 	c := &Controller{
 		kubeClient:   cc.KubeClient,
 		kruiseClient: cc.KruiseClient,
@@ -83,50 +68,25 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		sets:         setInformer.Lister(),
 		podLister:    podInformer.Lister(),
 		claims:       claimInformer.Lister(),
-		pods:         pods,
-		setVersions:  expectations.NewResourceVersion(),
 		now:          time.Now,
 	}
-	synced := []cache.InformerSynced{setInformer.Informer().HasSynced,
-		podInformer.Informer().HasSynced, revInformer.Informer().HasSynced, claimInformer.Informer().HasSynced}
+	w := podworkload.Wiring{
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, Text: eventText{}},
+		Workloads: setInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
+		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},
+		Matching: c.matching,
+	}
 	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
-		synced = append(synced, jobInformer.Informer().HasSynced)
+		w.Synced = append(w.Synced, jobInformer.Informer().HasSynced)
 	}
-	c.loop = reconcile.NewLoop("statefulset", c.sync, synced...)
-	if _, err := setInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.loop.Enqueue,
-		UpdateFunc: c.loop.EnqueueUpdate,
-		DeleteFunc: c.onSetDelete,
-	}); err != nil {
+	base, err := podworkload.NewBase(cc.KubeClient, recorder, api{cc.KruiseClient}, w, c.sync)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := podInformer.Informer().AddEventHandler(pods.PodHandler(c.loop.Add, c.matching)); err != nil {
-		return nil, err
-	}
+	c.Base, c.pods = base, base.Pods
 	return c, nil
-}
-
-// Name implements manager.Controller.
-func (c *Controller) Name() string { return ControllerName }
-
-// HasSynced implements manager.Controller.
-func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
-
-// Run processes the queue until ctx ends.
-func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
-
-func (c *Controller) onSetDelete(obj interface{}) {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.pods.Forget(key)
-	}
-	if set, ok := obj.(*v1beta1.StatefulSet); ok {
-		c.setVersions.Forget(set.UID)
-	}
 }
 
 // matching names the sets that may adopt an orphan pod: its labels match their

@@ -102,17 +102,6 @@ func setCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetCondi
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState) error {
-	status := computeStatus(st, metav1.NewTime(st.now))
-	written, err := podworkload.UpdateStatus(ctx, st.set.Status, status, func(ctx context.Context) (*v1beta1.StatefulSet, error) {
-		out := st.set.DeepCopy()
-		out.Status = status
-		return c.kruiseClient.AppsV1beta1().StatefulSets(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	})
-	if err != nil {
-		return wrap(err, "updating status")
-	}
-	if written != nil {
-		c.setVersions.Expect(written)
-	}
-	return nil
+	_, err := c.Status.Write(ctx, st.set, computeStatus(st, metav1.NewTime(st.now)), podworkload.Outcome{})
+	return err
 }

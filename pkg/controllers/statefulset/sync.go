@@ -40,15 +40,9 @@ type syncState struct {
 func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error) {
 	logger := klog.FromContext(ctx).WithValues("statefulSet", key)
 	ctx = klog.NewContext(ctx, logger)
-	set, ok, err := podworkload.Get(c.pods, key, func(ns, name string) (*v1beta1.StatefulSet, error) {
-		return c.sets.StatefulSets(ns).Get(name)
-	})
+	set, ok, err := c.Get(ctx, key)
 	if !ok || err != nil {
 		return 0, err
-	}
-	if !c.setVersions.Observe(set) {
-		logger.V(4).Info("Waiting for the last status write to reach the cache")
-		return 0, nil
 	}
 	loaded, err := c.pods.Load(ctx, podworkload.Workload{
 		Object: set, Selector: set.Spec.Selector, Template: &set.Spec.Template,

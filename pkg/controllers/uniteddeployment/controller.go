@@ -29,6 +29,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/expectations"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -59,6 +60,9 @@ type Controller struct {
 	// informers, per UnitedDeployment: a sync on a stale cache must not create a
 	// subset's workload twice.
 	expect *expectations.Scale
+	// status writes the UnitedDeployment's status and holds syncs off a cached copy
+	// older than the last one written.
+	status *podworkload.StatusWriter[*v1beta1.UnitedDeployment, v1beta1.UnitedDeploymentStatus]
 	loop   *reconcile.Loop
 	now    func() time.Time
 }
@@ -110,6 +114,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 			deployments:          deployments(cc.KubeClient, depInformer.Lister()),
 		},
 		expect: expectations.NewScale(),
+		status: podworkload.NewStatusWriter(statusAPI{cc.KruiseClient}),
 		now:    time.Now,
 	}
 	c.loop = reconcile.NewLoop("uniteddeployment", c.sync, udInformer.Informer().HasSynced,
@@ -121,6 +126,12 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	if _, err := udInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj interface{}) {
 		if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 			c.expect.Forget(key)
+		}
+		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		if ud, ok := obj.(*v1beta1.UnitedDeployment); ok {
+			c.status.Forget(ud)
 		}
 	}}); err != nil {
 		return nil, err

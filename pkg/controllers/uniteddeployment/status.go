@@ -2,7 +2,6 @@ package uniteddeployment
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 )
 
 // computeStatus is the UnitedDeployment's status after a sync: the pods of every
@@ -101,13 +101,19 @@ func removeCondition(conds []v1beta1.UnitedDeploymentCondition, t v1beta1.United
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, ud *v1beta1.UnitedDeployment, status v1beta1.UnitedDeploymentStatus) error {
-	_, err := podworkload.UpdateStatus(ctx, ud.Status, status, func(ctx context.Context) (*v1beta1.UnitedDeployment, error) {
-		out := ud.DeepCopy()
-		out.Status = status
-		return c.kruiseClient.AppsV1beta1().UnitedDeployments(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
-	})
-	if err != nil {
-		return fmt.Errorf("updating status: %w", err)
-	}
-	return nil
+	_, err := c.status.Write(ctx, ud, status, podworkload.Outcome{})
+	return err
+}
+
+// statusAPI is the UnitedDeployment's side of podworkload.StatusAPI.
+type statusAPI struct{ client kruiseclient.Interface }
+
+func (statusAPI) Status(ud *v1beta1.UnitedDeployment) v1beta1.UnitedDeploymentStatus {
+	return ud.Status
+}
+
+func (a statusAPI) UpdateStatus(ctx context.Context, ud *v1beta1.UnitedDeployment, status v1beta1.UnitedDeploymentStatus) (*v1beta1.UnitedDeployment, error) {
+	out := ud.DeepCopy()
+	out.Status = status
+	return a.client.AppsV1beta1().UnitedDeployments(out.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{FieldManager: ControllerName})
 }

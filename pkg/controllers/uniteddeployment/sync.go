@@ -34,6 +34,9 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	}
 	logger := klog.FromContext(ctx).WithValues("unitedDeployment", klog.KObj(ud))
 	ctx = klog.NewContext(ctx, logger)
+	if !c.status.Current(ctx, ud) {
+		return 0, nil
+	}
 
 	kind := c.kinds.For(ud)
 	if kind == nil {

@@ -34,7 +34,7 @@ func TestStatusDeferrals(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var d StatusDeferrals
+			var d statusDeferrals
 			for i, s := range tc.steps {
 				var r Requeue
 				if got := d.Defer("ns/a", t0.Add(s.at), s.deferrable, &r); got != s.wantDefer {
@@ -51,7 +51,7 @@ func TestStatusDeferrals(t *testing.T) {
 // Forget ends a deferral: the next one starts its lag afresh.
 func TestStatusDeferralsForget(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	var d StatusDeferrals
+	var d statusDeferrals
 	var r Requeue
 	d.Defer("ns/a", t0, true, &r)
 	d.Forget("ns/a")

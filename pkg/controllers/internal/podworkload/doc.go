@@ -1,8 +1,20 @@
 // Package podworkload holds what the controllers of pod-owning workloads (CloneSet,
-// Advanced StatefulSet) share, in the spirit of kube's pkg/controller/controller_utils.go:
-// helpers a controller calls from its own sync, not a generic controller. Each
-// controller keeps its sync, its rollout math (a pure function) and its status.
+// Advanced StatefulSet, Advanced DaemonSet, BroadcastJob) share, in the spirit of
+// kube's pkg/controller/controller_utils.go: helpers a controller calls from its own
+// sync, not a generic controller. Each controller keeps its sync, its rollout math (a
+// pure function) and how it computes its status.
 //
+//   - Base: the wiring every kind wrote alike — the work loop, the workload's and its
+//     pods' event handlers, the expectations dropped with a deleted workload — and Get,
+//     which hands a sync the cached workload only when there is something to do with
+//     it. A controller embeds it and gives it its kind's API (Get, Status,
+//     UpdateStatus: a few lines per kind).
+//   - StatusWriter: the one writer of a kind's status. It skips an unchanged status,
+//     remembers the resourceVersion it wrote and holds syncs off an older cached copy
+//     (whose status write would only conflict), and applies the kind's DeferralRule
+//     (the DaemonSet leaves a write to a later sync while its pod writes are about to
+//     change the counts). UnitedDeployment, SidecarSet and AdvancedCronJob use it
+//     without the rest of Base.
 //   - Load: the workload's pods from the owner-UID index, once the cache shows this
 //     controller's own creations, deletions and updates (expectations); claimed as kube's
 //     ClaimPods does (Claim); and its revisions.
@@ -14,7 +26,7 @@
 //     lifecycle glue around inplaceupdate.Executor and lifecycle.Writer, each write
 //     remembered so the next sync waits for the cache to show it.
 //   - StatusUnchanged: the rule that a status is written only when it changed beyond
-//     condition timestamps.
+//     condition timestamps (StatusWriter applies it).
 //
 // Every pod write goes through one podpatch.Patcher (or a create/delete) with the
 // controller's name as field manager.

@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
@@ -39,26 +37,6 @@ type Loaded struct {
 	Pods []*corev1.Pod
 	// Revisions is nil for a workload without them (Workload.NoRevisions).
 	Revisions *Revisions
-}
-
-// Get reads a workload from its lister (get) at key and reports whether there is
-// anything to sync: not when it is gone (its expectations are dropped) or being
-// deleted (the garbage collector deletes its pods).
-func Get[T Object](c *Control, key string, get func(namespace, name string) (T, error)) (T, bool, error) {
-	var zero T
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return zero, false, err
-	}
-	obj, err := get(ns, name)
-	if apierrors.IsNotFound(err) {
-		c.Forget(key)
-		return zero, false, nil
-	}
-	if err != nil {
-		return zero, false, err
-	}
-	return obj, obj.GetDeletionTimestamp() == nil, nil
 }
 
 // Load reads the workload's pods and revisions. It returns nil (no error) while the

@@ -1,10 +1,7 @@
 package podworkload
 
 import (
-	"context"
-
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/conversion"
 	forked "k8s.io/apimachinery/third_party/forked/golang/reflect"
@@ -27,22 +24,4 @@ var ignoringTimes = func() conversion.Equalities {
 // timestamps aside.
 func StatusUnchanged[S any](stored, computed S) bool {
 	return ignoringTimes.DeepEqual(stored, computed)
-}
-
-// UpdateStatus writes a workload's status with update, once per sync and only when
-// computed differs from stored (StatusUnchanged). It returns the object written, or
-// the zero value when nothing was written or the workload is gone.
-func UpdateStatus[S any, T metav1.Object](ctx context.Context, stored, computed S, update func(context.Context) (T, error)) (T, error) {
-	var zero T
-	if StatusUnchanged(stored, computed) {
-		return zero, nil
-	}
-	out, err := update(ctx)
-	if apierrors.IsNotFound(err) {
-		return zero, nil
-	}
-	if err != nil {
-		return zero, err
-	}
-	return out, nil
 }

@@ -23,7 +23,10 @@ type event struct {
 		Namespace   string `json:"namespace"`
 		APIGroup    string `json:"apiGroup"`
 	} `json:"objectRef"`
-	Received time.Time `json:"requestReceivedTimestamp"`
+	Received       time.Time `json:"requestReceivedTimestamp"`
+	ResponseStatus *struct {
+		Code int `json:"code"`
+	} `json:"responseStatus"`
 }
 
 // Counts are writes keyed by client, then by "verb resource[/subresource]".
@@ -48,6 +51,8 @@ type Filter struct {
 	Namespace  string    // objects in this namespace only
 	From, To   time.Time // received in [From, To]
 	SkipEvents bool      // leave core/v1 and events.k8s.io Events out
+	// Code: only writes answered with this HTTP status (409: conflicts); 0: every write.
+	Code int
 }
 
 // Reader reads an audit log from where it last stopped.
@@ -117,6 +122,9 @@ func (c Counts) add(f Filter, e *event) {
 		return
 	}
 	if f.SkipEvents && o.Resource == "events" {
+		return
+	}
+	if f.Code != 0 && (e.ResponseStatus == nil || e.ResponseStatus.Code != f.Code) {
 		return
 	}
 	res := o.Resource

@@ -56,3 +56,36 @@ func TestCountEachSplitsOneReadByFilter(t *testing.T) {
 		t.Errorf("second read: %v, %v; want nothing new", again, err)
 	}
 }
+
+// A filter with a Code counts only the writes answered with it: the status writes a
+// controller sent from a stale copy come back 409 Conflict.
+func TestCountByResponseCode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	at := t0.Format(time.RFC3339Nano)
+	line := func(code string) string {
+		return `{"verb":"update","user":{"username":"system:serviceaccount:kruise-system:kruise-controller"},"objectRef":{"resource":"daemonsets","subresource":"status","namespace":"a"},"requestReceivedTimestamp":"` +
+			at + `"` + code + "}\n"
+	}
+	log := line(`,"responseStatus":{"code":200}`) + line(`,"responseStatus":{"code":409}`) + line("")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.CountEach(Filter{Namespace: "a", From: t0, To: t0}, Filter{Namespace: "a", From: t0, To: t0, Code: 409})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := got[0].Total(); n != 3 {
+		t.Errorf("every write: %d, want 3", n)
+	}
+	if n := got[1]["kruise-controller"]["update daemonsets/status"]; n != 1 || got[1].Total() != 1 {
+		t.Errorf("conflicts: %v, want one update daemonsets/status", got[1])
+	}
+}

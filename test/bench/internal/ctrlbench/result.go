@@ -29,6 +29,10 @@ type Phase struct {
 	ControllerWrites       map[string]int `json:"controllerWrites"`
 	ControllerWritesPerPod float64        `json:"controllerWritesPerPod"`
 	ControllerEvents       int            `json:"controllerEvents"`
+	// ControllerConflicts: the controller's writes answered 409 Conflict (sent from a
+	// stale copy), by "verb resource"; counted in ControllerWrites too. Empty when
+	// there were none, nil in results from before they were counted.
+	ControllerConflicts map[string]int `json:"controllerConflicts"`
 	// AllWrites: every client's writes in the namespace, events included, by client
 	// then "verb resource"; the benchmark's own two patches are left out.
 	AllWrites       map[string]map[string]int `json:"allWrites"`

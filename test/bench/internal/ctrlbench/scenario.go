@@ -3,6 +3,7 @@ package ctrlbench
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -96,7 +97,7 @@ func Run(ctx context.Context, env Env, mode, kind string, o Options) ([]Phase, e
 		}
 		logger.Info("Phase done", "phase", step.name, "seconds", p.Seconds, "timedOut", p.TimedOut,
 			"controllerWritesPerPod", p.ControllerWritesPerPod, "allWritesPerPod", p.AllWritesPerPod,
-			"controllerWrites", p.ControllerWrites)
+			"controllerWrites", p.ControllerWrites, "controllerConflicts", p.ControllerConflicts)
 		if p.TimedOut {
 			break // the rollout of a workload that never scaled up says nothing
 		}
@@ -133,10 +134,14 @@ func measure(ctx context.Context, env Env, kind string, wl workload, tr *tracker
 	p.Processes = usage.Stop()
 	p.Curve, p.SpecCurve = tr.curve(), tr.specCurve()
 
-	counts, err := env.Audit.Count(audit.Filter{Namespace: wl.namespace(), From: start, To: end.Add(settle)})
+	window := audit.Filter{Namespace: wl.namespace(), From: start, To: end.Add(settle)}
+	conflicts := window
+	conflicts.Code = http.StatusConflict
+	both, err := env.Audit.CountEach(window, conflicts)
 	if err != nil {
 		return p, err
 	}
+	counts := both[0]
 	delete(counts, "bench")
 	p.AllWrites = counts
 	p.AllWritesPerPod = round(float64(counts.Total()) / float64(o.Pods))
@@ -156,6 +161,12 @@ func measure(ctx context.Context, env Env, kind string, wl workload, tr *tracker
 		total += v
 	}
 	p.ControllerWritesPerPod = round(float64(total) / float64(o.Pods))
+	p.ControllerConflicts = map[string]int{}
+	for _, c := range controllers {
+		for k, v := range both[1][c] {
+			p.ControllerConflicts[k] += v
+		}
+	}
 	if after, err := env.KruiseWrites(ctx); err == nil {
 		p.KruiseControllerMetric = map[string]float64{}
 		for k, v := range after {

@@ -168,7 +168,29 @@ func judgeDaemonSets(phases []ctrlbench.Phase) []Target {
 		t.Want = fmt.Sprintf("≤ %.1f s (0.5× %.1f s)", kube.Seconds/2, kube.Seconds)
 		t.Got, t.Met = fmt.Sprintf("%.1f s (%.2f×)", inPlace.Seconds, ratio), ratio <= 0.5
 	}
-	return append(out, t)
+	return append(out, t, noConflicts(phases))
+}
+
+// noConflicts: issue 37's target — the Advanced DaemonSet's controller never writes
+// from a stale copy, so none of its writes is answered 409 Conflict.
+func noConflicts(phases []ctrlbench.Phase) Target {
+	t := Target{Name: "Advanced DaemonSet: controller writes answered 409 Conflict", Want: "0"}
+	n, measured := 0, false
+	for _, p := range phases {
+		if p.Workload == ctrlbench.KubeDaemonSet || p.ControllerConflicts == nil {
+			continue
+		}
+		measured = true
+		for _, v := range p.ControllerConflicts {
+			n += v
+		}
+	}
+	if !measured {
+		t.Missing, t.Got = true, "no figure"
+		return t
+	}
+	t.Got, t.Met = fmt.Sprintf("%d", n), n == 0
+	return t
 }
 
 // judgeJobs: the BroadcastJob's controller writes per pod no more than kube's Job's, in

@@ -11,34 +11,42 @@ import (
 
 // The DaemonSet targets: writes per pod of the in-place rollout, and its wall time
 // against the DaemonSet's in the same run; a missing or timed-out phase gives no figure.
+// No Advanced DaemonSet write may conflict (kube's DaemonSet's conflicts are not ours);
+// results from before conflicts were counted give no figure.
 func TestJudgeDaemonSets(t *testing.T) {
-	rollout := func(wl string, secs, writes float64, timedOut bool) ctrlbench.Phase {
+	rollout := func(wl string, secs, writes float64, timedOut bool, conflicts map[string]int) ctrlbench.Phase {
 		return ctrlbench.Phase{Mode: ModeImmediate, Workload: wl, Phase: ctrlbench.PhaseRollout,
-			Seconds: secs, ControllerWritesPerPod: writes, TimedOut: timedOut}
+			Seconds: secs, ControllerWritesPerPod: writes, TimedOut: timedOut, ControllerConflicts: conflicts}
 	}
+	none, one := map[string]int{}, map[string]int{"update daemonsets/status": 1}
 	for _, tc := range []struct {
-		name        string
-		phases      []ctrlbench.Phase
-		writesMet   bool
-		timeMet     bool
-		timeMissing bool
+		name             string
+		phases           []ctrlbench.Phase
+		writesMet        bool
+		timeMet          bool
+		timeMissing      bool
+		conflictsMet     bool
+		conflictsMissing bool
 	}{
-		{name: "both met", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false), rollout(ctrlbench.DaemonSetInPlace, 6, 1.1, false)},
-			writesMet: true, timeMet: true},
-		{name: "too slow, too many writes", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false), rollout(ctrlbench.DaemonSetInPlace, 6.1, 1.11, false)}},
-		{name: "DaemonSet timed out", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, true), rollout(ctrlbench.DaemonSetInPlace, 6, 1, false)},
-			writesMet: true, timeMissing: true},
+		{name: "both met", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false, one), rollout(ctrlbench.DaemonSetInPlace, 6, 1.1, false, none)},
+			writesMet: true, timeMet: true, conflictsMet: true},
+		{name: "too slow, too many writes, a conflict", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, false, none), rollout(ctrlbench.DaemonSetInPlace, 6.1, 1.11, false, one)}},
+		{name: "DaemonSet timed out, conflicts not counted", phases: []ctrlbench.Phase{rollout(ctrlbench.KubeDaemonSet, 12, 2.3, true, nil), rollout(ctrlbench.DaemonSetInPlace, 6, 1, false, nil)},
+			writesMet: true, timeMissing: true, conflictsMissing: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := judgeDaemonSets(tc.phases)
-			if len(got) != 2 {
-				t.Fatalf("got %d targets, want 2: %+v", len(got), got)
+			if len(got) != 3 {
+				t.Fatalf("got %d targets, want 3: %+v", len(got), got)
 			}
 			if got[0].Met != tc.writesMet {
 				t.Errorf("writes target %+v, want met=%v", got[0], tc.writesMet)
 			}
 			if got[1].Met != tc.timeMet || got[1].Missing != tc.timeMissing {
 				t.Errorf("time target %+v, want met=%v missing=%v", got[1], tc.timeMet, tc.timeMissing)
+			}
+			if got[2].Met != tc.conflictsMet || got[2].Missing != tc.conflictsMissing {
+				t.Errorf("conflicts target %+v, want met=%v missing=%v", got[2], tc.conflictsMet, tc.conflictsMissing)
 			}
 		})
 	}
@@ -50,6 +58,7 @@ func TestJudgeOnlyPhasesRun(t *testing.T) {
 	daemonSets := []string{
 		"Advanced DaemonSet in-place rollout: controller writes per pod",
 		"Advanced DaemonSet in-place rollout ≤ 0.5× DaemonSet's rolling update, same run",
+		"Advanced DaemonSet: controller writes answered 409 Conflict",
 	}
 	jobs := "BroadcastJob: controller writes per pod no more than kube Job's, same run"
 	for _, tc := range []struct {
