@@ -69,9 +69,9 @@ func NewOptions() *Options {
 		panic(err)
 	}
 	o := &Options{
-		ServerRun:           genericoptions.NewServerRunOptions(),
-		Recommended:         genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
-		EmbeddedEtcd:        etcd.Options{ClientPort: 2479, PeerPort: 2480},
+		ServerRun:              genericoptions.NewServerRunOptions(),
+		Recommended:            genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
+		EmbeddedEtcd:           etcd.Options{ClientPort: 2479, PeerPort: 2480},
 		PodWebhookCallScope:    true,
 		PodWebhookRegistration: NewPodWebhookRegistrationOptions(),
 	}
