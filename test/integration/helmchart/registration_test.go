@@ -98,7 +98,8 @@ func gitOpsManifests(t *testing.T, args ...string) (manifests string, objs map[s
 // webhook's call scope: kruise-apiserver owns the registrations, and the chart has none.
 // On the chart that installed them narrowed to "false" this fails: the re-apply writes
 // the registrations (a new resourceVersion, another field manager) and puts the initial
-// condition back until the keeper notices.
+// condition back until the keeper notices. A restart of kruise-apiserver, which applies
+// them again, keeps the condition too.
 func TestGitOpsReapplyKeepsTheCallScope(t *testing.T) {
 	c := framework.Get(t)
 	const sidecarSet = `apiVersion: apps.kruise.io/v1alpha1
@@ -173,6 +174,15 @@ spec:
 		if !reflect.DeepEqual(after, before) {
 			t.Errorf("%s of the chart changed the registrations:\nbefore %+v\nafter  %+v", tc.name, before, after)
 		}
+	}
+
+	// A restart (a rollout, another replica starting) applies the registrations again:
+	// the keeper's condition stays, as the registrar never applies one.
+	c.RestartKruiseAPIServer(t)
+	after := readRegistrations(t)
+	if !reflect.DeepEqual(after.conditions, before.conditions) || !reflect.DeepEqual(after.annotations, before.annotations) {
+		t.Errorf("a restart changed the call scope:\nbefore %+v %+v\nafter  %+v %+v", before.conditions, before.annotations,
+			after.conditions, after.annotations)
 	}
 }
 
