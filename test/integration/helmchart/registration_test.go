@@ -155,7 +155,9 @@ spec:
 		sync []string
 	}{
 		{"client-side apply", []string{"--set", "etcd.mode=cluster"}, []string{"apply", "-f", "-"}},
-		{"server-side apply", []string{"--set", "etcd.mode=single", "--set", "certificates.mode=external"},
+		// The same mode again, as a sync re-applies the same manifests (a mode change
+		// would not merge: single's Recreate strategy under cluster's rollingUpdate).
+		{"server-side apply", []string{"--set", "etcd.mode=cluster", "--set", "certificates.mode=external"},
 			[]string{"apply", "--server-side", "--force-conflicts", "--field-manager=argocd-controller", "-f", "-"}},
 	} {
 		manifests, objs := gitOpsManifests(t, tc.helm...)
