@@ -13,9 +13,9 @@
 #       etcd-client.crt, etcd-client.key       kruise-apiserver's etcd client certificate
 #     --apply: also creates/updates in NAMESPACE the Secrets kruise-apiserver-cert,
 #              etcd-member-cert and kruise-apiserver-etcd-client-cert, and sets the CA as
-#              caBundle of the four Kruise APIServices and of every entry of the Pod
-#              webhook's two configurations (mutating: SidecarSet injection; validating:
-#              PodUnavailableBudget guard, WorkloadSpread release, deletion protection).
+#              caBundle of the four Kruise APIServices. kruise-apiserver registers its Pod
+#              webhook with the Secret's ca.crt when it starts: after replacing the CA,
+#              restart it (kubectl -n kruise-system rollout restart deployment/kruise-apiserver).
 #              Apply artifacts/deploy first, or run this again after applying it. The etcd
 #              Secrets are unused by artifacts/deploy/overlays/single (embedded etcd).
 #              The namespace is created only if it does not exist, and never changed:
@@ -62,7 +62,7 @@ echo "gen-certs: ${CERT_DIR}/etcd-member.crt for ${ETCD_MEMBERS} etcd members, $
 
 if [[ "${1:-}" != "--apply" ]]; then
   cat <<EOT
-Create the Secrets and set the caBundle of the four APIServices and of both webhook configurations with:
+Create the Secrets and set the caBundle of the four APIServices with:
   kubectl -n ${NAMESPACE} create secret generic kruise-apiserver-cert \\
     --from-file=tls.crt=${CERT_DIR}/tls.crt --from-file=tls.key=${CERT_DIR}/tls.key --from-file=ca.crt=${CERT_DIR}/ca.crt
   kubectl -n ${NAMESPACE} create secret generic etcd-member-cert \\
@@ -72,13 +72,9 @@ Create the Secrets and set the caBundle of the four APIServices and of both webh
   for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io v1alpha1.policy.kruise.io; do
     kubectl patch apiservice \$a --type=merge -p "{\"spec\":{\"caBundle\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}}"
   done
-  kubectl patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
-    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}]"
-  # the validating configuration: both entries (PodUnavailableBudget guard and
-  # WorkloadSpread release; deletion protection). Without its caBundle they fail TLS and
-  # fail open, silently.
-  kubectl patch validatingwebhookconfiguration kruise-pod-webhook --type=json \
-    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"},{\"op\":\"add\",\"path\":\"/webhooks/1/clientConfig/caBundle\",\"value\":\"\$(base64 -w0 < ${CERT_DIR}/ca.crt)\"}]"
+  # kruise-apiserver registers its Pod webhook with ca.crt when it starts: after
+  # replacing the CA, restart it
+  kubectl -n ${NAMESPACE} rollout restart deployment/${SERVICE}
 (or run: hack/gen-certs.sh --apply)
 EOT
   exit 0
@@ -105,17 +101,5 @@ for a in v1beta1.apps.kruise.io v1alpha1.apps.kruise.io v1beta1.policy.kruise.io
     echo "gen-certs: APIService ${a} not found; apply artifacts/deploy and run this again (with Helm the install hook registers it with this CA)" >&2
   fi
 done
-if "${KUBECTL}" get mutatingwebhookconfiguration kruise-pod-webhook >/dev/null 2>&1; then
-  "${KUBECTL}" patch mutatingwebhookconfiguration kruise-pod-webhook --type=json \
-    -p "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca}\"}]"
-else
-  echo "gen-certs: MutatingWebhookConfiguration kruise-pod-webhook not found; apply artifacts/deploy and run this again" >&2
-fi
-# the validating configuration (PodUnavailableBudget guard, deletion protection): every entry
-if n="$("${KUBECTL}" get validatingwebhookconfiguration kruise-pod-webhook -o jsonpath='{range .webhooks[*]}x{end}' 2>/dev/null)"; then
-  ops=""
-  for ((i = 0; i < ${#n}; i++)); do
-    ops+="${ops:+,}{\"op\":\"add\",\"path\":\"/webhooks/${i}/clientConfig/caBundle\",\"value\":\"${ca}\"}"
-  done
-  [[ -z "${ops}" ]] || "${KUBECTL}" patch validatingwebhookconfiguration kruise-pod-webhook --type=json -p "[${ops}]"
-fi
+# kruise-apiserver registers its Pod webhook with the Secret's ca.crt when it starts.
+echo "gen-certs: if the CA changed, restart kruise-apiserver so that it registers its Pod webhook with it: ${KUBECTL} -n ${NAMESPACE} rollout restart deployment/${SERVICE}"

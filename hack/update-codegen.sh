@@ -83,6 +83,3 @@ go tool informer-gen --go-header-file "${HDR}" \
   --listers-package "${MOD}/${GEN}/listers" \
   --output-dir "${GEN}/informers" --output-pkg "${MOD}/${GEN}/informers" \
   $(pkgs "${VERSIONS[@]}")
-
-echo "+ pod webhook configurations"
-go run ./hack/gen-webhook-config -root "${ROOT}"

@@ -40,6 +40,11 @@ func TestEveryValueIsUsed(t *testing.T) {
 			t.Errorf("value %s is not used by any template", h.value)
 		}
 	}
+	for _, h := range argHoles {
+		if !strings.Contains(all.String(), ".Values."+h.value) {
+			t.Errorf("value %s (%s) is not used by any template", h.value, h.flag)
+		}
+	}
 	for _, want := range []string{"--feature-gates=", `eq .Values.etcd.mode "single"`, `eq .Values.etcd.mode "cluster"`} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no template has %s", want)
@@ -80,5 +85,22 @@ func TestVersionFromVERSION(t *testing.T) {
 	}
 	if err := checkImageTags(objs, "artifacts/deploy", "v0.0.0-other"); err == nil || !strings.Contains(err.Error(), "make chart") {
 		t.Errorf("a tag other than VERSION's: err = %v, want the refusal", err)
+	}
+}
+
+// A JSON argument's default must be what helm's toJson renders from the value, or the
+// chart's defaults would not render the kustomize base.
+func TestArgDefault(t *testing.T) {
+	h := argHole{flag: "--sel", json: true}
+	if v, err := argDefault(h, `{"matchLabels":{"a":"b"}}`); err != nil || v == nil {
+		t.Errorf("compact JSON: %v, %v", v, err)
+	}
+	for _, bad := range []string{`{"matchLabels": {"a":"b"}}`, `{"b":1,"a":2}`, `{`} {
+		if _, err := argDefault(h, bad); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+	if v, err := argDefault(argHole{flag: "--p"}, "Ignore"); err != nil || v != "Ignore" {
+		t.Errorf("scalar: %v, %v", v, err)
 	}
 }

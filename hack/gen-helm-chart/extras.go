@@ -76,8 +76,8 @@ func extraFiles(root string) (map[string]string, error) {
 
 // certManagerTemplate is the objects of the kustomize component artifacts/deploy/
 // cert-manager for certificates.mode=certManager; the etcd ones only with the etcd
-// cluster. (The component's patches, cainjector's annotations, are the
-// kruise-native.caInjection inserts; the APIServices get the CA from the hook.)
+// cluster. (The component's patch, cainjector's annotation on the APIServices, has no
+// counterpart: the chart's APIServices get the CA from the hook.)
 func certManagerTemplate(root string) (string, error) {
 	var b strings.Builder
 	b.WriteString(generatedHeader)

@@ -29,9 +29,10 @@ func (h hole) in(mode string) bool {
 	return h.only == "" || slices.Contains(strings.Fields(h.only), mode)
 }
 
-// holes are the chart's values: images, replicas, resources, the webhooks'
-// failurePolicy and scope, and the single mode's volume size. Feature gates are an
-// argument appended to the apiserver's and the controller's (featureGateArgs).
+// holes are the chart's values: images, replicas, resources and the single mode's
+// volume size. The webhooks' failurePolicy and scope are kruise-apiserver's flags
+// (argHoles); feature gates an argument appended to the apiserver's and the
+// controller's (featureGateArgs).
 var holes = []hole{
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "image"), value: "apiserver.image"},
 	{kind: "Deployment", name: "kruise-apiserver", path: []string{"spec", "replicas"}, value: "apiserver.replicas", only: "cluster external"},
@@ -46,13 +47,6 @@ var holes = []hole{
 	{kind: "PersistentVolumeClaim", name: "kruise-apiserver-etcd", path: []string{"spec", "resources", "requests", "storage"}, value: "etcd.single.storage", only: "single"},
 	{kind: "Deployment", name: "kruise-apiserver", path: append(containerField("kruise-apiserver", "env"), "name=ETCD_SERVERS", "value"), only: "external",
 		expr: `required "etcd.mode=external needs etcd.external.servers, your etcd's client URLs (https, comma separated)" .Values.etcd.external.servers | quote`},
-	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "failurePolicy"), value: "podWebhook.failurePolicy"},
-	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
-	{kind: "MutatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.mutate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},
-	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "failurePolicy"), value: "podWebhook.validatingFailurePolicy"},
-	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "namespaceSelector"), value: "podWebhook.namespaceSelector", block: true},
-	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("pods.validate.kruise-native.io", "objectSelector"), value: "podWebhook.objectSelector", block: true},
-	{kind: "ValidatingWebhookConfiguration", name: "kruise-pod-webhook", path: webhookField("deletion.validate.kruise-native.io", "failurePolicy"), value: "deletionWebhook.failurePolicy"},
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "imagePullPolicy"), value: "imagePullPolicy"},
 	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "imagePullPolicy"), value: "imagePullPolicy"},
 	{kind: "DaemonSet", name: "kruise-node-daemon", path: containerField("kruise-node-daemon", "imagePullPolicy"), value: "imagePullPolicy"},
@@ -62,43 +56,22 @@ var holes = []hole{
 	{kind: "DaemonSet", name: "kruise-node-daemon", path: []string{"spec", "template", "spec", "volumes", "name=runtime-socket-dir", "hostPath", "path"}, expr: "dir .Values.nodeDaemon.runtimeSocket | quote"},
 }
 
-// An insert is a field only the chart has, rendered by a named template of
-// _helpers.tpl (include) at the place the field would take: the certificates the chart
-// makes (certificates.mode) and the Pod webhook's initial call scope.
-type insert struct {
-	kind, name string
-	// path to the new field; its parent must exist.
-	path []string
-	// tpl is the named template; it gets (dict "root" $ "indent" N "args" args).
-	tpl  string
-	args string
+// An argHole is a flag of a container's args (--flag=value) that the chart takes from
+// its values: the default is the kustomize output's value, the argument is rendered from
+// the value (as compact JSON with sorted keys, as helm's toJson writes it, when json).
+type argHole struct {
+	kind, name, container, flag, value string
+	json                               bool
 }
 
-// webhookEntries are the entries of the two kruise-pod-webhook configurations.
-var webhookEntries = []struct{ kind, name string }{
-	{"MutatingWebhookConfiguration", "pods.mutate.kruise-native.io"},
-	{"ValidatingWebhookConfiguration", "pods.validate.kruise-native.io"},
-	{"ValidatingWebhookConfiguration", "deletion.validate.kruise-native.io"},
-}
-
-// inserts: every webhook entry gets the chart's CA (certificates.mode helm); both
-// configurations cert-manager's annotation (certManager); the Pod webhook's entries
-// their initial call scope (see callScopeTpl).
-func inserts() []insert {
-	var out []insert
-	for _, e := range webhookEntries {
-		out = append(out, insert{kind: e.kind, name: "kruise-pod-webhook",
-			path: append(webhookField(e.name, "clientConfig"), "caBundle"), tpl: "kruise-native.caBundle"})
-		if e.name != "deletion.validate.kruise-native.io" {
-			out = append(out, insert{kind: e.kind, name: "kruise-pod-webhook",
-				path: webhookField(e.name, "matchConditions"), tpl: "kruise-native.callScope",
-				args: e.kind + "/" + e.name})
-		}
-	}
-	for _, k := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
-		out = append(out, insert{kind: k, name: "kruise-pod-webhook", path: []string{"metadata", "annotations"}, tpl: "kruise-native.caInjection"})
-	}
-	return out
+// argHoles are kruise-apiserver's Pod webhook registration flags: it registers the
+// webhooks itself, so the chart carries no webhook configuration, only these values.
+var argHoles = []argHole{
+	{"Deployment", "kruise-apiserver", "kruise-apiserver", "--pod-webhook-failure-policy", "podWebhook.failurePolicy", false},
+	{"Deployment", "kruise-apiserver", "kruise-apiserver", "--pod-webhook-validating-failure-policy", "podWebhook.validatingFailurePolicy", false},
+	{"Deployment", "kruise-apiserver", "kruise-apiserver", "--pod-webhook-namespace-selector", "podWebhook.namespaceSelector", true},
+	{"Deployment", "kruise-apiserver", "kruise-apiserver", "--pod-webhook-object-selector", "podWebhook.objectSelector", true},
+	{"Deployment", "kruise-apiserver", "kruise-apiserver", "--deletion-webhook-failure-policy", "deletionWebhook.failurePolicy", false},
 }
 
 // featureGateArgs are the containers that take --feature-gates from the values.
@@ -109,8 +82,4 @@ var featureGateArgs = []hole{
 
 func containerField(container, field string) []string {
 	return []string{"spec", "template", "spec", "containers", "name=" + container, field}
-}
-
-func webhookField(webhook, field string) []string {
-	return []string{"webhooks", "name=" + webhook, field}
 }

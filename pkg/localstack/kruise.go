@@ -60,6 +60,17 @@ func (s *Stack) kruiseAPIServerArgs(name string, port int) ([]string, error) {
 		"--kubeconfig=" + kc,
 		"--authentication-kubeconfig=" + kc,
 		"--authorization-kubeconfig=" + kc,
+		// kruise-apiserver registers its own Pod webhook, as in a cluster but at a
+		// loopback URL (a Service cannot point at loopback): the load balancer in front
+		// of the HA replicas, or the one server. kube-apiserver verifies it with the
+		// local kruise CA and presents its webhook client certificate to that host:port
+		// (hack/local-up.sh's --admission-control-config-file). Owned by ClusterRole
+		// kruise-apiserver, as in a cluster.
+		"--pod-webhook-url=https://127.0.0.1:" + strconv.Itoa(s.Ports.KruiseAPIServer),
+		"--pod-webhook-ca-file=" + s.PKI("kruise-ca.crt"),
+		"--pod-webhook-registration-owner=kruise-apiserver",
+		"--pod-webhook-failure-policy=" + s.PodWebhookFailurePolicy,
+		"--pod-webhook-validating-failure-policy=" + s.PodWebhookFailurePolicy,
 	}
 	if s.HA {
 		// the etcd cluster, over TLS with a client certificate, as artifacts/deploy
@@ -394,36 +405,4 @@ func (s *Stack) APIServiceAvailable(ctx context.Context, name string) (bool, str
 		}
 	}
 	return false, "no Available condition yet", nil
-}
-
-// applyLocalManifests applies hack/local/manifests/*.yaml (the Pod webhook registration
-// pointing at https://127.0.0.1:<port>), with ${KRUISE_APISERVER_PORT},
-// ${KRUISE_CA_BUNDLE}, ${KUBE_APISERVER_PORT} and ${POD_WEBHOOK_FAILURE_POLICY} replaced.
-func (s *Stack) applyLocalManifests(ctx context.Context) error {
-	files, err := filepath.Glob(filepath.Join(s.Root, "hack", "local", "manifests", "*.yaml"))
-	if err != nil {
-		return err
-	}
-	ca, err := os.ReadFile(s.PKI("kruise-ca.crt"))
-	if err != nil {
-		return err
-	}
-	r := strings.NewReplacer(
-		"${KRUISE_APISERVER_PORT}", strconv.Itoa(s.Ports.KruiseAPIServer),
-		"${KRUISE_CA_BUNDLE}", base64.StdEncoding.EncodeToString(ca),
-		"${KUBE_APISERVER_PORT}", strconv.Itoa(s.Ports.KubeAPIServer),
-		"${POD_WEBHOOK_FAILURE_POLICY}", s.PodWebhookFailurePolicy,
-	)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		if err := s.kubectl(ctx, []byte(r.Replace(string(data))), "apply", "-f", "-"); err != nil {
-			return fmt.Errorf("cannot apply %s: %w", f, err)
-		}
-		rel, _ := filepath.Rel(s.Root, f)
-		s.logf("applied %s", rel)
-	}
-	return nil
 }

@@ -164,9 +164,6 @@ func (s *Stack) Up(ctx context.Context) error {
 		if err := s.waitAPIServices(ctx, last); err != nil {
 			return err
 		}
-		if err := s.applyLocalManifests(ctx); err != nil {
-			return err
-		}
 	} else {
 		// never leave an APIService without a server: discovery would fail, and with it
 		// namespace deletion and garbage collection; nor a Pod webhook

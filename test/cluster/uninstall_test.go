@@ -77,8 +77,9 @@ func (s *suite) leftovers(ctx context.Context, objs []*unstructured.Unstructured
 
 // testHelmUninstall: the pre-delete hook refuses while a Kruise workload exists; once it
 // is gone, helm uninstall leaves nothing of Kruise Native: no object the chart renders
-// (namespace, RBAC, webhooks, admission policy, services, workloads, hooks), no
-// APIService, no pod anywhere owned by a Kruise workload.
+// (namespace, RBAC, admission policy, services, workloads, hooks), no APIService, no Pod
+// webhook registration (kruise-apiserver's, owned by its ClusterRole), no pod anywhere
+// owned by a Kruise workload.
 func (s *suite) testHelmUninstall(t *testing.T) {
 	ctx := context.Background()
 	objs := s.renderedObjects(t)
@@ -114,6 +115,15 @@ func (s *suite) testHelmUninstall(t *testing.T) {
 			} else if !apierrors.IsNotFound(err) {
 				return err
 			}
+		}
+		// kruise-apiserver's own registrations, which the chart does not render: the
+		// garbage collector deletes them with their owner, ClusterRole kruise-apiserver.
+		admission := s.c.Client.AdmissionregistrationV1()
+		if _, err := admission.MutatingWebhookConfigurations().Get(ctx, "kruise-pod-webhook", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			left = append(left, fmt.Sprintf("MutatingWebhookConfiguration kruise-pod-webhook (%v)", err))
+		}
+		if _, err := admission.ValidatingWebhookConfigurations().Get(ctx, "kruise-pod-webhook", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			left = append(left, fmt.Sprintf("ValidatingWebhookConfiguration kruise-pod-webhook (%v)", err))
 		}
 		pods, err := s.c.Client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 		if err != nil {

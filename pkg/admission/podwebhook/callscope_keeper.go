@@ -34,8 +34,9 @@ import (
 //     clauses of deleted or changed objects. Within callScopeGrace of a widening it
 //     only adds, as this replica's cache may not hold yet what another one admitted.
 //
-// Without the condition (a registration applied from the manifests, or the keeper
-// unable to write) kube-apiserver calls the webhook for every request, as before.
+// Without the condition (a registration the Registrar has just created, or the keeper
+// unable to write) kube-apiserver calls the webhook for every request, as before. The
+// Registrar never applies a match condition, so the two never undo each other.
 type CallScopeKeeper struct {
 	name    string
 	phase   Phase

@@ -47,7 +47,7 @@ func registrationsFrom[C webhookConfiguration](informer cache.SharedIndexInforme
 			return viewOf(get(ctx, name, metav1.GetOptions{}))
 		},
 		patch: func(ctx context.Context, name string, p []byte) (registrationView, error) {
-			return viewOf(patch(ctx, name, types.JSONPatchType, p, metav1.PatchOptions{}))
+			return viewOf(patch(ctx, name, types.JSONPatchType, p, metav1.PatchOptions{FieldManager: CallScopeFieldManager}))
 		},
 	}
 }

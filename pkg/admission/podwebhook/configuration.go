@@ -35,6 +35,9 @@ type WebhookOptions struct {
 	ClientConfig admissionregistrationv1.WebhookClientConfig
 	// Scope is the pod webhook's (both phases).
 	Scope
+	// ValidatingFailurePolicy is the validating Pod webhook entry's failure policy
+	// (PodUnavailableBudget guard, WorkloadSpread release); Scope's when empty.
+	ValidatingFailurePolicy admissionregistrationv1.FailurePolicyType
 	// Deletion is the deletion-protection webhook's.
 	Deletion Scope
 }
@@ -42,7 +45,7 @@ type WebhookOptions struct {
 // Scope is when kube-apiserver calls one webhook, and what a failed call does.
 type Scope struct {
 	// FailurePolicy decides what a call that fails (timeout, 5xx, unreachable) does
-	// to the request; see artifacts/deploy/apiserver/pod-webhook.yaml.
+	// to the request; see README.md, "Webhooks while kruise-apiserver is down".
 	FailurePolicy     admissionregistrationv1.FailurePolicyType
 	NamespaceSelector *metav1.LabelSelector
 	ObjectSelector    *metav1.LabelSelector
@@ -68,8 +71,8 @@ const OptOutLabel = "kruise-native.io/pod-webhook"
 var ExemptNamespaces = []string{"kube-system", "kube-public", "kube-node-lease", "kruise-system"}
 
 // DefaultWebhookOptions are the scopes and timeouts kruise-apiserver's webhooks are
-// registered with (the trade-offs are written in the generated files' headers,
-// hack/gen-webhook-config):
+// registered with (the trade-offs are in README.md, "Webhooks while kruise-apiserver is
+// down"; kruise-apiserver's --pod-webhook-* flags change them):
 //   - pods: every namespace but ExemptNamespaces, minus the namespaces and pods that
 //     opt out; failurePolicy Ignore; 3 s.
 //   - deletion: objects labelled policy.kruise.io/delete-protection Always or
@@ -140,11 +143,15 @@ func WebhookConfigurations(handlers []Handler, opts WebhookOptions) (*admissionr
 			if err != nil {
 				return nil, nil, err
 			}
+			policy := scope.FailurePolicy
+			if w == PodWebhook && opts.ValidatingFailurePolicy != "" {
+				policy = opts.ValidatingFailurePolicy
+			}
 			validatingHooks = append(validatingHooks, admissionregistrationv1.ValidatingWebhook{
 				Name:                    webhookName(w, Validating),
 				ClientConfig:            client,
 				Rules:                   rules,
-				FailurePolicy:           ptr.To(scope.FailurePolicy),
+				FailurePolicy:           ptr.To(policy),
 				MatchPolicy:             ptr.To(admissionregistrationv1.Equivalent),
 				NamespaceSelector:       scope.NamespaceSelector,
 				ObjectSelector:          scope.ObjectSelector,

@@ -17,6 +17,7 @@ import (
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
@@ -50,6 +51,8 @@ type Options struct {
 	// PodWebhookCallScope keeps the Pod webhook's registrations narrowed to the
 	// requests a handler may act on (podwebhook.CallScopeKeeper).
 	PodWebhookCallScope bool
+	// PodWebhookRegistration is how kruise-apiserver registers its webhooks.
+	PodWebhookRegistration *PodWebhookRegistrationOptions
 
 	embedded bool
 	// etcdTLSFlagsWithEmbedded records --etcd-{cafile,certfile,keyfile} given without
@@ -66,10 +69,11 @@ func NewOptions() *Options {
 		panic(err)
 	}
 	o := &Options{
-		ServerRun:           genericoptions.NewServerRunOptions(),
-		Recommended:         genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
-		EmbeddedEtcd:        etcd.Options{ClientPort: 2479, PeerPort: 2480},
-		PodWebhookCallScope: true,
+		ServerRun:              genericoptions.NewServerRunOptions(),
+		Recommended:            genericoptions.NewRecommendedOptions(etcdPathPrefix, codec),
+		EmbeddedEtcd:           etcd.Options{ClientPort: 2479, PeerPort: 2480},
+		PodWebhookCallScope:    true,
+		PodWebhookRegistration: NewPodWebhookRegistrationOptions(),
 	}
 	o.Recommended.Etcd.StorageConfig.EncodeVersioner = versioner
 	// HTTP/1.1 unless --disable-http2-serving=false. kube-apiserver calls a
@@ -134,6 +138,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 			"PodUnavailableBudget or WorkloadSpread (validating), so kube-apiserver calls the webhook for those only. "+
 			"Needs patch on both configurations (artifacts/deploy/rbac/apiserver.yaml); without it the webhook is "+
 			"called for every such request. false takes out the conditions an earlier run kept, and every request is sent.")
+	o.PodWebhookRegistration.AddFlags(fs)
 }
 
 // UsesEmbeddedEtcd is true when no external etcd was given.
@@ -164,6 +169,7 @@ func (o *Options) Complete() error {
 // Validate reports every invalid flag at once.
 func (o *Options) Validate() error {
 	errs := append(o.ServerRun.Validate(), o.Recommended.Validate()...)
+	errs = append(errs, o.PodWebhookRegistration.Validate()...)
 	if o.embedded {
 		errs = append(errs, o.EmbeddedEtcd.Validate()...)
 		if o.etcdTLSFlagsWithEmbedded {
@@ -196,6 +202,7 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		kruiseInformers kruiseinformers.SharedInformerFactory
 		podWebhook      *podwebhook.Server
 		callScopes      podwebhook.CallScopes
+		registrar       *podwebhook.Registrar
 	)
 	o.Recommended.ExtraAdmissionInitializers = func(c *genericapiserver.RecommendedConfig) ([]admission.PluginInitializer, error) {
 		// Concurrent identical requests (the Pod webhook's calls from kube-apiserver above
@@ -214,7 +221,7 @@ func (o *Options) Config() (*apiserver.Config, error) {
 		kruiseInformers = kruiseinformers.NewSharedInformerFactory(client, 0)
 		// The Pod webhook is built here, before the admission plugins, as the one that
 		// widens its scope needs the keeper.
-		if podWebhook, callScopes, err = o.podWebhook(c, kruiseInformers, client); err != nil {
+		if podWebhook, callScopes, registrar, err = o.podWebhook(c, kruiseInformers, client); err != nil {
 			return nil, err
 		}
 		var scope admissioninitializer.PodWebhookScope
@@ -236,6 +243,15 @@ func (o *Options) Config() (*apiserver.Config, error) {
 			return nil
 		})
 	}
+	if registrar != nil {
+		// Not Ready until registered: an install or a rollout waits for the registration,
+		// and a replica that cannot write it says so in /readyz.
+		cfg.AddReadyzChecks(registrar)
+		cfg.AddPostStartHookOrDie("kruise-pod-webhook-registration", func(ctx genericapiserver.PostStartHookContext) error {
+			go registrar.Run(ctx)
+			return nil
+		})
+	}
 	cfg.AddPostStartHookOrDie("start-kruise-admission-informers", func(ctx genericapiserver.PostStartHookContext) error {
 		if kruiseInformers != nil {
 			kruiseInformers.Start(ctx.Done())
@@ -245,22 +261,23 @@ func (o *Options) Config() (*apiserver.Config, error) {
 	return out, nil
 }
 
-// podWebhook builds the Pod webhook's server and the keepers of its registrations'
-// call scopes (narrowing with --pod-webhook-call-scope); neither without a
-// kube-apiserver to serve.
+// podWebhook builds the Pod webhook's server, the keepers of its registrations'
+// call scopes (narrowing with --pod-webhook-call-scope) and, with
+// --pod-webhook-service or --pod-webhook-url, the Registrar that creates the
+// registrations; none without a kube-apiserver to serve.
 // It registers informers on both factories (before they start).
 func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInformers kruiseinformers.SharedInformerFactory,
-	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, podwebhook.CallScopes, error) {
+	kruiseLoopback kruiseclient.Interface) (*podwebhook.Server, podwebhook.CallScopes, *podwebhook.Registrar, error) {
 	if c.SharedInformerFactory == nil || c.ClientConfig == nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	kubeClient, err := kubernetes.NewForConfig(c.ClientConfig)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kube client for the pod webhook: %w", err)
+		return nil, nil, nil, fmt.Errorf("kube client for the pod webhook: %w", err)
 	}
 	metadataClient, err := metadata.NewForConfig(c.ClientConfig)
 	if err != nil {
-		return nil, nil, fmt.Errorf("metadata client for the pod webhook: %w", err)
+		return nil, nil, nil, fmt.Errorf("metadata client for the pod webhook: %w", err)
 	}
 	webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, c.SharedInformerFactory,
 		kubeClient, metadataClient, o.PodWebhookReadinessGate)
@@ -269,7 +286,7 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	handlers := podwebhook.Handlers(webhookConfig)
 	server, err := podwebhook.NewServer(handlers)
 	if err != nil {
-		return nil, nil, fmt.Errorf("pod webhook: %w", err)
+		return nil, nil, nil, fmt.Errorf("pod webhook: %w", err)
 	}
 	// The keepers run either way: turned off, they take out a condition an earlier run
 	// left, which nothing would widen any more. Each watches the caches its phase's
@@ -280,14 +297,35 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	mutating, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, podwebhook.Mutating, o.PodWebhookCallScope,
 		kubeClient, c.SharedInformerFactory, handlers, sidecarSets, spreads)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	validating, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, podwebhook.Validating, o.PodWebhookCallScope,
 		kubeClient, c.SharedInformerFactory, handlers, budgets, spreads)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return server, podwebhook.CallScopes{mutating, validating}, nil
+	scopes := podwebhook.CallScopes{mutating, validating}
+	if !o.PodWebhookRegistration.Enabled() {
+		return server, scopes, nil, nil
+	}
+	opts, err := o.PodWebhookRegistration.WebhookOptions()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Registered once the handlers can answer (their caches synced), so the first
+	// call kube-apiserver makes, before the keeper has narrowed a new registration,
+	// finds a server ready for it.
+	var synced []cache.InformerSynced
+	for _, h := range handlers {
+		if h.Synced != nil {
+			synced = append(synced, h.Synced)
+		}
+	}
+	registrar, err := podwebhook.NewRegistrar(handlers, opts, o.PodWebhookRegistration.Owner, kubeClient, synced...)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("pod webhook registration: %w", err)
+	}
+	return server, scopes, registrar, nil
 }
 
 // Run starts the embedded etcd (if used) and serves until ctx ends.

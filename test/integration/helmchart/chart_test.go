@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -80,14 +81,9 @@ var etcdCertObjects = map[string]bool{
 	"Certificate/kruise-system/kruise-apiserver-etcd-client-cert": true,
 }
 
-// initialCallScope is the match condition the chart gives each Pod webhook entry on
-// install: nothing is sent until kruise-apiserver's call-scope keeper writes its own.
-var initialCallScope = []interface{}{map[string]interface{}{"name": "kruise-handlers-may-mutate", "expression": "false"}}
-
 // chartOnly takes out of a rendering what only the chart has, checking it on the way:
 // the install hooks and their RBAC (label app.kubernetes.io/component=install-hooks),
-// whose ConfigMap holds the APIServices (put back as objects), and the Pod webhook
-// entries' initial call scope.
+// whose ConfigMap holds the APIServices (put back as objects).
 func chartOnly(t *testing.T, objs map[string]map[string]interface{}) {
 	t.Helper()
 	cm, ok := objs["ConfigMap/kruise-system/kruise-native-apiservices"]
@@ -108,22 +104,6 @@ func chartOnly(t *testing.T, objs map[string]map[string]interface{}) {
 	}
 	for id, o := range apis {
 		objs[id] = o
-	}
-	for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
-		cfg, ok := objs[kind+"/<nil>/kruise-pod-webhook"]
-		if !ok {
-			continue
-		}
-		hooks, _ := cfg["webhooks"].([]interface{})
-		for _, h := range hooks {
-			hook := h.(map[string]interface{})
-			if strings.HasPrefix(fmt.Sprint(hook["name"]), "pods.") {
-				if !reflect.DeepEqual(hook["matchConditions"], initialCallScope) {
-					t.Errorf("%s %s: matchConditions %v, want the initial call scope %v", kind, hook["name"], hook["matchConditions"], initialCallScope)
-				}
-				delete(hook, "matchConditions")
-			}
-		}
 	}
 }
 
@@ -260,12 +240,7 @@ func TestChartValuesAndLint(t *testing.T) {
 	}{
 		{"apiserver image", field("Deployment/kruise-system/kruise-apiserver", "spec", "template", "spec", "containers", 0, "image"), "example.com/kruise-apiserver:v1"},
 		{"controller replicas", field("Deployment/kruise-system/kruise-controller", "spec", "replicas"), float64(3)},
-		{"pod webhook failurePolicy", field("MutatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "failurePolicy"), "Fail"},
-		{"pod webhook scope", field("MutatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "namespaceSelector"), map[string]interface{}{"matchLabels": map[string]interface{}{"sidecars": "required"}}},
 		{"node daemon memory limit", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "resources", "limits", "memory"), "1Gi"},
-		{"validating pod webhook failurePolicy", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "failurePolicy"), "Fail"},
-		{"validating pod webhook scope", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 0, "namespaceSelector"), map[string]interface{}{"matchLabels": map[string]interface{}{"sidecars": "required"}}},
-		{"deletion webhook failurePolicy (its own value)", field("ValidatingWebhookConfiguration/<nil>/kruise-pod-webhook", "webhooks", 1, "failurePolicy"), "Ignore"},
 		{"node daemon runtime socket", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "env", 0), map[string]interface{}{"name": "RUNTIME_SOCKET", "value": "/var/run/crio/crio.sock"}},
 		{"node daemon socket directory mount", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "volumeMounts", 0),
 			map[string]interface{}{"name": "runtime-socket-dir", "mountPath": "/var/run/crio", "readOnly": true, "mountPropagation": "HostToContainer"}},
@@ -284,6 +259,25 @@ func TestChartValuesAndLint(t *testing.T) {
 			t.Errorf("%s = %v, want %v", tc.what, tc.got, tc.want)
 		}
 	}
+	// The webhooks' values are kruise-apiserver's registration flags.
+	apiserverArgs := map[string]bool{}
+	for _, a := range field("Deployment/kruise-system/kruise-apiserver", "spec", "template", "spec", "containers", 0, "args").([]interface{}) {
+		apiserverArgs[fmt.Sprint(a)] = true
+	}
+	for _, want := range []string{
+		"--pod-webhook-failure-policy=Fail",
+		"--pod-webhook-validating-failure-policy=Fail",
+		`--pod-webhook-namespace-selector={"matchLabels":{"sidecars":"required"}}`,
+		`--pod-webhook-object-selector={"matchExpressions":[{"key":"kruise-native.io/pod-webhook","operator":"NotIn","values":["disabled"]}]}`,
+		"--deletion-webhook-failure-policy=Ignore",
+		"--pod-webhook-service=kruise-system/kruise-apiserver",
+		"--pod-webhook-ca-file=/var/run/kruise-apiserver/serving-cert/ca.crt",
+		"--pod-webhook-registration-owner=kruise-apiserver",
+	} {
+		if !apiserverArgs[want] {
+			t.Errorf("kruise-apiserver lacks the argument %s: %v", want, apiserverArgs)
+		}
+	}
 	for _, d := range []string{"kruise-apiserver", "kruise-controller"} {
 		args := field("Deployment/kruise-system/"+d, "spec", "template", "spec", "containers", 0, "args").([]interface{})
 		if last := args[len(args)-1]; last != "--feature-gates=SomeGate=true" {
@@ -296,6 +290,7 @@ func TestChartValuesAndLint(t *testing.T) {
 		{"etcd.mode=external", "etcd.mode=external needs etcd.external.servers"},
 		{"certificates.mode=vault", "certificates.mode must be helm, certManager or external"},
 		{"podWebhook.validatingFailurePolicy=Maybe", "podWebhook.validatingFailurePolicy must be Ignore or Fail"},
+		{"deletionWebhook.failurePolicy=Never", "deletionWebhook.failurePolicy must be Ignore or Fail"},
 		{"imagePullPolicy=Sometimes", "imagePullPolicy must be"},
 		{"nodeDaemon.runtimeSocket=containerd.sock", "nodeDaemon.runtimeSocket must be the absolute path"},
 	} {
@@ -314,39 +309,6 @@ func TestChartValuesAndLint(t *testing.T) {
 // APIServices, outside any release), and a server-side dry-run apply of every object.
 func TestChartInstallDryRunServer(t *testing.T) {
 	c := framework.Get(t)
-	// A SidecarSet, so that the keeper's condition on the stack is not the same
-	// "false" as the chart's initial one.
-	const sidecarSet = `apiVersion: apps.kruise.io/v1alpha1
-kind: SidecarSet
-metadata:
-  name: helmchart-callscope
-spec:
-  selector:
-    matchLabels:
-      app: helmchart-callscope
-  containers:
-  - name: sidecar1
-    image: busybox:1.36
-`
-	if _, err := c.KubectlStdin(t, sidecarSet, "apply", "-f", "-"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _, _ = c.Kubectl(t, "delete", "sidecarset", "helmchart-callscope", "--ignore-not-found") })
-	liveCallScope := func() interface{} {
-		live, _, err := c.Kubectl(t, "get", "mutatingwebhookconfiguration", "kruise-pod-webhook", "-o", "json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cfg map[string]interface{}
-		if err := json.Unmarshal([]byte(live), &cfg); err != nil {
-			t.Fatal(err)
-		}
-		return cfg["webhooks"].([]interface{})[0].(map[string]interface{})["matchConditions"]
-	}
-	framework.WaitFor(t, 30*time.Second, func() (bool, error) {
-		conds := liveCallScope()
-		return conds != nil && !reflect.DeepEqual(conds, initialCallScope), nil
-	})
 	for _, mode := range []string{"cluster", "single"} {
 		rendered, err := helm(t, "template", "kruise-native", chart, "--namespace", "kruise-system", "--set", "etcd.mode="+mode)
 		if err != nil {
@@ -369,24 +331,12 @@ spec:
 		if !strings.Contains(out, "NOTES:") || !strings.Contains(out, "helm uninstall kruise-native-"+mode) {
 			t.Errorf("etcd.mode=%s: no NOTES with the uninstall steps", mode)
 		}
-		// The stack's kruise-apiserver keeps the Pod webhook's call scope: the chart
-		// renders the conditions it finds (lookup), never its initial one, so that an
-		// upgrade does not undo the keeper's work.
-		start, end := strings.Index(out, "MANIFEST:"), strings.Index(out, "NOTES:")
-		if start < 0 || end < start {
-			t.Fatalf("etcd.mode=%s: no MANIFEST section", mode)
-		}
-		manifest := objects(t, out[start+len("MANIFEST:"):end])
-		want := liveCallScope()
-		got := manifest["MutatingWebhookConfiguration/<nil>/kruise-pod-webhook"]["webhooks"].([]interface{})[0].(map[string]interface{})["matchConditions"]
-		if want == nil || reflect.DeepEqual(got, initialCallScope) || !reflect.DeepEqual(got, want) {
-			t.Errorf("etcd.mode=%s: the install would write matchConditions %v over the keeper's %v", mode, got, want)
-		}
 	}
 }
 
 // certificates.mode=helm (the default): the chart makes a CA and kruise-apiserver's
-// certificate for its Service name, gives every webhook entry that CA, and in the
+// certificate for its Service name, which kruise-apiserver registers its webhooks with
+// (ca.crt of the Secret it mounts), and in the
 // cluster mode makes etcd's certificates from a CA of their own.
 func TestChartMakesItsCertificates(t *testing.T) {
 	for _, mode := range []string{"cluster", "single"} {
@@ -408,14 +358,10 @@ func TestChartMakesItsCertificates(t *testing.T) {
 		}
 		ca := secretPEM("kruise-apiserver-cert", "ca.crt")
 		verify(t, ca, secretPEM("kruise-apiserver-cert", "tls.crt"), "kruise-apiserver.kruise-system.svc", x509.ExtKeyUsageServerAuth)
-		for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
-			for _, h := range objs[kind+"/<nil>/kruise-pod-webhook"]["webhooks"].([]interface{}) {
-				hook := h.(map[string]interface{})
-				got := hook["clientConfig"].(map[string]interface{})["caBundle"]
-				if got != base64.StdEncoding.EncodeToString(ca) {
-					t.Errorf("%s: %s %s: caBundle is not the chart's CA", mode, kind, hook["name"])
-				}
-			}
+		// kruise-apiserver registers its webhooks with that CA: the ca.crt of the Secret it
+		// mounts.
+		if !servingCAFileOf(t, objs["Deployment/kruise-system/kruise-apiserver"]) {
+			t.Errorf("%s: kruise-apiserver's --pod-webhook-ca-file is not the ca.crt of Secret kruise-apiserver-cert", mode)
 		}
 		_, hasEtcd := objs["Secret/kruise-system/etcd-member-cert"]
 		if hasEtcd != (mode == "cluster") {
@@ -431,6 +377,38 @@ func TestChartMakesItsCertificates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// servingCAFileOf reports whether the kruise-apiserver Deployment d registers its webhooks
+// with the ca.crt of the Secret kruise-apiserver-cert, as it mounts it.
+func servingCAFileOf(t *testing.T, d map[string]interface{}) bool {
+	t.Helper()
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dep appsv1.Deployment
+	if err := json.Unmarshal(data, &dep); err != nil {
+		t.Fatal(err)
+	}
+	spec := dep.Spec.Template.Spec
+	var file string
+	for _, a := range spec.Containers[0].Args {
+		if f, ok := strings.CutPrefix(a, "--pod-webhook-ca-file="); ok {
+			file = f
+		}
+	}
+	for _, m := range spec.Containers[0].VolumeMounts {
+		if filepath.Join(m.MountPath, "ca.crt") != file {
+			continue
+		}
+		for _, v := range spec.Volumes {
+			if v.Name == m.Name && v.Secret != nil && v.Secret.SecretName == "kruise-apiserver-cert" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verify checks that certPEM chains to caPEM for dnsName (if any) and usage.
