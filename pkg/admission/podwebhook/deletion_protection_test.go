@@ -62,7 +62,7 @@ func TestDeletionProtectionWebhook(t *testing.T) {
 		want string // fragment of the refusal; "" allowed; "error" an HTTP error
 	}{
 		{"Always deployment", deleting(deploy, "web", "Always", &zero),
-			`deployments.apps "web" is forbidden: policy.kruise.io/delete-protection=Always forbids deleting it`},
+			`deployments.apps "web" is forbidden: forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Always: the label forbids deleting it`},
 		{"Cascading deployment with replicas", deleting(deploy, "web", "Cascading", &three), "while spec.replicas is 3"},
 		{"Cascading deployment at zero", deleting(deploy, "web", "Cascading", &zero), ""},
 		{"Cascading namespace with pods", deleting(ns, "busy", "Cascading", nil), `namespaces "busy" is forbidden`},
