@@ -22,6 +22,10 @@ var (
 	DeploymentsResource  = schema.GroupResource{Group: "apps", Resource: "deployments"}
 	ReplicaSetsResource  = schema.GroupResource{Group: "apps", Resource: "replicasets"}
 	StatefulSetsResource = schema.GroupResource{Group: "apps", Resource: "statefulsets"}
+	// Services and Ingresses have no children: Cascading never refuses their deletion
+	// (OpenKruise enforces only Always on them).
+	ServicesResource  = schema.GroupResource{Resource: "services"}
+	IngressesResource = schema.GroupResource{Group: "networking.k8s.io", Resource: "ingresses"}
 )
 
 // podListLimit bounds the pods read to decide on a Namespace: the rule needs one

@@ -1,7 +1,7 @@
 // Package deletionprotection is the one rule of the policy.kruise.io/delete-protection
 // label, shared by everything that enforces or audits it: kruise-apiserver's in-process
-// admission plugin for Kruise kinds, its webhook for Namespaces, CRDs and apps/v1
-// workloads, and kruise-controller's count of deletions that got past them.
+// admission plugin for Kruise kinds, its webhook for Namespaces, CRDs, apps/v1
+// workloads, Services and Ingresses, and kruise-controller's count of deletions that got past them.
 //
 //   - Always refuses the delete.
 //   - Cascading refuses it while the object has active children (pods in a Namespace,

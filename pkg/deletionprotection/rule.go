@@ -46,20 +46,27 @@ func Objects(resource string, n int64) Children {
 	return Children{Count: n, What: fmt.Sprintf("%s objects exist", resource), Remedy: "delete them first"}
 }
 
+// refusalPrefix begins every refusal as OpenKruise's does ("forbidden by
+// ResourcesProtectionDeletion for policy.kruise.io/delete-protection=<value>"): scripts
+// written for OpenKruise match it. Our explanation follows it.
+const refusalPrefix = "forbidden by ResourcesProtectionDeletion for "
+
 // Refusal is why deleting an object with these labels must be refused, "" when the
 // label allows it. An error means the children could not be counted: the caller
 // cannot decide.
 func Refusal(labels map[string]string, children ChildrenFunc) (string, error) {
 	switch mode := labels[pub.DeletionProtectionKey]; mode {
 	case pub.DeletionProtectionTypeAlways:
-		return fmt.Sprintf("%s=%s forbids deleting it; remove the label first", pub.DeletionProtectionKey, mode), nil
+		return fmt.Sprintf("%s%s=%s: the label forbids deleting it; remove the label first",
+			refusalPrefix, pub.DeletionProtectionKey, mode), nil
 	case pub.DeletionProtectionTypeCascading:
 		c, err := children()
 		if err != nil {
 			return "", err
 		}
 		if c.Count > 0 {
-			return fmt.Sprintf("%s=%s forbids deleting it while %s; %s", pub.DeletionProtectionKey, mode, c.What, c.Remedy), nil
+			return fmt.Sprintf("%s%s=%s: the label forbids deleting it while %s; %s",
+				refusalPrefix, pub.DeletionProtectionKey, mode, c.What, c.Remedy), nil
 		}
 	}
 	return "", nil

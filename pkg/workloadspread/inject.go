@@ -29,6 +29,7 @@ func Inject(pod *corev1.Pod, spread string, subset *appsv1beta1.WorkloadSpreadSu
 		if err := json.Unmarshal(patched, out); err != nil {
 			return nil, fmt.Errorf("decoding the patched pod: %w", err)
 		}
+		resetPriority(pod, out)
 	}
 	if subset.RequiredNodeSelectorTerm != nil || len(subset.PreferredNodeSelectorTerms) > 0 {
 		if out.Spec.Affinity == nil {
@@ -65,4 +66,26 @@ func Inject(pod *corev1.Pod, spread string, subset *appsv1beta1.WorkloadSpreadSu
 	}
 	out.Annotations[Annotation] = Placement{Name: spread, Subset: subset.Name}.String()
 	return out, nil
+}
+
+// resetPriority clears what kube's Priority admission derived from the pod's old
+// priorityClassName when a subset patch names another class: it already ran on the pod
+// (it comes before the webhooks) and, run again on the patched pod, refuses a
+// spec.priority that differs from the new class's value (and likewise
+// preemptionPolicy). Cleared, they are set again from the new class. Values the patch
+// itself changed are left for kube to judge.
+func resetPriority(before, after *corev1.Pod) {
+	if after.Spec.PriorityClassName == before.Spec.PriorityClassName {
+		return
+	}
+	if ptrEqual(after.Spec.Priority, before.Spec.Priority) {
+		after.Spec.Priority = nil
+	}
+	if ptrEqual(after.Spec.PreemptionPolicy, before.Spec.PreemptionPolicy) {
+		after.Spec.PreemptionPolicy = nil
+	}
+}
+
+func ptrEqual[T comparable](a, b *T) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }

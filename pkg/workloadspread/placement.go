@@ -14,6 +14,10 @@ import (
 // Annotation is the pod annotation naming the spread and subset that placed the pod.
 const Annotation = appsv1beta1.WorkloadSpreadAnnotation
 
+// legacyAnnotation is the key pods placed before OpenKruise's was adopted carry; they
+// are still read as placed.
+const legacyAnnotation = "apps.kruise.io/workloadspread"
+
 // Placement is the annotation's value, in OpenKruise's JSON: {"name":..,"subset":..}.
 type Placement struct {
 	Name   string `json:"name"`
@@ -30,7 +34,9 @@ func (p Placement) String() string {
 func PlacementOf(pod *corev1.Pod) (Placement, bool) {
 	v, ok := pod.Annotations[Annotation]
 	if !ok {
-		return Placement{}, false
+		if v, ok = pod.Annotations[legacyAnnotation]; !ok {
+			return Placement{}, false
+		}
 	}
 	var p Placement
 	if err := json.Unmarshal([]byte(v), &p); err != nil || p.Name == "" || p.Subset == "" {

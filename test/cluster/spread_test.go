@@ -34,7 +34,7 @@ func podsBy(ctx context.Context, s *suite, selector, label string) (running, pen
 	for _, p := range pods {
 		key := p.Labels[label]
 		if label == "" || key == "" {
-			key = p.Annotations["apps.kruise.io/workloadspread"]
+			key = p.Annotations["apps.kruise.io/matched-workloadspread"]
 		}
 		switch {
 		case runningReady(&p) == nil:

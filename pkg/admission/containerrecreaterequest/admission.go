@@ -1,7 +1,8 @@
 // Package containerrecreaterequest ties a new ContainerRecreateRequest to its pod: the
 // pod must exist, be scheduled and running the named containers; the request gets the
 // pod's UID and node as labels (node daemons watch their node's requests by it), the
-// pod's grace period when it names none, and each container's preStop hook.
+// pod's grace period when it names none, and each container's preStop hook and
+// statusContext (its containerID and restartCount in the pod's status).
 package containerrecreaterequest
 
 import (
@@ -104,7 +105,7 @@ func readOnlyFieldsSet(crr *apps.ContainerRecreateRequest, spec *field.Path) fie
 			errs = append(errs, field.Forbidden(p.Child("ports"), "read-only: copied from the pod's container"))
 		}
 		if c.StatusContext != nil {
-			errs = append(errs, field.Forbidden(p.Child("statusContext"), "read-only: written by the node daemon"))
+			errs = append(errs, field.Forbidden(p.Child("statusContext"), "read-only: copied from the pod's status"))
 		}
 	}
 	return errs
@@ -131,10 +132,16 @@ func fillFromPod(crr *apps.ContainerRecreateRequest, pod *corev1.Pod, spec *fiel
 			errs = append(errs, field.NotFound(name, c.Name))
 			continue
 		}
-		if st := containerStatus(pod, c.Name); st == nil || st.ContainerID == "" {
+		st := containerStatus(pod, c.Name)
+		if st == nil || st.ContainerID == "" {
 			errs = append(errs, field.Invalid(name, c.Name, "the container has not started yet (no containerID in the pod's status)"))
 			continue
 		}
+		// The container to recreate is the one the pod runs now, as OpenKruise records
+		// it at creation: clients read it from the create's answer, and every context
+		// comes from one read of the pod, so a container's own restart afterwards is
+		// not taken for another's (the node daemon records only what is missing).
+		c.StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: st.ContainerID, RestartCount: st.RestartCount}
 		if pc.Lifecycle != nil && pc.Lifecycle.PreStop != nil {
 			h := pc.Lifecycle.PreStop
 			c.PreStop = &apps.ProbeHandler{Exec: h.Exec, HTTPGet: h.HTTPGet, TCPSocket: h.TCPSocket}

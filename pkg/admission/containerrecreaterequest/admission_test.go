@@ -25,7 +25,7 @@ func runningPod() *corev1.Pod {
 			},
 		},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
-			{Name: "app", ContainerID: "fakecri://a"}, {Name: "sidecar", ContainerID: "fakecri://b"},
+			{Name: "app", ContainerID: "fakecri://a", RestartCount: 2}, {Name: "sidecar", ContainerID: "fakecri://b"},
 		}},
 	}
 }
@@ -63,6 +63,14 @@ func TestFillFromPod(t *testing.T) {
 	}
 	if sc := crr.Spec.Containers[1]; sc.PreStop != nil || sc.Ports != nil {
 		t.Errorf("sidecar has no hook, got %+v", sc)
+	}
+	// Each container's statusContext is what the pod's status says it runs now.
+	for i, want := range []apps.ContainerRecreateRequestContainerContext{
+		{ContainerID: "fakecri://a", RestartCount: 2}, {ContainerID: "fakecri://b"},
+	} {
+		if got := crr.Spec.Containers[i].StatusContext; got == nil || *got != want {
+			t.Errorf("%s: statusContext %+v, want %+v", crr.Spec.Containers[i].Name, got, want)
+		}
 	}
 }
 

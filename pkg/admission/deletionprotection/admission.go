@@ -2,7 +2,7 @@
 // workloads in-process: an object labelled policy.kruise.io/delete-protection=Always
 // cannot be deleted, and one labelled Cascading cannot be deleted while it still asks
 // for pods. The rule is pkg/deletionprotection's, which kruise-apiserver's webhook
-// applies to Namespaces, CRDs and apps/v1 workloads as well.
+// applies to Namespaces, CRDs, apps/v1 workloads, Services and Ingresses as well.
 package deletionprotection
 
 import (

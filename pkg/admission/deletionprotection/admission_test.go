@@ -42,7 +42,7 @@ func TestValidate(t *testing.T) {
 		want     string // fragment of the refusal; "" = allowed
 	}{
 		{"unprotected", cloneSet("web", "", 3), "web", ""},
-		{"Always", cloneSet("web", pub.DeletionProtectionTypeAlways, 0), "web", `clonesets.apps.kruise.io "web" is forbidden: policy.kruise.io/delete-protection=Always`},
+		{"Always", cloneSet("web", pub.DeletionProtectionTypeAlways, 0), "web", `clonesets.apps.kruise.io "web" is forbidden: forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Always: `},
 		{"Cascading with replicas", cloneSet("web", pub.DeletionProtectionTypeCascading, 2), "web", "while spec.replicas is 2"},
 		{"Cascading at zero", cloneSet("web", pub.DeletionProtectionTypeCascading, 0), "web", ""},
 		{"Cascading DaemonSet with pods", daemonSet(pub.DeletionProtectionTypeCascading, 3), "agent", "status.desiredNumberScheduled"},

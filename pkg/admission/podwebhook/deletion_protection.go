@@ -34,7 +34,7 @@ func deletionProtectionHandler(children func(ctx context.Context, gr schema.Grou
 	}
 	deletes := []admissionregistrationv1.OperationType{admissionregistrationv1.Delete}
 	var rules []Rule
-	for _, r := range []Resource{Namespaces, CRDs, Deployments, ReplicaSets, StatefulSets} {
+	for _, r := range []Resource{Namespaces, CRDs, Deployments, ReplicaSets, StatefulSets, Services, Ingresses} {
 		rules = append(rules, Rule{Operations: deletes, Resource: r})
 	}
 	return Handler{

@@ -53,6 +53,8 @@ func TestDeletionProtectionWebhook(t *testing.T) {
 	}
 	ns := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	deploy := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	svc := schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	ing := schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses"}
 	three, zero := int64(3), int64(0)
 	cases := []struct {
 		name string
@@ -60,11 +62,14 @@ func TestDeletionProtectionWebhook(t *testing.T) {
 		want string // fragment of the refusal; "" allowed; "error" an HTTP error
 	}{
 		{"Always deployment", deleting(deploy, "web", "Always", &zero),
-			`deployments.apps "web" is forbidden: policy.kruise.io/delete-protection=Always forbids deleting it`},
+			`deployments.apps "web" is forbidden: forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Always: the label forbids deleting it`},
 		{"Cascading deployment with replicas", deleting(deploy, "web", "Cascading", &three), "while spec.replicas is 3"},
 		{"Cascading deployment at zero", deleting(deploy, "web", "Cascading", &zero), ""},
 		{"Cascading namespace with pods", deleting(ns, "busy", "Cascading", nil), `namespaces "busy" is forbidden`},
 		{"unlabelled namespace", deleting(ns, "busy", "", nil), ""},
+		{"Always service", deleting(svc, "web", "Always", nil), `services "web" is forbidden`},
+		{"Always ingress", deleting(ing, "web", "Always", nil), `ingresses.networking.k8s.io "web" is forbidden`},
+		{"Cascading service has no children", deleting(svc, "web", "Cascading", nil), ""},
 		{"children unknown", deleting(ns, "broken", "Cascading", nil), "error"},
 		{"pod delete is not this webhook's", deleting(podsGVR, "p", "Always", nil), ""},
 		{"already being deleted", func() *admissionv1.AdmissionRequest {

@@ -25,5 +25,6 @@
 // handler names the one it belongs to, and each has its own path
 // (/admission/<phase>/<webhook>) and scope in the generated configurations. The
 // deletion-protection webhook (DeletionWebhook) validates DELETE of labelled
-// Namespaces, CRDs and apps/v1 workloads with pkg/deletionprotection's rule.
+// Namespaces, CRDs, apps/v1 workloads, Services and Ingresses with
+// pkg/deletionprotection's rule.
 package podwebhook

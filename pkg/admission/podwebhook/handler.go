@@ -81,6 +81,10 @@ var (
 	Deployments  = Resource{Group: "apps", Version: "v1", Resource: "deployments", Scope: admissionregistrationv1.NamespacedScope}
 	ReplicaSets  = Resource{Group: "apps", Version: "v1", Resource: "replicasets", Scope: admissionregistrationv1.NamespacedScope}
 	StatefulSets = Resource{Group: "apps", Version: "v1", Resource: "statefulsets", Scope: admissionregistrationv1.NamespacedScope}
+	// Services and Ingresses (OpenKruise v1.8+): only Always applies, they have no
+	// children the Cascading rule counts.
+	Services  = Resource{Version: "v1", Resource: "services", Scope: admissionregistrationv1.NamespacedScope}
+	Ingresses = Resource{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Scope: admissionregistrationv1.NamespacedScope}
 )
 
 // String is the resource as a webhook rule writes it (pods, pods/eviction).

@@ -39,7 +39,8 @@ type ContainerRecreateRequestContainer struct {
 	PreStop *ProbeHandler
 	// Ports are copied from the pod's container when preStop is an HTTP call. Read-only.
 	Ports []corev1.ContainerPort
-	// StatusContext is the container as it ran before the request, written by the node daemon.
+	// StatusContext is the container as it ran before the request (containerID and restartCount),
+	// set by the server from the pod's status when the request is created.
 	StatusContext *ContainerRecreateRequestContainerContext
 }
 

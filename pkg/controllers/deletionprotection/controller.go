@@ -36,6 +36,8 @@ var watched = []struct {
 	{rule.DeploymentsResource.WithVersion("v1"), "Deployment"},
 	{rule.ReplicaSetsResource.WithVersion("v1"), "ReplicaSet"},
 	{rule.StatefulSetsResource.WithVersion("v1"), "StatefulSet"},
+	{rule.ServicesResource.WithVersion("v1"), "Service"},
+	{rule.IngressesResource.WithVersion("v1"), "Ingress"},
 }
 
 // Controller counts the deletions of labelled objects the rule forbade.

@@ -42,7 +42,7 @@ func TestAuditGone(t *testing.T) {
 		counted bool
 		event   string
 	}{
-		{"Always, deleted", deployment("Always", 0), nil, true, "Always forbids deleting it"},
+		{"Always, deleted", deployment("Always", 0), nil, true, "delete-protection=Always: the label forbids deleting it"},
 		{"Cascading with replicas, deleted", deployment("Cascading", 2), nil, true, "while spec.replicas is 2"},
 		{"Cascading at zero, deleted", deployment("Cascading", 0), nil, false, ""},
 		{"label removed, still there", deployment("Always", 1), deployment("", 1), false, ""},

@@ -3,7 +3,8 @@
 // pods of its targetRef workload, whose spec.replicas is the total, or the pods its
 // selector selects — and writes unavailableAllowed, currentAvailable,
 // desiredAvailable and totalReplicas, forgetting the disruptions kruise-apiserver's
-// pod webhook recorded once they are seen through (see pkg/podbudget for the rules).
+// pod webhook recorded once they are seen through (see pkg/podbudget for the rules),
+// and names itself on the pods it guards (kruise.io/related-pub, related.go).
 //
 // The webhook spends the budget between syncs by writing the same status; both write
 // with the resourceVersion they read, so neither overwrites the other.
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podpatch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/workloadtarget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
@@ -37,6 +39,7 @@ type Controller struct {
 	recorder     record.EventRecorder
 	pubs         policylisters.PodUnavailableBudgetLister
 	pods         corelisters.PodLister
+	podPatcher   podpatch.Patcher
 	loop         *reconcile.Loop
 	now          func() time.Time
 }
@@ -54,6 +57,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		recorder:     cc.Recorder(ControllerName),
 		pubs:         pubInformer.Lister(),
 		pods:         podInformer.Lister(),
+		podPatcher:   podpatch.New(cc.KubeClient.CoreV1(), ControllerName),
 		now:          time.Now,
 	}
 	c.loop = reconcile.NewLoop("podunavailablebudget", c.sync, pubInformer.Informer().HasSynced, podInformer.Informer().HasSynced)

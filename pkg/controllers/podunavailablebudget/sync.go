@@ -39,8 +39,11 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	}
 	logger := klog.FromContext(ctx).WithValues("podunavailablebudget", klog.KObj(pub))
 
-	pods, total, err := c.podsOf(ctx, pub)
+	pods, guarded, total, err := c.podsOf(ctx, pub)
 	if err != nil {
+		return 0, err
+	}
+	if err := c.markRelated(ctx, pub, guarded); err != nil {
 		return 0, err
 	}
 	now := c.now()
@@ -97,9 +100,9 @@ func nilIfEmpty(m map[string]metav1.Time) map[string]metav1.Time {
 	return m
 }
 
-// podsOf lists the pods the budget guards and the total it counts them against
-// (< 0: the pods themselves).
-func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) ([]podbudget.Pod, int32, error) {
+// podsOf lists the pods the budget guards (as counted, and as cached) and the total
+// it counts them against (< 0: the pods themselves).
+func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailableBudget) ([]podbudget.Pod, []*corev1.Pod, int32, error) {
 	total := int32(-1)
 	if n, ok := podbudget.TotalOverride(pub); ok {
 		total = n
@@ -114,10 +117,10 @@ func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailab
 		if apierrors.IsNotFound(err) {
 			c.recorder.Eventf(pub, corev1.EventTypeWarning, reasonTargetNotFound, "%s %s not found",
 				pub.Spec.TargetReference.Kind, pub.Spec.TargetReference.Name)
-			return nil, max(total, 0), nil
+			return nil, nil, max(total, 0), nil
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		if total < 0 {
 			total = t.Replicas
@@ -132,24 +135,26 @@ func (c *Controller) podsOf(ctx context.Context, pub *policyv1beta1.PodUnavailab
 	case pub.Spec.Selector != nil:
 		sel = pub.Spec.Selector
 	default:
-		return nil, max(total, 0), nil
+		return nil, nil, max(total, 0), nil
 	}
 	selector, err := metav1.LabelSelectorAsSelector(sel)
 	if err != nil || selector.Empty() && pub.Spec.TargetReference != nil {
-		return nil, max(total, 0), nil // a target without a selector owns no pods we can tell
+		return nil, nil, max(total, 0), nil // a target without a selector owns no pods we can tell
 	}
 	list, err := c.pods.Pods(pub.Namespace).List(selector)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	out := make([]podbudget.Pod, 0, len(list))
+	guarded := make([]*corev1.Pod, 0, len(list))
 	for _, p := range list {
 		if owned != nil && !owned(p) || podbudget.Ignored(pub, p.Labels) {
 			continue
 		}
 		out = append(out, view(p))
+		guarded = append(guarded, p)
 	}
-	return out, total, nil
+	return out, guarded, total, nil
 }
 
 // view is what the budget counts of a pod: available means running, ready and not in

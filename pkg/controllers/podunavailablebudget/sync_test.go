@@ -76,6 +76,7 @@ func TestSync(t *testing.T) {
 		recorder:     record.NewFakeRecorder(10),
 		pubs:         policylisters.NewPodUnavailableBudgetLister(pubs),
 		pods:         corelisters.NewPodLister(pods),
+		podPatcher:   &recordingPatcher{patched: map[string]string{}},
 		now:          func() time.Time { return now },
 	}
 	recheck, err := c.sync(ctx, "ns/web-pub")

@@ -2203,7 +2203,7 @@ func schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestContainer(ref common.
 					},
 					"statusContext": {
 						SchemaProps: spec.SchemaProps{
-							Description: "StatusContext is the container as it ran before the request, written by the node daemon.",
+							Description: "StatusContext is the container as it ran before the request (containerID and restartCount), set by the server from the pod's status when the request is created.",
 							Ref:         ref(v1alpha1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName()),
 						},
 					},
@@ -9128,7 +9128,7 @@ func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainer(ref common.R
 					},
 					"statusContext": {
 						SchemaProps: spec.SchemaProps{
-							Description: "StatusContext is the container as it ran before the request, written by the node daemon.",
+							Description: "StatusContext is the container as it ran before the request (containerID and restartCount), set by the server from the pod's status when the request is created.",
 							Ref:         ref(v1beta1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName()),
 						},
 					},

@@ -58,7 +58,7 @@ func TestCascadingCRDWithObjects(t *testing.T) {
 	waitRefused(t, "delete", "crd", "widgets.dp.kruise-native.io")
 	msg := refused(t, "delete", "crd", "widgets.dp.kruise-native.io")
 	mustContain(t, msg, `customresourcedefinitions.apiextensions.k8s.io "widgets.dp.kruise-native.io" is forbidden`,
-		"policy.kruise.io/delete-protection=Cascading forbids deleting it while widgets.dp.kruise-native.io objects exist; delete them first")
+		"forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading: the label forbids deleting it while widgets.dp.kruise-native.io objects exist; delete them first")
 
 	if err := widgets.Delete(ctx, "w1", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)

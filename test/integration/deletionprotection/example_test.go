@@ -43,9 +43,9 @@ func TestExampleDeletionProtection(t *testing.T) {
 
 	waitRefused(t, "delete", "-n", "protected-ns", "deployment", "protected-deploy")
 	msg := refused(t, "delete", "-n", "protected-ns", "deployment", "protected-deploy")
-	mustContain(t, msg, `deployments.apps "protected-deploy" is forbidden`, "policy.kruise.io/delete-protection=Always forbids deleting it")
+	mustContain(t, msg, `deployments.apps "protected-deploy" is forbidden`, "forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Always: the label forbids deleting it")
 	msg = refused(t, "delete", "namespace", "protected-ns")
-	mustContain(t, msg, `namespaces "protected-ns" is forbidden`, "policy.kruise.io/delete-protection=Cascading forbids deleting it while it has 1 active pod(s)")
+	mustContain(t, msg, `namespaces "protected-ns" is forbidden`, "forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading: the label forbids deleting it while it has 1 active pod(s)")
 	ns, err := c.Client.CoreV1().Namespaces().Get(ctx, "protected-ns", metav1.GetOptions{})
 	if err != nil || ns.DeletionTimestamp != nil {
 		t.Fatalf("namespace after the refused delete: %v, %v", ns, err)

@@ -98,8 +98,8 @@ spec:
 			return false, err
 		}
 		want := map[string]string{
-			"guarded":   "policy.kruise.io/delete-protection=Always forbids deleting it",
-			"cascading": "policy.kruise.io/delete-protection=Cascading forbids deleting it while spec.replicas is 2",
+			"guarded":   "policy.kruise.io/delete-protection=Always: the label forbids deleting it",
+			"cascading": "policy.kruise.io/delete-protection=Cascading: the label forbids deleting it while spec.replicas is 2",
 		}
 		for _, e := range events.Items {
 			if e.Type != corev1.EventTypeWarning || !strings.Contains(e.Message, want[e.InvolvedObject.Name]) {

@@ -37,4 +37,8 @@ const (
 	ImagePreDownloadParallelismKey         = "apps.kruise.io/image-predownload-parallelism"
 	ImagePreDownloadTimeoutSecondsKey      = "apps.kruise.io/image-predownload-timeout-seconds"
 	ImagePreDownloadMinUpdatedReadyPodsKey = "apps.kruise.io/image-predownload-min-updated-ready-pods"
+	// ImagePreDownloadIgnoredKey turns image pre-download off: on a workload (annotation
+	// or label) for all its rollouts, or, as OpenKruise reads it, as a label of the
+	// update revision's ControllerRevision for that rollout only.
+	ImagePreDownloadIgnoredKey = "apps.kruise.io/image-predownload-ignored"
 )

@@ -71,7 +71,8 @@ type ContainerRecreateRequestContainer struct {
 	// +optional
 	// +listType=atomic
 	Ports []corev1.ContainerPort `json:"ports,omitempty" protobuf:"bytes,3,rep,name=ports"`
-	// StatusContext is the container as it ran before the request, written by the node daemon.
+	// StatusContext is the container as it ran before the request (containerID and restartCount),
+	// set by the server from the pod's status when the request is created.
 	// +optional
 	StatusContext *ContainerRecreateRequestContainerContext `json:"statusContext,omitempty" protobuf:"bytes,4,opt,name=statusContext"`
 }

@@ -168,8 +168,8 @@ type WorkloadSpreadSubsetCondition struct {
 }
 
 // WorkloadSpreadAnnotation on a pod names the WorkloadSpread and subset that placed it,
-// as OpenKruise writes it: {"name":"<spread>","subset":"<subset>"}.
-const WorkloadSpreadAnnotation = "apps.kruise.io/workloadspread"
+// under OpenKruise's key and in its format: {"name":"<spread>","subset":"<subset>"}.
+const WorkloadSpreadAnnotation = "apps.kruise.io/matched-workloadspread"
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 

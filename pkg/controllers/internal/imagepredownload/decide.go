@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
@@ -35,6 +36,9 @@ type Rollout struct {
 	MinUpdatedReady int
 	// NewImages are the images of the update revision's changed containers.
 	NewImages []string
+	// Ignored: the workload or its update revision carries
+	// apps.kruise.io/image-predownload-ignored.
+	Ignored bool
 }
 
 // Action is what to do with the workload's pre-download jobs.
@@ -49,12 +53,13 @@ const (
 	Cleanup
 )
 
-// Decide is the rule. A feature turned off or a rollout complete cleans up (so jobs
-// left by an earlier rollout or an earlier setting go); an in-progress rollout makes
+// Decide is the rule. A feature turned off (also for this workload or revision:
+// Ignored) or a rollout complete cleans up (so jobs left by an earlier rollout or an
+// earlier setting go); an in-progress rollout makes
 // the jobs once MinUpdatedReady updated pods are ready, unless it would gain nothing:
 // recreate updates, small workloads, every pod in one batch, no image changed.
 func Decide(r Rollout) Action {
-	if r.CurrentRevision == r.UpdateRevision || r.UpdateRevision == "" {
+	if r.CurrentRevision == r.UpdateRevision || r.UpdateRevision == "" || r.Ignored {
 		return Cleanup
 	}
 	switch {
@@ -110,4 +115,15 @@ func Settings(s *pub.InPlaceUpdateStrategy, annotations map[string]string) (minU
 		timeout = &t
 	}
 	return minUpdatedReady, parallelism, timeout
+}
+
+// Ignored reports whether apps.kruise.io/image-predownload-ignored is on the workload
+// (annotation or label) or on its update revision (label); its value is not read, as
+// in OpenKruise.
+func Ignored(workload, updateRevision metav1.Object) bool {
+	has := func(m map[string]string) bool { _, ok := m[pub.ImagePreDownloadIgnoredKey]; return ok }
+	if workload != nil && (has(workload.GetAnnotations()) || has(workload.GetLabels())) {
+		return true
+	}
+	return updateRevision != nil && has(updateRevision.GetLabels())
 }

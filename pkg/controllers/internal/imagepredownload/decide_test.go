@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -35,6 +36,7 @@ func TestDecide(t *testing.T) {
 		{"no image changed (env only)", rolling(func(r *Rollout) { r.NewImages = nil }), Keep},
 		{"too few updated ready pods yet", rolling(func(r *Rollout) { r.MinUpdatedReady, r.UpdatedReady = 2, 1 }), Keep},
 		{"minimum of updated ready pods reached", rolling(func(r *Rollout) { r.MinUpdatedReady, r.UpdatedReady = 2, 2 }), Create},
+		{"image-predownload-ignored: clean up", rolling(func(r *Rollout) { r.Ignored = true }), Cleanup},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,5 +79,33 @@ func TestSettings(t *testing.T) {
 	minReady, par, timeout = Settings(nil, nil)
 	if minReady != 0 || par != nil || timeout != nil {
 		t.Errorf("nothing set: %d %v %v", minReady, par, timeout)
+	}
+}
+
+// apps.kruise.io/image-predownload-ignored is read, whatever its value, on the workload
+// (annotation or label) and on the update revision (label, OpenKruise's place).
+func TestIgnored(t *testing.T) {
+	obj := func(annotations, labels map[string]string) metav1.Object {
+		return &metav1.ObjectMeta{Annotations: annotations, Labels: labels}
+	}
+	key := pub.ImagePreDownloadIgnoredKey
+	tests := []struct {
+		name               string
+		workload, revision metav1.Object
+		want               bool
+	}{
+		{"neither", obj(nil, nil), obj(nil, nil), false},
+		{"workload annotation", obj(map[string]string{key: "true"}, nil), obj(nil, nil), true},
+		{"workload label, any value", obj(nil, map[string]string{key: ""}), obj(nil, nil), true},
+		{"revision label", obj(nil, nil), obj(nil, map[string]string{key: "true"}), true},
+		{"revision annotation is not read", obj(nil, nil), obj(map[string]string{key: "true"}, nil), false},
+		{"no revision", obj(nil, nil), nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Ignored(tt.workload, tt.revision); got != tt.want {
+				t.Errorf("Ignored = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -40,7 +40,8 @@ func (j *Jobs) Sync(ctx context.Context, w Workload) error {
 		return nil
 	}
 	r := Rollout{InPlace: w.InPlace, UpdateRevision: revs.Update.Name, CurrentRevision: revs.Update.Name,
-		Replicas: w.Replicas, Partition: w.Partition, MaxUnavailable: w.MaxUnavailable}
+		Replicas: w.Replicas, Partition: w.Partition, MaxUnavailable: w.MaxUnavailable,
+		Ignored: Ignored(w.Owner, revs.Update)}
 	if revs.Current != nil {
 		r.CurrentRevision = revs.Current.Name
 	}

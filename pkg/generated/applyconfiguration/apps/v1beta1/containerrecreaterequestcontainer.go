@@ -33,7 +33,8 @@ type ContainerRecreateRequestContainerApplyConfiguration struct {
 	PreStop *ProbeHandlerApplyConfiguration `json:"preStop,omitempty"`
 	// Ports are copied from the pod's container when preStop is an HTTP call. Read-only.
 	Ports []v1.ContainerPortApplyConfiguration `json:"ports,omitempty"`
-	// StatusContext is the container as it ran before the request, written by the node daemon.
+	// StatusContext is the container as it ran before the request (containerID and restartCount),
+	// set by the server from the pod's status when the request is created.
 	StatusContext *ContainerRecreateRequestContainerContextApplyConfiguration `json:"statusContext,omitempty"`
 }
 
