@@ -150,11 +150,14 @@ func TestPVCReuseAfterPodDeletedOrFailed(t *testing.T) {
 	waitReplacedWithClaim(t, ns, victim.Name, victim.UID, claimUID)
 
 	// Failed (as a kubelet's eviction leaves a pod).
-	failed := pods[1]
+	failed, err := c.Client.CoreV1().Pods(ns).Get(ctx, pods[1].Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	claimUID = markClaim(t, ns, "data-"+failed.Name)
 	failed.Status.Phase = corev1.PodFailed
 	failed.Status.Reason = "Evicted"
-	if _, err := c.Client.CoreV1().Pods(ns).UpdateStatus(ctx, &failed, metav1.UpdateOptions{}); err != nil {
+	if _, err := c.Client.CoreV1().Pods(ns).UpdateStatus(ctx, failed, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitReplacedWithClaim(t, ns, failed.Name, failed.UID, claimUID)
