@@ -24,6 +24,9 @@ type PodInfo struct {
 	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
 	// must be removed, so a held scale-down never picks a second victim.
 	PreparingDelete bool
+	// HeldOnDelete: the preDelete hook holds the pod, so deleting it moves it to
+	// PreparingDelete and it stays (until the hook's owner lets go).
+	HeldOnDelete bool
 	// Labels are matched by the scatter strategy.
 	Labels map[string]string
 }
@@ -109,9 +112,9 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 // Compute plans one sync for pods (the CloneSet's active pods) under limits.
 //
 // Rules, in order:
-//  1. Pods specified for deletion are deleted. One a preDelete hook holds in
-//     PreparingDelete still counts until it goes; with ExcludePreparingDelete no pod
-//     in PreparingDelete counts (Held), so replacements come at once.
+//  1. Pods specified for deletion are deleted. One a preDelete hook holds (or will
+//     hold) in PreparingDelete still counts until it goes; with ExcludePreparingDelete
+//     no pod in PreparingDelete counts (Held), so replacements come at once.
 //  2. Too few pods: create the missing ones at the update revision until
 //     ExpectedUpdated pods are updated, at the current revision after that (the
 //     partition). While old pods remain to be replaced, up to MaxSurge extra pods are
@@ -132,7 +135,7 @@ func Compute(pods []PodInfo, l Limits) Plan {
 		switch {
 		case pod.PreparingDelete && l.ExcludePreparingDelete:
 			p.Held = append(p.Held, pod.Name)
-		case pod.SpecifiedDelete && pod.PreparingDelete:
+		case pod.SpecifiedDelete && (pod.PreparingDelete || pod.HeldOnDelete) && !l.ExcludePreparingDelete:
 			// Held by its preDelete hook, it still counts (OpenKruise's default): its
 			// replacement comes once it is terminating.
 			p.Delete = append(p.Delete, pod.Name)
@@ -182,7 +185,7 @@ func Compute(pods []PodInfo, l Limits) Plan {
 		if deleting > 0 {
 			candidates = nil
 			for _, pod := range keep {
-				if !(pod.SpecifiedDelete && pod.PreparingDelete) {
+				if !pod.SpecifiedDelete {
 					candidates = append(candidates, pod)
 				}
 			}

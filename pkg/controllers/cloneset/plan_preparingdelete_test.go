@@ -21,6 +21,10 @@ func TestComputePreparingDelete(t *testing.T) {
 		wantDelete []string
 		wantHeld   []string
 	}{
+		{name: "specified, the hook will hold it: counted from the start",
+			pods: []PodInfo{ok("a", true), {Name: "b", Updated: true, Available: true, SpecifiedDelete: true, HeldOnDelete: true}}, replicas: 2, wantDelete: []string{"b"}},
+		{name: "specified, no hook: replaced at once",
+			pods: []PodInfo{ok("a", true), {Name: "b", Updated: true, Available: true, SpecifiedDelete: true}}, replicas: 2, wantCreate: 1, wantDelete: []string{"b"}},
 		{name: "specified and held: counted, no replacement yet",
 			pods: []PodInfo{ok("a", true), held("b", true, true)}, replicas: 2, wantDelete: []string{"b"}},
 		{name: "specified and held, excluded: replaced at once",

@@ -45,3 +45,11 @@ func inPlaceStrategy(cs *v1beta1.CloneSet) *pub.InPlaceUpdateStrategy {
 func excludePreparingDelete(cs *v1beta1.CloneSet) bool {
 	return cs.Spec.ScaleStrategy.ExcludePreparingDelete || cs.Labels[v1alpha1.ScalingExcludePreparingDeleteKey] == "true"
 }
+
+// preDeleteHook is lifecycle.preDelete, if any.
+func preDeleteHook(cs *v1beta1.CloneSet) *pub.LifecycleHook {
+	if cs.Spec.Lifecycle == nil {
+		return nil
+	}
+	return cs.Spec.Lifecycle.PreDelete
+}

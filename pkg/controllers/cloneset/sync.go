@@ -95,6 +95,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
 			DeletionCost:    podorder.DeletionCost(pod.Annotations),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
+			HeldOnDelete:    lifecycle.HookHolds(preDeleteHook(cs), pod),
 			Labels:          pod.Labels,
 		})
 	}
