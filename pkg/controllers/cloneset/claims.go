@@ -27,8 +27,8 @@ type claimPlan struct {
 	Finished []string
 	// Orphans are claims whose id no active pod carries: deleted (reuse off), sorted.
 	Orphans []string
-	// IDs are the instance ids any claim carries: a fresh id must be none of them, or
-	// the new pod would take a claim that is not meant for it.
+	// IDs are the instance ids any claim carries, deleted or not: a fresh id must be
+	// none of them, or the new pod would take a claim that is not meant for it.
 	IDs sets.Set[string]
 }
 
@@ -38,12 +38,15 @@ func planClaims(reuse bool, pods []*corev1.Pod, claims []*corev1.PersistentVolum
 	p := claimPlan{IDs: sets.New[string]()}
 	claimsOf := map[string][]string{}
 	for _, claim := range claims {
-		if claim.DeletionTimestamp != nil {
+		id := claim.Labels[pub.CloneSetInstanceIDKey]
+		if id == "" {
 			continue
 		}
-		if id := claim.Labels[pub.CloneSetInstanceIDKey]; id != "" {
+		// A claim being deleted still reserves its id: a new pod under it would be
+		// bound to a claim about to go.
+		p.IDs.Insert(id)
+		if claim.DeletionTimestamp == nil {
 			claimsOf[id] = append(claimsOf[id], claim.Name)
-			p.IDs.Insert(id)
 		}
 	}
 	active, held := sets.New[string](), sets.New[string]()

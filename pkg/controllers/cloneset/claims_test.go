@@ -71,8 +71,8 @@ func TestPlanClaims(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := planClaims(tc.reuse, tc.pods, tc.claims)
-			if len(got.IDs) != countLive(tc.claims) {
-				t.Errorf("IDs %v, want every live claim's id", got.IDs)
+			if len(got.IDs) != len(tc.claims) {
+				t.Errorf("IDs %v, want every claim's id", got.IDs)
 			}
 			got.IDs = nil
 			if !reflect.DeepEqual(got, tc.want) {
@@ -80,16 +80,6 @@ func TestPlanClaims(t *testing.T) {
 			}
 		})
 	}
-}
-
-func countLive(claims []*corev1.PersistentVolumeClaim) int {
-	n := 0
-	for _, c := range claims {
-		if c.DeletionTimestamp == nil {
-			n++
-		}
-	}
-	return n
 }
 
 // Creations take free ids first; those beyond wait while ids are pending.
