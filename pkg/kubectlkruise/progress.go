@@ -25,6 +25,11 @@ func (k *workloadKind) rolloutProgress(obj *unstructured.Unstructured) (progress
 	if observed := nestedInt(obj, "status", "observedGeneration"); observed < obj.GetGeneration() {
 		return progress{message: fmt.Sprintf("Waiting for %s spec update to be observed...\n", k.noun)}, nil
 	}
+	// As kubectl for a Deployment: a rollout past its progress deadline is a failure,
+	// not something to wait for.
+	if reason := conditionReason(obj, "Progressing"); reason == "ProgressDeadlineExceeded" {
+		return progress{}, fmt.Errorf("%s %q exceeded its progress deadline", k.noun, name)
+	}
 	var desired, total, updated, available int64
 	if k.daemon {
 		desired = nestedInt(obj, "status", "desiredNumberScheduled")
@@ -63,4 +68,17 @@ func (k *workloadKind) rolloutProgress(obj *unstructured.Unstructured) (progress
 			k.noun, name, updated, desired, unit, desired-updated, partition)}, nil
 	}
 	return progress{done: true, message: fmt.Sprintf("%s %q successfully rolled out\n", k.noun, name)}, nil
+}
+
+// conditionReason is the reason of the status condition of type t, "" without one.
+func conditionReason(obj *unstructured.Unstructured, t string) string {
+	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]interface{})
+		if ok && m["type"] == t {
+			reason, _ := m["reason"].(string)
+			return reason
+		}
+	}
+	return ""
 }

@@ -85,3 +85,22 @@ func TestUnknownKindIsRefused(t *testing.T) {
 		t.Fatalf("err = %v, want an error naming the supported resources", err)
 	}
 }
+
+// As kubectl for a Deployment: a Progressing condition with reason
+// ProgressDeadlineExceeded ends `rollout status` with an error (a non-zero exit).
+func TestRolloutProgressDeadlineExceeded(t *testing.T) {
+	obj := workload("v1beta1", "CloneSet", map[string]interface{}{"replicas": int64(2)},
+		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "updatedReplicas": int64(1),
+			"conditions": []interface{}{map[string]interface{}{"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded"}}})
+	tg := targetOf(t, obj, "clonesets")
+	_, err := tg.kind.rolloutProgress(tg.Object)
+	if err == nil || !strings.Contains(err.Error(), `cloneset "w" exceeded its progress deadline`) {
+		t.Fatalf("err = %v, want the progress deadline exceeded", err)
+	}
+	// Progressing True (CloneSetUpdated): still waiting, no error.
+	obj.Object["status"].(map[string]interface{})["conditions"] = []interface{}{
+		map[string]interface{}{"type": "Progressing", "status": "True", "reason": "CloneSetUpdated"}}
+	if p, err := tg.kind.rolloutProgress(obj); err != nil || p.done {
+		t.Fatalf("progressing rollout: %+v, %v; want waiting", p, err)
+	}
+}

@@ -12,10 +12,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllerref"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
@@ -37,11 +41,14 @@ var (
 // Controller reconciles CloneSets.
 type Controller struct {
 	*podworkload.Base[*v1beta1.CloneSet, v1beta1.CloneSetStatus]
+	kubeClient   kubernetes.Interface
 	kruiseClient kruiseclient.Interface
 	recorder     record.EventRecorder
 	cloneSets    kruiselisters.CloneSetLister
 	pods         *podworkload.Control
-	now          func() time.Time
+	// claims are the PVCs of volumeClaimTemplates, for PVC reuse (see claimPlan).
+	claims corelisters.PersistentVolumeClaimLister
+	now    func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
 }
@@ -51,17 +58,21 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	csInformer := cc.KruiseInformers.Apps().V1beta1().CloneSets()
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
+	claimInformer := cc.KubeInformers.Core().V1().PersistentVolumeClaims()
 	recorder := cc.Recorder(ControllerName)
 	c := &Controller{
+		kubeClient:   cc.KubeClient,
 		kruiseClient: cc.KruiseClient,
 		recorder:     recorder,
 		cloneSets:    csInformer.Lister(),
+		claims:       claimInformer.Lister(),
 		now:          time.Now,
 	}
 	w := podworkload.Wiring{
 		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
 		Workloads: csInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
 		Matching: c.matching,
+		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},
 	}
 	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
@@ -73,7 +84,30 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		return nil, err
 	}
 	c.Base, c.pods = base, base.Pods
+	// A claim appearing, changing or going can free an instance id (or show one is
+	// not free): the CloneSet that owns it looks again.
+	if _, err := claimInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onClaim,
+		UpdateFunc: func(_, obj interface{}) { c.onClaim(obj) },
+		DeleteFunc: c.onClaim,
+	}); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// onClaim enqueues the CloneSet that controls a claim.
+func (c *Controller) onClaim(obj interface{}) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	claim, ok := obj.(*corev1.PersistentVolumeClaim)
+	if !ok {
+		return
+	}
+	if key, ok := controllerref.OwnerKey(claim, podOwnerKind.GroupKind()); ok {
+		c.Loop.Add(key)
+	}
 }
 
 // matching names the CloneSets that may adopt an orphan pod.

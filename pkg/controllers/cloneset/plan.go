@@ -24,6 +24,9 @@ type PodInfo struct {
 	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
 	// must be removed, so a held scale-down never picks a second victim.
 	PreparingDelete bool
+	// HeldOnDelete: the preDelete hook holds the pod, so deleting it moves it to
+	// PreparingDelete and it stays (until the hook's owner lets go).
+	HeldOnDelete bool
 	// Labels are matched by the scatter strategy.
 	Labels map[string]string
 }
@@ -40,6 +43,9 @@ type Limits struct {
 	// ScaleMaxUnavailable bounds unavailable pods during scale-up; -1 means no limit.
 	ScaleMaxUnavailable int
 	Paused              bool
+	// ExcludePreparingDelete: pods a preDelete hook holds in PreparingDelete do not
+	// count towards Replicas, so their replacements are created at once.
+	ExcludePreparingDelete bool
 	// Scatter spreads pods with these labels over the update order.
 	Scatter []pub.UpdateScatterTerm
 }
@@ -49,6 +55,9 @@ type Limits struct {
 type Plan struct {
 	// Delete are pods to delete now (specified first, then surplus).
 	Delete []string
+	// Held are pods in PreparingDelete that no longer count (ExcludePreparingDelete):
+	// deleted once their preDelete hook lets go. Unlike Delete, they hold up nothing.
+	Held []string
 	// CreateUpdated and CreateCurrent are how many pods to create at the update and
 	// the current revision.
 	CreateUpdated, CreateCurrent int
@@ -103,7 +112,9 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 // Compute plans one sync for pods (the CloneSet's active pods) under limits.
 //
 // Rules, in order:
-//  1. Pods specified for deletion are deleted.
+//  1. Pods specified for deletion are deleted. One a preDelete hook holds (or will
+//     hold) in PreparingDelete still counts until it goes; with ExcludePreparingDelete
+//     no pod in PreparingDelete counts (Held), so replacements come at once.
 //  2. Too few pods: create the missing ones at the update revision until
 //     ExpectedUpdated pods are updated, at the current revision after that (the
 //     partition). While old pods remain to be replaced, up to MaxSurge extra pods are
@@ -119,12 +130,22 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 func Compute(pods []PodInfo, l Limits) Plan {
 	p := Plan{ExpectedUpdated: max(l.Replicas-l.Partition, 0)}
 	var keep []PodInfo
+	deleting := 0 // pods of keep in p.Delete already
 	for _, pod := range pods {
-		if pod.SpecifiedDelete {
+		switch {
+		case pod.PreparingDelete && l.ExcludePreparingDelete:
+			p.Held = append(p.Held, pod.Name)
+		case pod.SpecifiedDelete && (pod.PreparingDelete || pod.HeldOnDelete) && !l.ExcludePreparingDelete:
+			// Held by its preDelete hook, it still counts (OpenKruise's default): its
+			// replacement comes once it is terminating.
 			p.Delete = append(p.Delete, pod.Name)
-			continue
+			keep = append(keep, pod)
+			deleting++
+		case pod.SpecifiedDelete:
+			p.Delete = append(p.Delete, pod.Name)
+		default:
+			keep = append(keep, pod)
 		}
-		keep = append(keep, pod)
 	}
 	updated, available := 0, 0
 	for _, pod := range keep {
@@ -158,9 +179,18 @@ func Compute(pods []PodInfo, l Limits) Plan {
 		updated += createUpdated
 		p.CreateUpdated = batch.Clamp(createUpdated)
 		p.CreateCurrent = min(missing-createUpdated, batch.Burst-p.CreateUpdated)
-	case len(keep) > target:
+	case len(keep)-deleting > target:
 		excessOld := max(old-l.Partition, 0)
-		for _, v := range pickDeletions(keep, len(keep)-target, excessOld) {
+		candidates := keep
+		if deleting > 0 {
+			candidates = nil
+			for _, pod := range keep {
+				if !pod.SpecifiedDelete {
+					candidates = append(candidates, pod)
+				}
+			}
+		}
+		for _, v := range pickDeletions(candidates, len(keep)-deleting-target, excessOld) {
 			p.Delete = append(p.Delete, v.Name)
 		}
 		p.Delete = batch.First(p.Delete)

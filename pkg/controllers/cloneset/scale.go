@@ -5,7 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
@@ -33,7 +33,16 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		}
 		currentName = st.revs.Current.Name
 	}
-	used := sets.New[string]()
+	// Free instance ids first (PVC reuse); creations beyond them wait for the ids
+	// still held by pods on their way out.
+	reuse, fresh := st.claims.creationsNow(atUpdate + atCurrent)
+	if wait := atUpdate + atCurrent - len(reuse) - fresh; wait > 0 {
+		fromCurrent := min(wait, atCurrent)
+		atCurrent -= fromCurrent
+		atUpdate -= wait - fromCurrent
+		klog.FromContext(ctx).V(4).Info("Creations wait for instance ids whose pods are going", "count", wait)
+	}
+	used := st.claims.IDs.Clone()
 	for _, p := range st.claimed {
 		used.Insert(p.Labels[pub.CloneSetInstanceIDKey])
 	}
@@ -49,7 +58,7 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		if i >= atUpdate {
 			tmpl, rev = currentTmpl, currentName
 		}
-		id, err := ids.next()
+		id, err := c.nextID(ctx, st, &reuse, ids)
 		if err != nil {
 			return err
 		}
@@ -62,6 +71,24 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		}
 		return claims
 	})
+}
+
+// nextID is the instance id of the next pod: a free one whose claims are still there
+// to take, else a fresh one.
+func (c *Controller) nextID(ctx context.Context, st *syncState, reuse *[]string, ids *instanceIDs) (string, error) {
+	for len(*reuse) > 0 {
+		id := (*reuse)[0]
+		*reuse = (*reuse)[1:]
+		ok, err := c.stillReusable(ctx, st.cs, id)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			klog.FromContext(ctx).V(2).Info("Reusing the instance id and claims of a pod that is gone", "instanceID", id)
+			return id, nil
+		}
+	}
+	return ids.next()
 }
 
 // deletePods deletes pods by name, with the PVCs made for them (a preDelete hook holds

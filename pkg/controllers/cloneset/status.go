@@ -60,6 +60,12 @@ func computeStatus(st *syncState, now metav1.Time, syncErr error) v1beta1.CloneS
 	if s.UpdatedReplicas == s.Replicas && s.Replicas == replicas {
 		s.CurrentRevision = st.revs.Update.Name
 	}
+	cond, recheck := progressingCondition(rollout{
+		Name: cs.Name, Replicas: replicas, Deadline: cs.Spec.ProgressDeadlineSeconds, Paused: rollingUpdate(cs).Paused,
+		Old: cs.Status, New: s, Now: now,
+	})
+	st.requeue.After(recheck)
+	s.Conditions = setCondition(s.Conditions, cond)
 	s.Conditions = setFailureConditions(s.Conditions, syncErr, now)
 	return s
 }

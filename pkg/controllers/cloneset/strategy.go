@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 )
 
@@ -37,4 +38,18 @@ func holdsUpdates(cs *v1beta1.CloneSet) bool {
 // inPlaceStrategy is rollingUpdate.inPlaceUpdateStrategy (grace period), if any.
 func inPlaceStrategy(cs *v1beta1.CloneSet) *pub.InPlaceUpdateStrategy {
 	return rollingUpdate(cs).InPlaceUpdateStrategy
+}
+
+// excludePreparingDelete is scaleStrategy.excludePreparingDelete, or v1alpha1's form of
+// it, the apps.kruise.io/cloneset-scaling-exclude-preparing-delete label.
+func excludePreparingDelete(cs *v1beta1.CloneSet) bool {
+	return cs.Spec.ScaleStrategy.ExcludePreparingDelete || cs.Labels[v1alpha1.ScalingExcludePreparingDeleteKey] == "true"
+}
+
+// preDeleteHook is lifecycle.preDelete, if any.
+func preDeleteHook(cs *v1beta1.CloneSet) *pub.LifecycleHook {
+	if cs.Spec.Lifecycle == nil {
+		return nil
+	}
+	return cs.Spec.Lifecycle.PreDelete
 }

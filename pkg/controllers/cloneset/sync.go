@@ -32,7 +32,9 @@ type syncState struct {
 	expectedUpdated int32
 	// partition and maxUnavailable are the resolved rollout limits.
 	partition, maxUnavailable int
-	requeue                   podworkload.Requeue
+	// claims is what PVC reuse (or its absence) asks of this sync.
+	claims  claimPlan
+	requeue podworkload.Requeue
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -58,6 +60,13 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			st.byName[pod.Name] = pod
 		}
 	}
+	var claims []*corev1.PersistentVolumeClaim
+	if len(cs.Spec.VolumeClaimTemplates) > 0 {
+		if claims, err = c.ownedClaims(cs); err != nil {
+			return 0, err
+		}
+	}
+	st.claims = planClaims(pvcReuse(cs), st.claimed, claims)
 	syncErr := c.reconcilePods(ctx, st)
 	if err := c.syncPreDownload(ctx, st); err != nil && syncErr == nil {
 		syncErr = err
@@ -86,6 +95,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
 			DeletionCost:    podorder.DeletionCost(pod.Annotations),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
+			HeldOnDelete:    lifecycle.HookHolds(preDeleteHook(cs), pod),
 			Labels:          pod.Labels,
 		})
 	}
@@ -99,6 +109,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		return fmt.Errorf("resolving rollout limits: %w", err)
 	}
 	limits.Scatter = ru.ScatterStrategy
+	limits.ExcludePreparingDelete = excludePreparingDelete(cs)
 	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
@@ -114,7 +125,8 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		}
 	}
 	now := metav1.NewTime(st.now)
-	note(c.deletePods(ctx, st, plan.Delete))
+	note(c.syncClaims(ctx, st))
+	note(c.deletePods(ctx, st, append(plan.Delete, plan.Held...)))
 	note(c.createPods(ctx, st, plan.CreateUpdated, plan.CreateCurrent))
 	for _, name := range plan.Update {
 		note(c.updatePod(ctx, st, st.byName[name]))

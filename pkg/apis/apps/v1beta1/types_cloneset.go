@@ -178,6 +178,27 @@ type CloneSetConditionType string
 const (
 	CloneSetConditionFailedScale  CloneSetConditionType = "FailedScale"
 	CloneSetConditionFailedUpdate CloneSetConditionType = "FailedUpdate"
+	// CloneSetConditionTypeProgressing is kept on every CloneSet, as kube keeps
+	// Progressing on every Deployment: False with reason ProgressDeadlineExceeded when
+	// a rollout made no progress for spec.progressDeadlineSeconds.
+	CloneSetConditionTypeProgressing CloneSetConditionType = "Progressing"
+)
+
+// Reasons of the Progressing condition, OpenKruise's: its CloneSet counterparts of
+// kube's Deployment reasons (ReplicaSetUpdated, NewReplicaSetAvailable,
+// DeploymentPaused), and kube's own ProgressDeadlineExceeded.
+const (
+	// CloneSetProgressUpdated: a rollout is under way and made progress within the deadline.
+	CloneSetProgressUpdated = "CloneSetUpdated"
+	// CloneSetAvailable: every pod is updated and available.
+	CloneSetAvailable = "CloneSetAvailable"
+	// CloneSetProgressPaused: rollingUpdate.paused; a paused rollout does not time out.
+	CloneSetProgressPaused = "CloneSetProgressPaused"
+	// CloneSetProgressPartitionAvailable: every pod the partition lets update is updated
+	// and available.
+	CloneSetProgressPartitionAvailable = "CloneSetProgressPartitionAvailable"
+	// CloneSetProgressDeadlineExceeded (status False): no progress for progressDeadlineSeconds.
+	CloneSetProgressDeadlineExceeded = "ProgressDeadlineExceeded"
 )
 
 // CloneSetCondition is one observation of a CloneSet's state.

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"errors"
+	"math"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -95,7 +96,8 @@ func validateCloneSetSpec(spec, oldSpec *apps.CloneSetSpec, fldPath *field.Path)
 		deadlinePath := fldPath.Child("progressDeadlineSeconds")
 		if *d < 0 {
 			allErrs = append(allErrs, apimachineryvalidation.ValidateNonnegativeField(int64(*d), deadlinePath)...)
-		} else if *d <= spec.MinReadySeconds {
+		} else if *d != math.MaxInt32 && *d <= spec.MinReadySeconds {
+			// MaxInt32 means no deadline (as for a Deployment): valid with any minReadySeconds.
 			allErrs = append(allErrs, field.Invalid(deadlinePath, *d, "must be greater than minReadySeconds"))
 		}
 	}

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -119,6 +120,16 @@ func TestValidateCloneSet(t *testing.T) {
 		{name: "progressDeadlineSeconds equal to minReadySeconds",
 			mutate: func(cs *apps.CloneSet) { cs.Spec.MinReadySeconds = 60; cs.Spec.ProgressDeadlineSeconds = int32p(60) },
 			want:   []wantErr{invalid("spec.progressDeadlineSeconds", "greater than minReadySeconds")}},
+		{name: "progressDeadlineSeconds MaxInt32 (no deadline) with the largest minReadySeconds",
+			mutate: func(cs *apps.CloneSet) {
+				cs.Spec.MinReadySeconds = math.MaxInt32
+				cs.Spec.ProgressDeadlineSeconds = int32p(math.MaxInt32)
+			}},
+		{name: "progressDeadlineSeconds MaxInt32 with minReadySeconds 600",
+			mutate: func(cs *apps.CloneSet) {
+				cs.Spec.MinReadySeconds = 600
+				cs.Spec.ProgressDeadlineSeconds = int32p(math.MaxInt32)
+			}},
 		{name: "progressDeadlineSeconds -1",
 			mutate: func(cs *apps.CloneSet) { cs.Spec.ProgressDeadlineSeconds = int32p(-1) },
 			want:   []wantErr{invalid("spec.progressDeadlineSeconds")}},
