@@ -39,7 +39,7 @@ func freeze(ctx context.Context, c *Clients, o *Options) error {
 			MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
 				RuleWithOperations: admissionv1.RuleWithOperations{
 					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update, admissionv1.Delete},
-					Rule:       admissionv1.Rule{APIGroups: o.Groups, APIVersions: []string{"*"}, Resources: []string{"*", "*/*"}},
+					Rule:       admissionv1.Rule{APIGroups: o.Groups, APIVersions: []string{"*"}, Resources: []string{"*/*"}}, // every resource and subresource
 				},
 			}}},
 			Validations: []admissionv1.Validation{{
