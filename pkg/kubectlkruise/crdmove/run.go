@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
@@ -251,15 +252,33 @@ func Rollback(ctx context.Context, c *Clients, o *Options) error {
 			}
 		}
 	}
-	for _, a := range s.APIServices {
-		if a.points(o) {
-			fmt.Fprintf(o.Out, "APIService %s back to local (the CRDs)\n", a.Name)
-			if err := pointBack(ctx, c, a); err != nil {
-				return fmt.Errorf("APIService %s: %w", a.Name, err)
-			}
+	// a group/version some CRD served before goes back to it; one no CRD served (the
+	// migration created its APIService) goes away, as before
+	crdServed := map[string]bool{}
+	for _, cr := range s.CRDs {
+		for _, v := range append(append([]string(nil), cr.Recorded...), cr.Served...) {
+			crdServed[v+"."+cr.Group] = true
 		}
 	}
+	var local []apiService
 	for _, a := range s.APIServices {
+		if !a.points(o) {
+			continue
+		}
+		if !crdServed[a.Name] {
+			fmt.Fprintf(o.Out, "APIService %s removed (no CRD served it before)\n", a.Name)
+			if err := c.Kube.Resource(apiServiceGVR).Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return fmt.Errorf("APIService %s: %w", a.Name, err)
+			}
+			continue
+		}
+		fmt.Fprintf(o.Out, "APIService %s back to local (the CRDs)\n", a.Name)
+		if err := pointBack(ctx, c, a); err != nil {
+			return fmt.Errorf("APIService %s: %w", a.Name, err)
+		}
+		local = append(local, a)
+	}
+	for _, a := range local {
 		err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, o.Timeout, true, func(ctx context.Context) (bool, error) {
 			obj, err := c.Kube.Resource(apiServiceGVR).Get(ctx, a.Name, metav1.GetOptions{})
 			if err != nil {
