@@ -10,6 +10,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcderrors"
+	"github.com/kruise-native/kruise-native/pkg/apiserver/importmeta"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/watchbuffer"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
@@ -83,7 +84,9 @@ func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 		// Watches read their cache eagerly: see watchbuffer for why the aggregator needs it.
 		// etcd errors that mean "ask again" (a leader election) are 503/504 with
 		// Retry-After, which clients retry, instead of 500.
-		RESTOptions: etcderrors.OptionsGetter(watchbuffer.OptionsGetter(c.generic.RESTOptionsGetter, 0)),
+		// Creates carrying importmeta.Annotation keep their UID, creationTimestamp and
+		// generation, for callers allowed the verb "import" (the migration from CRDs).
+		RESTOptions: importmeta.OptionsGetter(etcderrors.OptionsGetter(watchbuffer.OptionsGetter(c.generic.RESTOptionsGetter, 0)), c.generic.Authorization.Authorizer),
 		Revisions:   kube.revisions,
 		Secret:      kube.secret,
 	}

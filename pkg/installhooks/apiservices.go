@@ -85,6 +85,9 @@ func Register(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 		return err
 	}
 	say := func(format string, args ...interface{}) { fmt.Fprintf(o.Out, format+"\n", args...) }
+	if err := refuseCRDServed(ctx, dyn, want); err != nil {
+		return err
+	}
 
 	say("waiting up to %s for a Ready endpoint of Service %s/%s", o.Timeout, o.Namespace, o.Service)
 	if err := poll(ctx, o.Interval, o.Timeout, func(ctx context.Context) (bool, error) {
@@ -138,6 +141,28 @@ func Register(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 	}
 	return fmt.Errorf("APIServices not Available after %s: %s; they were removed again so that discovery keeps working. Fix the cause (kruise-apiserver's logs, its certificate, the network from kube-apiserver to the Service) and run helm upgrade, or helm uninstall: %w",
 		o.Timeout, strings.Join(missing, "; "), err)
+}
+
+// refuseCRDServed refuses to take over a group/version that CRDs serve (OpenKruise's): its
+// APIService is kube-aggregator's local one. Pointing it at a kruise-apiserver that does
+// not hold those objects would make the garbage collector find every pod's owner
+// missing and delete the pods; `kubectl kruise migrate-from-crds` moves the objects
+// first and then switches the APIServices itself.
+func refuseCRDServed(ctx context.Context, dyn dynamic.Interface, want []*unstructured.Unstructured) error {
+	for _, a := range want {
+		cur, err := dyn.Resource(apiServices).Get(ctx, a.GetName(), metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading APIService %s: %w", a.GetName(), err)
+		}
+		if _, found, _ := unstructured.NestedMap(cur.Object, "spec", "service"); !found {
+			return fmt.Errorf("APIService %s is served by this cluster's CustomResourceDefinitions (OpenKruise); registering kruise-apiserver in their place would hide their objects, and the garbage collector would delete the pods they own. "+
+				"Nothing was registered: kruise-apiserver runs unregistered; move the objects and switch with `kubectl kruise migrate-from-crds` (README, \"Moving from OpenKruise\"), then `helm upgrade`", a.GetName())
+		}
+	}
+	return nil
 }
 
 // readyEndpoint tells whether a Service's EndpointSlices hold a Ready endpoint.
