@@ -63,9 +63,9 @@ func statusOf(spec v1alpha1.NodePodProbeSpec, results map[key]result) v1alpha1.N
 // in a row.
 type threshold struct {
 	success, failure int32
-	last            bool
-	run             int32
-	started         bool
+	last             bool
+	run              int32
+	started          bool
 }
 
 // observe records one result and returns the state it makes, or "" while the run is
