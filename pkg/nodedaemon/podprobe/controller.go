@@ -20,6 +20,7 @@ import (
 	appsinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions/apps/v1alpha1"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/handler"
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
 )
 
 // retryWrite is how soon a status write that failed is tried again.
@@ -204,6 +205,14 @@ func (c *Controller) writeStatus(ctx context.Context) error {
 	upd := npp.DeepCopy()
 	upd.Status = want
 	written, err := c.kruise.AppsV1alpha1().NodePodProbes().UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	switch {
+	case apierrors.IsConflict(err):
+		metrics.ProbeStatusWrites.WithLabelValues("refused").Inc()
+	case err != nil:
+		metrics.ProbeStatusWrites.WithLabelValues("failed").Inc()
+	default:
+		metrics.ProbeStatusWrites.WithLabelValues("written").Inc()
+	}
 	if err != nil {
 		return fmt.Errorf("updating status of NodePodProbe %s: %w", c.nodeName, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
 )
 
 // errNotRunning: the container does not run (yet, or any more); the kubelet does not
@@ -42,6 +43,9 @@ func (w *worker) run(ctx context.Context, current v1alpha1.ProbeState) {
 			ok := err == nil
 			if !ok {
 				msg = err.Error()
+				metrics.ProbeRuns.WithLabelValues("failed").Inc()
+			} else {
+				metrics.ProbeRuns.WithLabelValues("succeeded").Inc()
 			}
 			if state := t.observe(ok); state != "" && state != current {
 				logger.V(2).Info("Probe state changed", "from", current, "to", state, "message", msg)
