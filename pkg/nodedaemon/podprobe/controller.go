@@ -34,7 +34,10 @@ type Controller struct {
 	pods     corelisters.PodLister
 	runner   *handler.Runner
 	synced   []cache.InformerSynced
-	nowTime  func() metav1.Time
+	// nowTime is the time of a transition, in the precision the API stores (seconds):
+	// a status compared with the stored one must not differ by nanoseconds, or every
+	// write would look unwritten and be written again.
+	nowTime func() metav1.Time
 
 	changed chan struct{} // the NodePodProbe changed: start and stop workers
 	dirty   chan struct{} // a result changed: write the status
@@ -61,7 +64,7 @@ func New(nodeName string, kruise kruiseclient.Interface, npps appsinformers.Node
 		pods:     pods.Lister(),
 		runner:   runner,
 		synced:   []cache.InformerSynced{npps.Informer().HasSynced, pods.Informer().HasSynced},
-		nowTime:  metav1.Now,
+		nowTime:  func() metav1.Time { return metav1.Now().Rfc3339Copy() },
 		changed:  make(chan struct{}, 1),
 		dirty:    make(chan struct{}, 1),
 		results:  map[key]result{},

@@ -95,9 +95,17 @@ func TestExecProbeWritesOnChangeOnly(t *testing.T) {
 	var writes []v1alpha1.NodePodProbeStatus
 	kruise.PrependReactor("update", "nodepodprobes", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() == "status" {
+			npp := a.(k8stesting.UpdateAction).GetObject().(*v1alpha1.NodePodProbe)
 			mu.Lock()
-			writes = append(writes, a.(k8stesting.UpdateAction).GetObject().(*v1alpha1.NodePodProbe).Status)
+			writes = append(writes, *npp.Status.DeepCopy())
 			mu.Unlock()
+			// As the API server stores them: times in seconds (RFC 3339).
+			for i := range npp.Status.PodProbeStatuses {
+				for j := range npp.Status.PodProbeStatuses[i].ProbeStates {
+					st := &npp.Status.PodProbeStatuses[i].ProbeStates[j]
+					st.LastProbeTime, st.LastTransitionTime = st.LastProbeTime.Rfc3339Copy(), st.LastTransitionTime.Rfc3339Copy()
+				}
+			}
 		}
 		return false, nil, nil
 	})
@@ -130,7 +138,7 @@ func TestExecProbeWritesOnChangeOnly(t *testing.T) {
 				return
 			}
 			if len(w) > n || time.Now().After(deadline) {
-				t.Fatalf("status writes: %d (%+v), want %d", len(w), w, n)
+				t.Fatalf("status writes: %d, want %d; the last: %+v", len(w), n, w[len(w)-1])
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
