@@ -138,7 +138,7 @@ func TestExecProbeWritesOnChangeOnly(t *testing.T) {
 				return
 			}
 			if len(w) > n || time.Now().After(deadline) {
-				t.Fatalf("status writes: %d, want %d; the last: %+v", len(w), n, w[len(w)-1])
+				t.Fatalf("status writes: %d, want %d", len(w), n)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
