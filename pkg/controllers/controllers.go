@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
@@ -39,4 +40,5 @@ var All = []manager.NewFunc{
 	resourcedistribution.New,
 	podunavailablebudget.New,
 	workloadspread.New,
+	podprobemarker.New,
 }

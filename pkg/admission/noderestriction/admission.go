@@ -1,7 +1,8 @@
 // Package noderestriction limits what a node daemon's credentials may write, as kube's
 // NodeRestriction does for kubelets: the daemon of node N may write the status of
-// NodeImage N and the ContainerRecreateRequests of pods on N, nothing else of ours. A
-// compromised node then cannot pull images onto, or restart containers of, other nodes.
+// NodeImage N and NodePodProbe N and the ContainerRecreateRequests of pods on N, nothing
+// else of ours. A compromised node then cannot pull images onto, restart containers of,
+// or report probe results (and so move pod labels) for other nodes.
 // Of a request, it may write only the daemon's fields (recreaterequest: writers.go).
 package noderestriction
 
@@ -54,21 +55,23 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 			"use a service account token bound to the Node object", a.GetUserInfo().GetName()))
 	}
 	switch a.GetResource().Resource {
-	case "nodeimages":
-		return p.nodeImage(a, node)
+	case "nodeimages", "nodepodprobes":
+		return p.ownNodeStatus(a, node)
 	case "containerrecreaterequests":
 		return p.recreateRequest(a, node)
 	}
 	return admission.NewForbidden(a, fmt.Errorf("node daemon of %s may not write %s", node, a.GetResource().Resource))
 }
 
-// nodeImage: only the status of the daemon's own NodeImage; the controller owns the rest.
-func (p *Plugin) nodeImage(a admission.Attributes, node string) error {
+// ownNodeStatus: of the per-node kinds (NodeImage, NodePodProbe, named after their
+// node), only the status of the daemon's own; kruise-controller owns the rest.
+func (p *Plugin) ownNodeStatus(a admission.Attributes, node string) error {
+	resource := a.GetResource().Resource
 	if a.GetOperation() != admission.Update || a.GetSubresource() != "status" {
-		return admission.NewForbidden(a, fmt.Errorf("node daemon of %s may only update nodeimages/status", node))
+		return admission.NewForbidden(a, fmt.Errorf("node daemon of %s may only update %s/status", node, resource))
 	}
 	if a.GetName() != node {
-		return admission.NewForbidden(a, fmt.Errorf("node daemon of %s may not write the NodeImage of node %q", node, a.GetName()))
+		return admission.NewForbidden(a, fmt.Errorf("node daemon of %s may not write the %s of node %q", node, resource, a.GetName()))
 	}
 	return nil
 }

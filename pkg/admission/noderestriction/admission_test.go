@@ -108,6 +108,7 @@ func TestValidateRecreateRequestFields(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	ni := &apps.NodeImage{ObjectMeta: metav1.ObjectMeta{Name: "node-b"}}
+	npp := &apps.NodePodProbe{ObjectMeta: metav1.ObjectMeta{Name: "node-b"}}
 	cases := []struct {
 		name        string
 		user        user.Info
@@ -122,6 +123,11 @@ func TestValidate(t *testing.T) {
 		{"daemon updates another node's NodeImage status", daemonOf("node-a"), admission.Update, "nodeimages", "status", "node-b", ni, ni, false},
 		{"daemon updates its NodeImage spec", daemonOf("node-a"), admission.Update, "nodeimages", "", "node-a", ni, ni, false},
 		{"daemon deletes its NodeImage", daemonOf("node-a"), admission.Delete, "nodeimages", "", "node-a", nil, ni, false},
+		{"daemon updates its own NodePodProbe status", daemonOf("node-a"), admission.Update, "nodepodprobes", "status", "node-a", npp, npp, true},
+		{"daemon updates another node's NodePodProbe status", daemonOf("node-a"), admission.Update, "nodepodprobes", "status", "node-b", npp, npp, false},
+		{"daemon updates its NodePodProbe spec", daemonOf("node-a"), admission.Update, "nodepodprobes", "", "node-a", npp, npp, false},
+		{"daemon creates a NodePodProbe", daemonOf("node-a"), admission.Create, "nodepodprobes", "", "node-a", npp, nil, false},
+		{"daemon writes a PodProbeMarker", daemonOf("node-a"), admission.Create, "podprobemarkers", "", "ppm", &apps.PodProbeMarker{}, nil, false},
 		{"daemon without a node", daemonOf(""), admission.Update, "nodeimages", "status", "node-a", ni, ni, false},
 		{"daemon updates a request on its node", daemonOf("node-a"), admission.Update, "containerrecreaterequests", "status", "crr", crrOn("node-a"), crrOn("node-a"), true},
 		{"daemon relabels another node's request", daemonOf("node-a"), admission.Update, "containerrecreaterequests", "", "crr", crrOn("node-a"), crrOn("node-b"), false},

@@ -41,6 +41,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
 		&WorkloadSpread{}, &WorkloadSpreadList{},
+		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&NodePodProbe{}, &NodePodProbeList{},
 	)
 	return nil
 }

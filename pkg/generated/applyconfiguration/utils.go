@@ -92,6 +92,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.CloneSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CompletionPolicy"):
 		return &appsv1alpha1.CompletionPolicyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ContainerProbe"):
+		return &appsv1alpha1.ContainerProbeApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ContainerProbeSpec"):
+		return &appsv1alpha1.ContainerProbeSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ContainerProbeState"):
+		return &appsv1alpha1.ContainerProbeStateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ContainerRecreateRequest"):
 		return &appsv1alpha1.ContainerRecreateRequestApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ContainerRecreateRequestContainer"):
@@ -162,8 +168,28 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.NodeImageSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodeImageStatus"):
 		return &appsv1alpha1.NodeImageStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("NodePodProbe"):
+		return &appsv1alpha1.NodePodProbeApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("NodePodProbeSpec"):
+		return &appsv1alpha1.NodePodProbeSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("NodePodProbeStatus"):
+		return &appsv1alpha1.NodePodProbeStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodContainerProbe"):
+		return &appsv1alpha1.PodContainerProbeApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodProbe"):
+		return &appsv1alpha1.PodProbeApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodProbeMarker"):
+		return &appsv1alpha1.PodProbeMarkerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodProbeMarkerSpec"):
+		return &appsv1alpha1.PodProbeMarkerSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodProbeMarkerStatus"):
+		return &appsv1alpha1.PodProbeMarkerStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodProbeStatus"):
+		return &appsv1alpha1.PodProbeStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ProbeHandler"):
 		return &appsv1alpha1.ProbeHandlerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProbeMarkerPolicy"):
+		return &appsv1alpha1.ProbeMarkerPolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PullPolicy"):
 		return &appsv1alpha1.PullPolicyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ReferenceObject"):

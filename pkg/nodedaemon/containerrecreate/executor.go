@@ -2,25 +2,20 @@ package containerrecreate
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	grpcstatus "google.golang.org/grpc/status"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/handler"
 )
 
 // minStopGrace is what StopContainer gets at least after a preStop hook used up the
@@ -107,129 +102,32 @@ func (e *Executor) runHook(ctx context.Context, pod *corev1.Pod, o StopOrder) er
 	return nil
 }
 
+func (e *Executor) runner() *handler.Runner {
+	return &handler.Runner{Runtime: e.Runtime, HTTP: e.HTTP, Dial: e.Dial}
+}
+
 func (e *Executor) execHook(ctx context.Context, o StopOrder, cmd []string) error {
 	if len(cmd) == 0 {
 		return fmt.Errorf("preStop exec hook has no command")
 	}
-	req := &runtimeapi.ExecSyncRequest{ContainerId: criclient.SplitContainerID(o.ContainerID), Cmd: cmd}
-	if dl, ok := ctx.Deadline(); ok {
-		req.Timeout = max(int64(time.Until(dl)/time.Second), 1)
-	}
-	resp, err := e.Runtime.ExecSync(ctx, req)
-	if err != nil {
-		return fmt.Errorf("preStop exec %q: %s", strings.Join(cmd, " "), grpcstatus.Convert(err).Message())
-	}
-	if resp.GetExitCode() != 0 {
-		out := strings.TrimSpace(string(resp.GetStderr()))
-		if out == "" {
-			out = strings.TrimSpace(string(resp.GetStdout()))
-		}
-		return fmt.Errorf("preStop exec %q exited with %d: %s", strings.Join(cmd, " "), resp.GetExitCode(), truncate(out, 256))
+	if _, err := e.runner().Exec(ctx, o.ContainerID, cmd); err != nil {
+		return fmt.Errorf("preStop %w", err)
 	}
 	return nil
 }
 
 func (e *Executor) httpHook(ctx context.Context, pod *corev1.Pod, ports []corev1.ContainerPort, h *corev1.HTTPGetAction) error {
-	port, err := resolvePort(h.Port, ports)
-	if err != nil {
-		return fmt.Errorf("preStop httpGet: %w", err)
-	}
-	host := h.Host
-	if host == "" {
-		host = pod.Status.PodIP
-	}
-	if host == "" {
-		return fmt.Errorf("preStop httpGet: the pod has no IP")
-	}
-	scheme := strings.ToLower(string(h.Scheme))
-	if scheme == "" {
-		scheme = "http"
-	}
-	path := h.Path
-	if !strings.HasPrefix(path, "/") {
-		path = "/" + path
-	}
-	u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(host, strconv.Itoa(port))}
-	u, err = u.Parse(path)
-	if err != nil {
-		return fmt.Errorf("preStop httpGet: path %q: %w", h.Path, err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return fmt.Errorf("preStop httpGet %s: %w", u, err)
-	}
-	for _, hdr := range h.HTTPHeaders {
-		if strings.EqualFold(hdr.Name, "host") {
-			req.Host = hdr.Value
-			continue
-		}
-		req.Header.Add(hdr.Name, hdr.Value)
-	}
-	client := e.HTTP
-	if client == nil {
-		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // as the kubelet's hooks
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("preStop httpGet %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= http.StatusBadRequest {
-		return fmt.Errorf("preStop httpGet %s: %s", u, resp.Status)
+	if err := e.runner().HTTPGet(ctx, pod.Status.PodIP, ports, h); err != nil {
+		return fmt.Errorf("preStop %w", err)
 	}
 	return nil
 }
 
 func (e *Executor) tcpHook(ctx context.Context, pod *corev1.Pod, ports []corev1.ContainerPort, h *corev1.TCPSocketAction) error {
-	port, err := resolvePort(h.Port, ports)
-	if err != nil {
-		return fmt.Errorf("preStop tcpSocket: %w", err)
+	if err := e.runner().TCPSocket(ctx, pod.Status.PodIP, ports, h); err != nil {
+		return fmt.Errorf("preStop %w", err)
 	}
-	host := h.Host
-	if host == "" {
-		host = pod.Status.PodIP
-	}
-	if host == "" {
-		return fmt.Errorf("preStop tcpSocket: the pod has no IP")
-	}
-	dial := e.Dial
-	if dial == nil {
-		dial = (&net.Dialer{}).DialContext
-	}
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	conn, err := dial(ctx, "tcp", addr)
-	if err != nil {
-		return fmt.Errorf("preStop tcpSocket %s: %w", addr, err)
-	}
-	return conn.Close()
-}
-
-// resolvePort turns a hook's port (a number, or the name of one of the container's
-// ports) into a number.
-func resolvePort(p intstr.IntOrString, ports []corev1.ContainerPort) (int, error) {
-	if p.Type == intstr.Int {
-		if p.IntVal <= 0 || p.IntVal > 65535 {
-			return 0, fmt.Errorf("invalid port %d", p.IntVal)
-		}
-		return int(p.IntVal), nil
-	}
-	if n, err := strconv.Atoi(p.StrVal); err == nil && n > 0 && n <= 65535 {
-		return n, nil
-	}
-	for _, cp := range ports {
-		if cp.Name == p.StrVal {
-			return int(cp.ContainerPort), nil
-		}
-	}
-	return 0, fmt.Errorf("port %q is not a port of the container", p.StrVal)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
+	return nil
 }
 
 // hookKind names a preStop handler for messages.

@@ -22,9 +22,11 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/containerrecreate"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/envrestart"
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/handler"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagesync"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/metrics"
+	"github.com/kruise-native/kruise-native/pkg/nodedaemon/podprobe"
 )
 
 const (
@@ -90,8 +92,8 @@ func Run(ctx context.Context, o *Options, endpoint string) error {
 		return err
 	}
 
-	// Informers see this node's objects only: its NodeImage, its active requests,
-	// its pods. A daemon never lists a whole cluster.
+	// Informers see this node's objects only: its NodeImage and NodePodProbe (both
+	// named after the node), its active requests, its pods. A daemon never lists a whole cluster.
 	imageFactory := kruiseinformers.NewSharedInformerFactoryWithOptions(kruiseClient, 0,
 		kruiseinformers.WithTweakListOptions(func(lo *metav1.ListOptions) {
 			lo.FieldSelector = fields.OneTermEqualSelector("metadata.name", o.NodeName).String()
@@ -126,7 +128,12 @@ func Run(ctx context.Context, o *Options, endpoint string) error {
 	if err != nil {
 		return err
 	}
-	synced.set(images.HasSynced, recreate.HasSynced, env.HasSynced)
+	probes, err := podprobe.New(o.NodeName, kruiseClient, imageFactory.Apps().V1alpha1().NodePodProbes(), podInformer,
+		&handler.Runner{Runtime: cri.Runtime})
+	if err != nil {
+		return err
+	}
+	synced.set(images.HasSynced, recreate.HasSynced, env.HasSynced, probes.HasSynced)
 
 	imageFactory.Start(ctx.Done())
 	crrFactory.Start(ctx.Done())
@@ -142,6 +149,7 @@ func Run(ctx context.Context, o *Options, endpoint string) error {
 		{"image sync", images.Run},
 		{"container recreation", func(ctx context.Context) error { return recreate.Run(ctx, recreateWorkers) }},
 		{"env-from-metadata restarts", func(ctx context.Context) error { return env.Run(ctx, envWorkers) }},
+		{"pod probes", probes.Run},
 	} {
 		wg.Add(1)
 		go func() {

@@ -45,11 +45,15 @@ func RunDaemon(ctx context.Context, o *daemon.Options, d *Options) error {
 	defer srv.Stop()
 	logger.Info("Serving a fake container runtime (development only)", "socket", socket)
 
+	// Exec probes and hooks answer by the pod's fakecri.ExecExitCodeAnnotation.
+	sim := fakecri.NewKubeletSim(srv, simClient, o.NodeName)
+	srv.SetExecHandler(sim.PodAnnotationExec())
+
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	simErr := make(chan error, 1)
 	go func() {
-		err := fakecri.NewKubeletSim(srv, simClient, o.NodeName).Run(ctx)
+		err := sim.Run(ctx)
 		if err == nil && ctx.Err() == nil {
 			err = errors.New("stopped")
 		}

@@ -18,7 +18,10 @@
 //	private.invalid/<any>   every attempt without PrivateUsername/PrivatePassword
 //	                        fails as a registry refusing it; with them it succeeds
 //
-// Every other image pulls successfully at once. The runtime's state lives in memory: a
+// Every other image pulls successfully at once. ExecSync (exec probes, preStop hooks)
+// exits 0 unless the pod carries fakecri.ExecExitCodeAnnotation
+// ("fakecri.kruise.io/exec-exit-code: <code>", or ".<container>" appended for one
+// container): a test flips an exec probe by annotating the pod. The runtime's state lives in memory: a
 // restarted daemon starts with no images and new containers (the simulator gives the
 // node's running pods new container IDs, as after a node reboot).
 package devruntime

@@ -37,7 +37,10 @@ type KubeletSim struct {
 	Workers int
 
 	queue workqueue.TypedRateLimitingInterface[string]
-	pods  corelisters.PodLister
+	// pods is set once Run has its cache (podsMu: the exec handler reads it from
+	// runtime calls that may come first).
+	podsMu sync.Mutex
+	pods   corelisters.PodLister
 
 	// writtenFrom maps a pod key to the resourceVersion its last status write was computed
 	// from. While the cache still shows that version, it has not seen the write yet, and a
@@ -80,7 +83,9 @@ func (k *KubeletSim) Run(ctx context.Context) error {
 	}); err != nil {
 		return fmt.Errorf("kubeletsim: add pod handler: %w", err)
 	}
+	k.podsMu.Lock()
 	k.pods = podInformer.Lister()
+	k.podsMu.Unlock()
 
 	// Subscribe before the first sync so no container exit goes unnoticed.
 	events, unsubscribe := k.runtime.Subscribe()
@@ -110,6 +115,12 @@ func (k *KubeletSim) Run(ctx context.Context) error {
 	wg.Wait()
 	logger.Info("Kubelet simulator stopped")
 	return nil
+}
+
+func (k *KubeletSim) podLister() corelisters.PodLister {
+	k.podsMu.Lock()
+	defer k.podsMu.Unlock()
+	return k.pods
 }
 
 func (k *KubeletSim) enqueue(obj interface{}) {

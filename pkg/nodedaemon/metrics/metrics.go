@@ -50,6 +50,25 @@ var (
 		Help:           "Containers restarted to pick up changed env from pod metadata, by result (stopped, failed).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"result"})
+
+	// ProbeStatusWrites counts this daemon's writes of its NodePodProbe's status (one
+	// per change of a probe's state, or a pod leaving the spec), by result (written,
+	// refused: 409, written again on the newer object; failed).
+	ProbeStatusWrites = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      "kruise_node_daemon",
+		Name:           "probe_status_writes_total",
+		Help:           "NodePodProbe status writes by this daemon, by result (written, refused, failed).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"result"})
+
+	// ProbeRuns counts probes run, by result (succeeded, failed): the work that does
+	// not turn into writes.
+	ProbeRuns = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      "kruise_node_daemon",
+		Name:           "probe_runs_total",
+		Help:           "PodProbeMarker probes run by this daemon, by result (succeeded, failed).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"result"})
 )
 
 var registerOnce sync.Once
@@ -57,6 +76,6 @@ var registerOnce sync.Once
 // Register adds the metrics to the legacy registry; calling it again does nothing.
 func Register() {
 	registerOnce.Do(func() {
-		legacyregistry.MustRegister(ImagePulls, ContainerRecreations, RecreateRequestWrites, EnvRestarts)
+		legacyregistry.MustRegister(ImagePulls, ContainerRecreations, RecreateRequestWrites, EnvRestarts, ProbeStatusWrites, ProbeRuns)
 	})
 }

@@ -22,6 +22,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodepodprobe"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
@@ -223,6 +225,42 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				c.Spec.Containers[0].StatusContext = &apps.ContainerRecreateRequestContainerContext{ContainerID: "containerd://abc", RestartCount: 1}
 			},
 			ChangeStatus: func(c *apps.ContainerRecreateRequest) { c.Status.Message = "working on it" },
+		}, none)
+	},
+	podprobemarker.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, podprobemarker.Kind, registrytest.Fixture[*apps.PodProbeMarker]{
+			Name: "ppm",
+			Valid: func() *apps.PodProbeMarker {
+				return hub(&v1alpha1.PodProbeMarker{ObjectMeta: metav1.ObjectMeta{Name: "ppm", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.PodProbeMarkerSpec{Selector: selector("game"), Probes: []v1alpha1.PodContainerProbe{{
+						Name: "Idle", ContainerName: "main", PodConditionType: "game.io/idle",
+						Probe: v1alpha1.ContainerProbeSpec{Probe: corev1.Probe{ProbeHandler: corev1.ProbeHandler{
+							Exec: &corev1.ExecAction{Command: []string{"/idle.sh"}}}}},
+					}}}}, &apps.PodProbeMarker{})
+			},
+			BreakCreate:  func(p *apps.PodProbeMarker) { p.Spec.Probes[0].Probe.Exec = nil },
+			BreakUpdate:  func(p *apps.PodProbeMarker) { p.Spec.Selector = selector("other") },
+			ChangeSpec:   func(p *apps.PodProbeMarker) { p.Spec.Probes[0].Probe.PeriodSeconds++ },
+			ChangeStatus: func(p *apps.PodProbeMarker) { p.Status.MatchedPods++ },
+		}, none)
+	},
+	nodepodprobe.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, nodepodprobe.Kind, registrytest.Fixture[*apps.NodePodProbe]{
+			Name: "node-1",
+			Valid: func() *apps.NodePodProbe {
+				return hub(&v1alpha1.NodePodProbe{ObjectMeta: metav1.ObjectMeta{Name: "node-1"},
+					Spec: v1alpha1.NodePodProbeSpec{PodProbes: []v1alpha1.PodProbe{{Name: "pod-1", Namespace: "default", UID: "uid-1",
+						Probes: []v1alpha1.ContainerProbe{{Name: "ppm#Idle", ContainerName: "main",
+							Probe: v1alpha1.ContainerProbeSpec{Probe: corev1.Probe{ProbeHandler: corev1.ProbeHandler{
+								TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(80)}}}}}}}}}}, &apps.NodePodProbe{})
+			},
+			BreakCreate: func(n *apps.NodePodProbe) { n.Spec.PodProbes[0].Probes[0].Name = "no-separator" },
+			BreakUpdate: func(n *apps.NodePodProbe) { n.Spec.PodProbes[0].UID = "" },
+			ChangeSpec:  func(n *apps.NodePodProbe) { n.Spec.PodProbes[0].IP = "10.0.0.1" },
+			ChangeStatus: func(n *apps.NodePodProbe) {
+				n.Status.PodProbeStatuses = []apps.PodProbeStatus{{Name: "pod-1", Namespace: "default", UID: "uid-1",
+					ProbeStates: []apps.ContainerProbeState{{Name: "ppm#Idle", State: apps.ProbeSucceeded}}}}
+			},
 		}, none)
 	},
 	podunavailablebudget.Kind.GroupResource(): func(t *testing.T) {

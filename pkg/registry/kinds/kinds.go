@@ -17,6 +17,8 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodepodprobe"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/statefulset"
@@ -42,6 +44,8 @@ func All() []resource.Descriptor {
 		containerrecreaterequest.Kind,
 		resourcedistribution.Kind,
 		workloadspread.Kind,
+		podprobemarker.Kind,
+		nodepodprobe.Kind,
 		podunavailablebudget.Kind,
 	}
 }

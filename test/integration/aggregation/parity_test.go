@@ -162,6 +162,8 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1alpha1", "ImageListPullJob"},
 	{"apps.kruise.io", "v1alpha1", "ImagePullJob"},
 	{"apps.kruise.io", "v1alpha1", "NodeImage"},
+	{"apps.kruise.io", "v1alpha1", "NodePodProbe"},
+	{"apps.kruise.io", "v1alpha1", "PodProbeMarker"},
 	{"apps.kruise.io", "v1alpha1", "ResourceDistribution"},
 	{"apps.kruise.io", "v1alpha1", "SidecarSet"},
 	{"apps.kruise.io", "v1alpha1", "StatefulSet"},
@@ -187,9 +189,7 @@ var parityRows = []parityRow{
 // notServed are OpenKruise kinds Kruise Native does not serve at all, with the reason.
 var notServed = map[parityRow]string{
 	{"apps.kruise.io", "v1alpha1", "EphemeralJob"}:       "not implemented: ephemeral containers are created with kubectl debug",
-	{"apps.kruise.io", "v1alpha1", "NodePodProbe"}:       "not implemented (PodProbeMarker's node side)",
 	{"apps.kruise.io", "v1alpha1", "PersistentPodState"}: "not implemented",
-	{"apps.kruise.io", "v1alpha1", "PodProbeMarker"}:     "not implemented",
 }
 
 func readGolden(t *testing.T, r parityRow) []string {

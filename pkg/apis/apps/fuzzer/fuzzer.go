@@ -122,6 +122,14 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(crr)
 			defaulter.apply(crr, &v1beta1.ContainerRecreateRequest{})
 		},
+		func(ppm *apps.PodProbeMarker, c randfill.Continue) {
+			c.FillNoCustom(ppm)
+			defaulter.apply(ppm, &v1alpha1.PodProbeMarker{})
+		},
+		func(npp *apps.NodePodProbe, c randfill.Continue) {
+			c.FillNoCustom(npp)
+			defaulter.apply(npp, &v1alpha1.NodePodProbe{})
+		},
 		func(ws *apps.WorkloadSpread, c randfill.Continue) {
 			c.FillNoCustom(ws)
 			// subsetStatuses and the per-subset maps and lists are omitempty: JSON cannot

@@ -40,6 +40,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&SidecarSet{}, &SidecarSetList{},
 		&ResourceDistribution{}, &ResourceDistributionList{},
 		&WorkloadSpread{}, &WorkloadSpreadList{},
+		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&NodePodProbe{}, &NodePodProbeList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -19,7 +19,7 @@ limitations under the License.
 package v1beta1
 
 import (
-	v1 "k8s.io/api/core/v1"
+	v1 "k8s.io/client-go/applyconfigurations/core/v1"
 )
 
 // ProbeHandlerApplyConfiguration represents a declarative configuration of the ProbeHandler type for use
@@ -27,9 +27,9 @@ import (
 //
 // ProbeHandler is the action of a preStop hook.
 type ProbeHandlerApplyConfiguration struct {
-	Exec      *v1.ExecAction      `json:"exec,omitempty"`
-	HTTPGet   *v1.HTTPGetAction   `json:"httpGet,omitempty"`
-	TCPSocket *v1.TCPSocketAction `json:"tcpSocket,omitempty"`
+	Exec      *v1.ExecActionApplyConfiguration      `json:"exec,omitempty"`
+	HTTPGet   *v1.HTTPGetActionApplyConfiguration   `json:"httpGet,omitempty"`
+	TCPSocket *v1.TCPSocketActionApplyConfiguration `json:"tcpSocket,omitempty"`
 }
 
 // ProbeHandlerApplyConfiguration constructs a declarative configuration of the ProbeHandler type for use with
@@ -41,23 +41,23 @@ func ProbeHandler() *ProbeHandlerApplyConfiguration {
 // WithExec sets the Exec field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Exec field is set to the value of the last call.
-func (b *ProbeHandlerApplyConfiguration) WithExec(value v1.ExecAction) *ProbeHandlerApplyConfiguration {
-	b.Exec = &value
+func (b *ProbeHandlerApplyConfiguration) WithExec(value *v1.ExecActionApplyConfiguration) *ProbeHandlerApplyConfiguration {
+	b.Exec = value
 	return b
 }
 
 // WithHTTPGet sets the HTTPGet field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the HTTPGet field is set to the value of the last call.
-func (b *ProbeHandlerApplyConfiguration) WithHTTPGet(value v1.HTTPGetAction) *ProbeHandlerApplyConfiguration {
-	b.HTTPGet = &value
+func (b *ProbeHandlerApplyConfiguration) WithHTTPGet(value *v1.HTTPGetActionApplyConfiguration) *ProbeHandlerApplyConfiguration {
+	b.HTTPGet = value
 	return b
 }
 
 // WithTCPSocket sets the TCPSocket field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the TCPSocket field is set to the value of the last call.
-func (b *ProbeHandlerApplyConfiguration) WithTCPSocket(value v1.TCPSocketAction) *ProbeHandlerApplyConfiguration {
-	b.TCPSocket = &value
+func (b *ProbeHandlerApplyConfiguration) WithTCPSocket(value *v1.TCPSocketActionApplyConfiguration) *ProbeHandlerApplyConfiguration {
+	b.TCPSocket = value
 	return b
 }

@@ -60,6 +60,14 @@ func (c *FakeAppsV1alpha1) NodeImages() v1alpha1.NodeImageInterface {
 	return newFakeNodeImages(c)
 }
 
+func (c *FakeAppsV1alpha1) NodePodProbes() v1alpha1.NodePodProbeInterface {
+	return newFakeNodePodProbes(c)
+}
+
+func (c *FakeAppsV1alpha1) PodProbeMarkers(namespace string) v1alpha1.PodProbeMarkerInterface {
+	return newFakePodProbeMarkers(c, namespace)
+}
+
 func (c *FakeAppsV1alpha1) ResourceDistributions() v1alpha1.ResourceDistributionInterface {
 	return newFakeResourceDistributions(c)
 }
