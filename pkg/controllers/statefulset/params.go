@@ -12,6 +12,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/specifieddelete"
 )
 
 // resolveParams reads the rollout parameters from the spec.
@@ -64,6 +65,10 @@ func podStates(st *syncState, p Params) []PodState {
 			Available:   available,
 			Terminating: pod.DeletionTimestamp != nil,
 			Failed:      pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded,
+
+			SpecifiedDelete: specifieddelete.Is(pod),
+			ClaimsStale:     st.claimStates[ord].stale,
+			ClaimsResizing:  st.claimStates[ord].resizing,
 		}
 		if p.Unordered {
 			s.Priority = podorder.Priority(strategy, pod.Labels)
