@@ -21,6 +21,9 @@ type PodState struct {
 	// SpecifiedDelete: the pod is labelled apps.kruise.io/specified-delete; it is
 	// recreated at its ordinal, within MaxUnavailable.
 	SpecifiedDelete bool
+	// PreparingDelete: a preDelete hook holds the pod already; of the specified pods,
+	// those go first, so a held pod is never overtaken by one not yet hooked.
+	PreparingDelete bool
 	// ClaimsStale: under volumeClaimUpdateStrategy OnPodRollingUpdate, a claim of the
 	// pod asks for less storage than its template; the rollout resizes it.
 	ClaimsStale bool

@@ -13,7 +13,8 @@ import (
 // states reads pods written as space-separated tokens <ordinal><state>[:priority]:
 // U updated+available, u updated+unavailable, O old+available, o old+unavailable,
 // followed optionally by t (terminating), f (failed), d (labelled specified-delete),
-// c (claims behind their templates) or r (claims resizing).
+// p (held by a preDelete hook), c (claims behind their templates) or r (claims
+// resizing).
 func states(spec string) []PodState {
 	var out []PodState
 	for _, tok := range strings.Fields(spec) {
@@ -42,6 +43,8 @@ func states(spec string) []PodState {
 				p.Failed, p.Available = true, false
 			case 'd':
 				p.SpecifiedDelete = true
+			case 'p':
+				p.PreparingDelete = true
 			case 'c':
 				p.ClaimsStale = true
 			case 'r':
@@ -230,6 +233,8 @@ func TestCompute(t *testing.T) {
 		{"a specified deletion takes the update's budget", "0Od 1O 2O",
 			with(parallel(3), func(p *Params) { p.MaxUnavailable = 2 }),
 			Plan{Delete: specified(0), Update: []int{2}}},
+		{"a specified pod a hook holds goes before a higher one", "0Od 1Odp 2Od", parallel(3),
+			Plan{Delete: specified(1)}},
 		{"a specified old pod is deleted, not updated", "0O 1O 2Od", parallel(3),
 			Plan{Delete: specified(2)}},
 		{"OnDelete and paused sets honour specified deletions", "0Ud 1U",

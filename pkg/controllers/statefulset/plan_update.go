@@ -48,15 +48,19 @@ func updateBudget(d Desired, slots []slot, p Params) int {
 func busy(s *PodState) bool { return unavailable(s) || s.ClaimsResizing }
 
 // specifiedDeletes plans the deletion of pods labelled apps.kruise.io/specified-delete
-// (step 3 of Compute), highest ordinal first, taking from *budget for each available
-// one; it returns the ordinals it deleted.
+// (step 3 of Compute): those a preDelete hook holds already first, then by highest
+// ordinal, taking from *budget for each available one; it returns the ordinals it
+// deleted.
 func (plan *Plan) specifiedDeletes(slots []slot, budget *int) map[int]bool {
-	var out map[int]bool
+	var pods []*PodState
 	for i := len(slots) - 1; i >= 0; i-- {
-		s := slots[i].pod
-		if !s.SpecifiedDelete || s.Terminating || s.Failed {
-			continue
+		if s := slots[i].pod; s.SpecifiedDelete && !s.Terminating && !s.Failed {
+			pods = append(pods, s)
 		}
+	}
+	sort.SliceStable(pods, func(i, j int) bool { return pods[i].PreparingDelete && !pods[j].PreparingDelete })
+	var out map[int]bool
+	for _, s := range pods {
 		if !busy(s) {
 			if *budget <= 0 {
 				continue

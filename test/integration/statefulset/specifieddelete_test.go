@@ -51,7 +51,8 @@ func TestSpecifiedDeleteRecreatesThroughHook(t *testing.T) {
 	waitStatus(t, ns, "sd", 2*time.Minute, settled(3))
 	before := livePods(t, ns)
 
-	for _, name := range []string{"sd-1", "sd-2"} {
+	label := func(name string) {
+		t.Helper()
 		if _, err := c.Client.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType,
 			fmt.Appendf(nil, `{"metadata":{"labels":{%q:"true"}}}`, pub.SpecifiedDeleteKey), metav1.PatchOptions{}); err != nil {
 			t.Fatal(err)
@@ -61,11 +62,13 @@ func TestSpecifiedDeleteRecreatesThroughHook(t *testing.T) {
 		p := livePods(t, ns)[name]
 		return p.Labels[pub.LifecycleStateKey]
 	}
-	// The highest labelled ordinal goes first, held by the hook; maxUnavailable 1 keeps
-	// the other where it is.
+	// sd-2 goes first, held by the hook (it stays ready: the hook does not mark it not
+	// ready); sd-1, labelled next, waits: maxUnavailable 1 is taken.
+	label("sd-2")
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		return state("sd-2") == string(pub.LifecycleStatePreparingDelete), nil
 	})
+	label("sd-1")
 	framework.Consistently(t, 3*time.Second, func() (bool, string) {
 		pods := livePods(t, ns)
 		ok := pods["sd-1"].UID == before["sd-1"].UID && pods["sd-2"].UID == before["sd-2"].UID &&
