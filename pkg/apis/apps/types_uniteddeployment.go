@@ -125,9 +125,16 @@ type AdaptiveUnitedDeploymentStrategy struct {
 	// RescheduleCriticalSeconds: how long a pod may stay unschedulable before its
 	// subset counts as full (30 s when unset).
 	RescheduleCriticalSeconds *int32
-	// UnschedulableLastSeconds: how long a full subset stays so before it is tried
-	// again (300 s when unset).
+	// UnschedulableDuration (OpenKruise v1.9's name): how long a full subset stays so
+	// before it is tried again (300 s when unset).
+	UnschedulableDuration *int32
+	// UnschedulableLastSeconds is v1.8's name of UnschedulableDuration, used when that
+	// is unset.
 	UnschedulableLastSeconds *int32
+	// ReserveUnschedulablePods keeps the pods that cannot be scheduled in their subset
+	// (reserved) and runs temporary pods for them in the next subsets, deleted once the
+	// reserved pods are ready.
+	ReserveUnschedulablePods bool
 }
 
 // UnitedDeploymentConditionType names a UnitedDeployment condition.
@@ -153,6 +160,7 @@ type UnitedDeploymentStatus struct {
 	Conditions           []UnitedDeploymentCondition
 	UpdateStatus         *UpdateStatus
 	LabelSelector        string
+	ReservedPods         int32
 }
 
 // UnitedDeploymentCondition is one condition of a UnitedDeployment.
@@ -172,10 +180,12 @@ type UpdateStatus struct {
 
 // UnitedDeploymentSubsetStatus is one subset's observed state.
 type UnitedDeploymentSubsetStatus struct {
-	Name       string
-	Replicas   int32
-	Partition  int32
-	Conditions []UnitedDeploymentSubsetCondition
+	Name          string
+	Replicas      int32
+	ReadyReplicas int32
+	Partition     int32
+	ReservedPods  int32
+	Conditions    []UnitedDeploymentSubsetCondition
 }
 
 // UnitedDeploymentSubsetConditionType names a subset condition.

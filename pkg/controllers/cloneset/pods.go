@@ -10,6 +10,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/specifieddelete"
 )
 
 // newPod builds a pod of cs at a revision: named <cloneset>-<instance id>, labelled
@@ -81,7 +82,7 @@ func isActive(pod *corev1.Pod) bool {
 
 // isSpecifiedDelete: the user asked for this pod to go.
 func isSpecifiedDelete(cs *v1beta1.CloneSet, pod *corev1.Pod) bool {
-	if _, ok := pod.Labels[pub.SpecifiedDeleteKey]; ok {
+	if specifieddelete.Is(pod) {
 		return true
 	}
 	for _, name := range cs.Spec.ScaleStrategy.PodsToDelete {

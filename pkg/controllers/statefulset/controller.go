@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	storagelisters "k8s.io/client-go/listers/storage/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -48,8 +49,10 @@ type Controller struct {
 	sets      kruiselisters.StatefulSetLister
 	podLister corelisters.PodLister
 	claims    corelisters.PersistentVolumeClaimLister
-	pods      *podworkload.Control
-	now       func() time.Time
+	// classes say which claims may grow (volumeClaimUpdateStrategy OnPodRollingUpdate).
+	classes storagelisters.StorageClassLister
+	pods    *podworkload.Control
+	now     func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
 }
@@ -60,6 +63,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	revInformer := cc.KubeInformers.Apps().V1().ControllerRevisions()
 	claimInformer := cc.KubeInformers.Core().V1().PersistentVolumeClaims()
+	classInformer := cc.KubeInformers.Storage().V1().StorageClasses()
 	recorder := cc.Recorder(ControllerName)
 	c := &Controller{
 		kubeClient:   cc.KubeClient,
@@ -68,12 +72,13 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		sets:         setInformer.Lister(),
 		podLister:    podInformer.Lister(),
 		claims:       claimInformer.Lister(),
+		classes:      classInformer.Lister(),
 		now:          time.Now,
 	}
 	w := podworkload.Wiring{
 		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, Text: eventText{}},
 		Workloads: setInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
-		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},
+		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced, classInformer.Informer().HasSynced},
 		Matching: c.matching,
 	}
 	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
@@ -86,6 +91,9 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		return nil, err
 	}
 	c.Base, c.pods = base, base.Pods
+	if _, err := claimInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{UpdateFunc: c.claimHandler()}); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/specifieddelete"
 )
 
 // advanceLifecycles moves pods on from PreparingNormal, Updating and Updated once
@@ -34,7 +35,7 @@ func (c *Controller) advanceLifecycles(ctx context.Context, st *syncState) error
 	return batch.ForEach(todo, podworkload.ParallelWrites, func(pod *corev1.Pod) error {
 		ord := OrdinalOf(st.set.Name, pod.Name)
 		if lifecycle.State(pod) == pub.LifecycleStatePreparingDelete {
-			if !st.plan.Desired.Has(ord) || planned[ord] {
+			if !st.plan.Desired.Has(ord) || planned[ord] || specifieddelete.Is(pod) {
 				return nil // still to go: its hook decides when
 			}
 			_, err := c.pods.ApplyStep(ctx, st.set, pod, lifecycle.CancelDelete(lc, pod), now)

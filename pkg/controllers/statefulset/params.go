@@ -10,8 +10,10 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/specifieddelete"
 )
 
 // resolveParams reads the rollout parameters from the spec.
@@ -64,6 +66,11 @@ func podStates(st *syncState, p Params) []PodState {
 			Available:   available,
 			Terminating: pod.DeletionTimestamp != nil,
 			Failed:      pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded,
+
+			SpecifiedDelete: specifieddelete.Is(pod),
+			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
+			ClaimsStale:     st.claimStates[ord].stale,
+			ClaimsResizing:  st.claimStates[ord].resizing,
 		}
 		if p.Unordered {
 			s.Priority = podorder.Priority(strategy, pod.Labels)

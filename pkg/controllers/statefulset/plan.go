@@ -18,6 +18,18 @@ type PodState struct {
 	Failed bool
 	// Priority orders old pods for an unordered update (higher first).
 	Priority int64
+	// SpecifiedDelete: the pod is labelled apps.kruise.io/specified-delete; it is
+	// recreated at its ordinal, within MaxUnavailable.
+	SpecifiedDelete bool
+	// PreparingDelete: a preDelete hook holds the pod already; of the specified pods,
+	// those go first, so a held pod is never overtaken by one not yet hooked.
+	PreparingDelete bool
+	// ClaimsStale: under volumeClaimUpdateStrategy OnPodRollingUpdate, a claim of the
+	// pod asks for less storage than its template; the rollout resizes it.
+	ClaimsStale bool
+	// ClaimsResizing: a claim of the pod was resized and has not reached its new
+	// size yet; the pod counts as unavailable to the rollout until it has.
+	ClaimsResizing bool
 }
 
 // Params are a set's resolved rollout parameters.
@@ -80,6 +92,9 @@ const (
 	DeleteCondemned DeleteReason = "Condemned"
 	// DeleteFailed: the pod failed or exited; it is recreated at the same ordinal.
 	DeleteFailed DeleteReason = "Failed"
+	// DeleteSpecified: the pod is labelled apps.kruise.io/specified-delete; it is
+	// recreated at the same ordinal.
+	DeleteSpecified DeleteReason = "Specified"
 )
 
 // Deletion is a pod to delete.

@@ -27,7 +27,11 @@ type slot struct {
 //     available (an unavailable condemned pod may go if it is the lowest unavailable
 //     one, a failed one always: it will never become available); Parallel deletes
 //     them all.
-//  3. Unless OnDelete or paused: old pods in update order (see planUpdates).
+//  3. Pods labelled apps.kruise.io/specified-delete, highest ordinal first, within
+//     MaxUnavailable (an unavailable one always), whatever the partition, strategy
+//     or pause: they are recreated at their ordinals by later syncs.
+//  4. Unless OnDelete or paused: old pods in update order (see planUpdates), with
+//     what step 3 left of MaxUnavailable.
 //
 // Creations, deletions and updates are each at most batch.Burst; later syncs plan the
 // rest. The work is proportional to the pods that exist and to the burst, never to
@@ -55,8 +59,10 @@ func compute(pods []PodState, p Params) Plan {
 	if !plan.scaleUp(d, slots, p) || !plan.scaleDown(slots, condemned, p) {
 		return plan
 	}
+	budget := updateBudget(d, slots, p)
+	specified := plan.specifiedDeletes(slots, &budget)
 	if p.RollingUpdate && !p.Paused {
-		plan.Update = planUpdates(d, slots, p)
+		plan.Update = planUpdates(slots, p, budget, specified)
 	}
 	return plan
 }

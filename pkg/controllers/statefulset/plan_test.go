@@ -12,7 +12,9 @@ import (
 
 // states reads pods written as space-separated tokens <ordinal><state>[:priority]:
 // U updated+available, u updated+unavailable, O old+available, o old+unavailable,
-// followed optionally by t (terminating) or f (failed).
+// followed optionally by t (terminating), f (failed), d (labelled specified-delete),
+// p (held by a preDelete hook), c (claims behind their templates) or r (claims
+// resizing).
 func states(spec string) []PodState {
 	var out []PodState
 	for _, tok := range strings.Fields(spec) {
@@ -39,6 +41,14 @@ func states(spec string) []PodState {
 				p.Terminating, p.Available = true, false
 			case 'f':
 				p.Failed, p.Available = true, false
+			case 'd':
+				p.SpecifiedDelete = true
+			case 'p':
+				p.PreparingDelete = true
+			case 'c':
+				p.ClaimsStale = true
+			case 'r':
+				p.ClaimsResizing = true
 			default:
 				panic(tok)
 			}
@@ -82,6 +92,14 @@ func ordered(replicas int) Params {
 }
 
 func with(p Params, edit func(*Params)) Params { edit(&p); return p }
+
+func specified(ords ...int) []Deletion {
+	var out []Deletion
+	for _, o := range ords {
+		out = append(out, Deletion{Ordinal: o, Reason: DeleteSpecified})
+	}
+	return out
+}
 
 func TestCompute(t *testing.T) {
 	cases := []struct {
@@ -203,6 +221,36 @@ func TestCompute(t *testing.T) {
 		{"unordered partition counts updated pods", "0O:1 1U:5 2O:3 3U:5 4O",
 			with(parallel(5), func(p *Params) { p.Unordered = true; p.MaxUnavailable = 5; p.Partition = 2 }),
 			Plan{Update: []int{2}}},
+
+		// apps.kruise.io/specified-delete.
+		{"a specified pod is deleted, whatever the partition", "0Od 1O 2O",
+			with(parallel(3), func(p *Params) { p.Partition = 3 }),
+			Plan{Delete: specified(0)}},
+		{"specified deletions stay within maxUnavailable, highest first", "0Od 1Od 2Od", parallel(3),
+			Plan{Delete: specified(2)}},
+		{"an unavailable specified pod costs nothing", "0Od 1od 2O", parallel(3),
+			Plan{Delete: specified(1)}},
+		{"a specified deletion takes the update's budget", "0Od 1O 2O",
+			with(parallel(3), func(p *Params) { p.MaxUnavailable = 2 }),
+			Plan{Delete: specified(0), Update: []int{2}}},
+		{"a specified pod a hook holds goes before a higher one", "0Od 1Odp 2Od", parallel(3),
+			Plan{Delete: specified(1)}},
+		{"a specified old pod is deleted, not updated", "0O 1O 2Od", parallel(3),
+			Plan{Delete: specified(2)}},
+		{"OnDelete and paused sets honour specified deletions", "0Ud 1U",
+			with(parallel(2), func(p *Params) { p.RollingUpdate = false; p.Paused = true }),
+			Plan{Delete: specified(0)}},
+		{"OrderedReady deletes a specified pod once all are available", "0Ud 1U", ordered(2),
+			Plan{Delete: specified(0)}},
+
+		// volumeClaimUpdateStrategy OnPodRollingUpdate.
+		{"an updated pod with stale claims is rolled", "0U 1Uc 2Uc", parallel(3),
+			Plan{Update: []int{2}}},
+		{"a resizing pod is unavailable to the rollout and picked again", "0U 1Uc 2Ur", parallel(3),
+			Plan{Update: []int{2}}},
+		{"stale claims below the partition stay", "0Uc 1Uc",
+			with(parallel(2), func(p *Params) { p.Partition = 1 }),
+			Plan{Update: []int{1}}},
 		{"unordered creation fills the partition first", "1U 2O",
 			with(parallel(4), func(p *Params) { p.Unordered = true; p.Partition = 2 }),
 			Plan{Create: []Creation{{Ordinal: 0, AtCurrent: true}, {Ordinal: 3}}}},

@@ -32,7 +32,7 @@ func computeStatus(st *syncState, now metav1.Time) v1beta1.StatefulSetStatus {
 		CollisionCount:     &st.revs.CollisionCount,
 		LabelSelector:      selectorString(set),
 		Conditions:         set.Status.Conditions,
-		VolumeClaims:       set.Status.VolumeClaims,
+		VolumeClaims:       st.volumeClaims,
 	}
 	minReady := minReadySeconds(set)
 	for _, pod := range st.pods {
@@ -75,6 +75,7 @@ func computeStatus(st *syncState, now metav1.Time) v1beta1.StatefulSetStatus {
 	}
 	s.Conditions = setCondition(s.Conditions, ConditionFailedCreatePod, st.createErr, now)
 	s.Conditions = setCondition(s.Conditions, ConditionFailedUpdatePod, st.updateErr, now)
+	s.Conditions, st.newClaimCondition = claimCondition(s.Conditions, st.claimReason, st.claimMessages, now)
 	return s
 }
 
@@ -102,6 +103,10 @@ func setCondition(conds []appsv1.StatefulSetCondition, t appsv1.StatefulSetCondi
 
 // updateStatus writes status once per sync, and only when it changed.
 func (c *Controller) updateStatus(ctx context.Context, st *syncState) error {
-	_, err := c.Status.Write(ctx, st.set, computeStatus(st, metav1.NewTime(st.now)), podworkload.Outcome{})
+	status := computeStatus(st, metav1.NewTime(st.now))
+	if cond := st.newClaimCondition; cond != nil {
+		c.recorder.Eventf(st.set, corev1.EventTypeWarning, "FailedUpdatePVC", "%s", cond.Message)
+	}
+	_, err := c.Status.Write(ctx, st.set, status, podworkload.Outcome{})
 	return err
 }

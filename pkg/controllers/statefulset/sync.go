@@ -3,8 +3,10 @@ package statefulset
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -30,6 +32,18 @@ type syncState struct {
 	params Params
 
 	requeue podworkload.Requeue
+
+	// claimStates are the pods whose claims are behind their templates, by ordinal
+	// (volumeClaimUpdateStrategy OnPodRollingUpdate); volumeClaims is status.volumeClaims.
+	claimStates  map[int]claimState
+	volumeClaims []v1beta1.VolumeClaimStatus
+	// claimReason and claimMessages make the FailedUpdatePVC condition; mu guards
+	// them (claims are resized in parallel).
+	mu            sync.Mutex
+	claimReason   string
+	claimMessages []string
+	// newClaimCondition is the FailedUpdatePVC condition when status newly says it.
+	newClaimCondition *appsv1.StatefulSetCondition
 	// createErr and updateErr are reported as the FailedCreatePod and FailedUpdatePod
 	// conditions.
 	createErr, updateErr error
@@ -65,6 +79,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		c.recorder.Eventf(set, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
 	} else {
 		st.params = params
+		c.inspectClaims(st)
 		st.plan = Compute(podStates(st, params), params)
 		if st.plan.Waiting != "" {
 			logger.V(4).Info("OrderedReady set waits", "reason", st.plan.Waiting)

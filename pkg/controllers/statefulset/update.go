@@ -23,7 +23,8 @@ func podUpdatePolicy(set *v1beta1.StatefulSet) v1beta1.PodUpdateStrategyType {
 // updatePods brings the planned old pods to the update revision: in place when the
 // policy allows and only in-place-able fields changed, otherwise by deleting them
 // (the replacement is created at the update revision by a later sync, at the same
-// ordinal and with the same claims).
+// ordinal and with the same claims). Claims behind their templates are resized first
+// (claims_resize.go), and the pod waits for them.
 func (c *Controller) updatePods(ctx context.Context, st *syncState) error {
 	if len(st.plan.Update) == 0 {
 		return nil
@@ -35,6 +36,15 @@ func (c *Controller) updatePods(ctx context.Context, st *syncState) error {
 	)
 	err := batch.ForEach(st.plan.Update, podworkload.ParallelWrites, func(ord int) error {
 		pod := st.byOrdinal[ord]
+		if cs, ok := st.claimStates[ord]; ok && (cs.stale || cs.resizing) {
+			// Claims first: the pod goes on once they have their new size.
+			if done, err := c.resizeClaims(ctx, st, pod); err != nil || !done {
+				return err
+			}
+		}
+		if st.revs.IsUpdated(pod) {
+			return nil // only its claims were behind
+		}
 		if policy != v1beta1.RecreatePodUpdateStrategyType {
 			done, err := c.updateInPlace(ctx, st, pod)
 			if err != nil || done {

@@ -21,6 +21,10 @@ type AdaptiveDecision struct {
 	// pods that did get a node) and the rest move to later subsets.
 	Full bool
 	Room int32
+	// Reserved (adaptive.reserveUnschedulablePods) counts the subset's pods that are
+	// kept although they cannot run yet; the subset keeps their replicas, and the
+	// replicas they stand for run as temporary pods in later subsets.
+	Reserved int32
 	// Condition is the subset's Schedulable condition to report.
 	Condition v1beta1.UnitedDeploymentSubsetCondition
 	// Recheck, if positive, is when the decision may change with nothing else happening
@@ -91,16 +95,25 @@ func unschedulable(pod *corev1.Pod) bool {
 	return false
 }
 
-// adaptiveDurations reads the strategy's durations with OpenKruise's defaults.
+// adaptiveDurations reads the strategy's durations with OpenKruise's defaults:
+// unschedulableDuration (v1.9's name) before unschedulableLastSeconds (v1.8's).
 func adaptiveDurations(s *v1beta1.UnitedDeploymentScheduleStrategy) (critical, last time.Duration) {
 	critical, last = defaultRescheduleCritical, defaultUnschedulableLast
 	if a := s.Adaptive; a != nil {
 		if a.RescheduleCriticalSeconds != nil {
 			critical = time.Duration(*a.RescheduleCriticalSeconds) * time.Second
 		}
-		if a.UnschedulableLastSeconds != nil {
+		switch {
+		case a.UnschedulableDuration != nil:
+			last = time.Duration(*a.UnschedulableDuration) * time.Second
+		case a.UnschedulableLastSeconds != nil:
 			last = time.Duration(*a.UnschedulableLastSeconds) * time.Second
 		}
 	}
 	return critical, last
+}
+
+// reserving reports whether adaptive.reserveUnschedulablePods is on.
+func reserving(s *v1beta1.UnitedDeploymentScheduleStrategy) bool {
+	return s.Type == v1beta1.AdaptiveUnitedDeploymentScheduleStrategyType && s.Adaptive != nil && s.Adaptive.ReserveUnschedulablePods
 }

@@ -34,6 +34,7 @@ func computeStatus(ud *v1beta1.UnitedDeployment, plan Plan, adaptive map[string]
 		st := v1beta1.UnitedDeploymentSubsetStatus{Name: subset.Name, Partition: partition}
 		if w, ok := plan.Keep[subset.Name]; ok {
 			st.Replicas = w.replicas
+			st.ReadyReplicas = w.ready
 			s.Replicas += w.replicas
 			s.ReadyReplicas += w.ready
 			if w.revision == updateRevision {
@@ -46,6 +47,8 @@ func computeStatus(ud *v1beta1.UnitedDeployment, plan Plan, adaptive map[string]
 		}
 		if d, ok := adaptive[subset.Name]; ok {
 			st.Conditions = []v1beta1.UnitedDeploymentSubsetCondition{d.Condition}
+			st.ReservedPods = d.Reserved
+			s.ReservedPods += d.Reserved
 		}
 		s.SubsetStatuses = append(s.SubsetStatuses, st)
 	}

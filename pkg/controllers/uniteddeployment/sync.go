@@ -81,6 +81,13 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if err != nil {
 		return 0, err
 	}
+	if reserving(&ud.Spec.Topology.ScheduleStrategy) && len(full) > 0 {
+		base, err := Compute(ud, owned, nil)
+		if err != nil {
+			return 0, err
+		}
+		keepReserved(&plan, base.Replicas, adaptive)
+	}
 	// Created or deleted workloads not seen yet: the cache is stale, so only what
 	// exists is updated; the informer's event queues the next sync.
 	settled := c.expect.Satisfied(key)
@@ -180,7 +187,11 @@ func (c *Controller) decideAdaptive(ud *v1beta1.UnitedDeployment) (map[string]Ad
 		if err != nil {
 			continue
 		}
-		d := DecideAdaptive(c.now(), schedulableCondition(ud, subset.Name), pods, critical, last)
+		decide := DecideAdaptive
+		if reserving(s) {
+			decide = DecideReserving
+		}
+		d := decide(c.now(), schedulableCondition(ud, subset.Name), pods, critical, last)
 		out[subset.Name] = d
 		if d.Recheck > 0 && (recheck == 0 || d.Recheck < recheck) {
 			recheck = d.Recheck

@@ -982,11 +982,25 @@ func schema_pkg_apis_apps_v1alpha1_AdaptiveUnitedDeploymentStrategy(ref common.R
 							Format:      "int32",
 						},
 					},
-					"unschedulableLastSeconds": {
+					"unschedulableDuration": {
 						SchemaProps: spec.SchemaProps{
-							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Description: "UnschedulableDuration is how long a full subset stays so before it is given its replicas back (OpenKruise v1.9's name). Defaults to 300.",
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"unschedulableLastSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnschedulableLastSeconds is OpenKruise v1.8's name of unschedulableDuration, used when that is unset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"reserveUnschedulablePods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReserveUnschedulablePods keeps pods that cannot be scheduled in their subset (reserved, counted in status.reservedPods) instead of deleting them, and runs temporary pods for them in the next subsets until they are ready.",
+							Type:        []string{"boolean"},
+							Format:      "",
 						},
 					},
 				},
@@ -7950,6 +7964,13 @@ func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentStatus(ref common.ReferenceCa
 							Format:      "",
 						},
 					},
+					"reservedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedPods is the number of reserved pods over every subset (adaptive.reserveUnschedulablePods).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 				},
 				Required: []string{"replicas", "updatedReplicas", "currentRevision"},
 			},
@@ -8027,9 +8048,23 @@ func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSubsetStatus(ref common.Refer
 							Format:      "int32",
 						},
 					},
+					"readyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReadyReplicas is the number of ready pods of the subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 					"partition": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Partition is the subset workload's partition.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"reservedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedPods is the number of the subset's pods that cannot be scheduled and are kept (adaptive.reserveUnschedulablePods).",
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -8705,11 +8740,25 @@ func schema_pkg_apis_apps_v1beta1_AdaptiveUnitedDeploymentStrategy(ref common.Re
 							Format:      "int32",
 						},
 					},
-					"unschedulableLastSeconds": {
+					"unschedulableDuration": {
 						SchemaProps: spec.SchemaProps{
-							Description: "UnschedulableLastSeconds is how long a full subset stays so before it is given its replicas back. Defaults to 300.",
+							Description: "UnschedulableDuration is how long a full subset stays so before it is given its replicas back (OpenKruise v1.9's name). Defaults to 300.",
 							Type:        []string{"integer"},
 							Format:      "int32",
+						},
+					},
+					"unschedulableLastSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnschedulableLastSeconds is OpenKruise v1.8's name of unschedulableDuration, used when that is unset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"reserveUnschedulablePods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReserveUnschedulablePods keeps pods that cannot be scheduled in their subset (reserved, counted in status.reservedPods) instead of deleting them, and runs temporary pods for them in the next subsets until they are ready.",
+							Type:        []string{"boolean"},
+							Format:      "",
 						},
 					},
 				},
@@ -15002,6 +15051,13 @@ func schema_pkg_apis_apps_v1beta1_UnitedDeploymentStatus(ref common.ReferenceCal
 							Format:      "",
 						},
 					},
+					"reservedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedPods is the number of reserved pods over every subset (adaptive.reserveUnschedulablePods).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 				},
 				Required: []string{"replicas", "updatedReplicas", "currentRevision"},
 			},
@@ -15079,9 +15135,23 @@ func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSubsetStatus(ref common.Refere
 							Format:      "int32",
 						},
 					},
+					"readyReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReadyReplicas is the number of ready pods of the subset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 					"partition": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Partition is the subset workload's partition.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"reservedPods": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedPods is the number of the subset's pods that cannot be scheduled and are kept (adaptive.reserveUnschedulablePods).",
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},

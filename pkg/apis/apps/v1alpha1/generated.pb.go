@@ -356,6 +356,19 @@ func (m *AdaptiveUnitedDeploymentStrategy) MarshalToSizedBuffer(dAtA []byte) (in
 	_ = i
 	var l int
 	_ = l
+	i--
+	if m.ReserveUnschedulablePods {
+		dAtA[i] = 1
+	} else {
+		dAtA[i] = 0
+	}
+	i--
+	dAtA[i] = 0x20
+	if m.UnschedulableDuration != nil {
+		i = encodeVarintGenerated(dAtA, i, uint64(*m.UnschedulableDuration))
+		i--
+		dAtA[i] = 0x18
+	}
 	if m.UnschedulableLastSeconds != nil {
 		i = encodeVarintGenerated(dAtA, i, uint64(*m.UnschedulableLastSeconds))
 		i--
@@ -7332,6 +7345,9 @@ func (m *UnitedDeploymentStatus) MarshalToSizedBuffer(dAtA []byte) (int, error) 
 	_ = i
 	var l int
 	_ = l
+	i = encodeVarintGenerated(dAtA, i, uint64(m.ReservedPods))
+	i--
+	dAtA[i] = 0x68
 	if len(m.SubsetStatuses) > 0 {
 		for iNdEx := len(m.SubsetStatuses) - 1; iNdEx >= 0; iNdEx-- {
 			{
@@ -7500,6 +7516,12 @@ func (m *UnitedDeploymentSubsetStatus) MarshalToSizedBuffer(dAtA []byte) (int, e
 	_ = i
 	var l int
 	_ = l
+	i = encodeVarintGenerated(dAtA, i, uint64(m.ReservedPods))
+	i--
+	dAtA[i] = 0x30
+	i = encodeVarintGenerated(dAtA, i, uint64(m.ReadyReplicas))
+	i--
+	dAtA[i] = 0x28
 	if len(m.Conditions) > 0 {
 		for iNdEx := len(m.Conditions) - 1; iNdEx >= 0; iNdEx-- {
 			{
@@ -8226,6 +8248,10 @@ func (m *AdaptiveUnitedDeploymentStrategy) Size() (n int) {
 	if m.UnschedulableLastSeconds != nil {
 		n += 1 + sovGenerated(uint64(*m.UnschedulableLastSeconds))
 	}
+	if m.UnschedulableDuration != nil {
+		n += 1 + sovGenerated(uint64(*m.UnschedulableDuration))
+	}
+	n += 2
 	return n
 }
 
@@ -10753,6 +10779,7 @@ func (m *UnitedDeploymentStatus) Size() (n int) {
 			n += 1 + l + sovGenerated(uint64(l))
 		}
 	}
+	n += 1 + sovGenerated(uint64(m.ReservedPods))
 	return n
 }
 
@@ -10791,6 +10818,8 @@ func (m *UnitedDeploymentSubsetStatus) Size() (n int) {
 			n += 1 + l + sovGenerated(uint64(l))
 		}
 	}
+	n += 1 + sovGenerated(uint64(m.ReadyReplicas))
+	n += 1 + sovGenerated(uint64(m.ReservedPods))
 	return n
 }
 
@@ -11051,6 +11080,8 @@ func (this *AdaptiveUnitedDeploymentStrategy) String() string {
 	s := strings.Join([]string{`&AdaptiveUnitedDeploymentStrategy{`,
 		`RescheduleCriticalSeconds:` + valueToStringGenerated(this.RescheduleCriticalSeconds) + `,`,
 		`UnschedulableLastSeconds:` + valueToStringGenerated(this.UnschedulableLastSeconds) + `,`,
+		`UnschedulableDuration:` + valueToStringGenerated(this.UnschedulableDuration) + `,`,
+		`ReserveUnschedulablePods:` + fmt.Sprintf("%v", this.ReserveUnschedulablePods) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -13038,6 +13069,7 @@ func (this *UnitedDeploymentStatus) String() string {
 		`UpdateStatus:` + strings.Replace(this.UpdateStatus.String(), "UpdateStatus", "UpdateStatus", 1) + `,`,
 		`LabelSelector:` + fmt.Sprintf("%v", this.LabelSelector) + `,`,
 		`SubsetStatuses:` + repeatedStringForSubsetStatuses + `,`,
+		`ReservedPods:` + fmt.Sprintf("%v", this.ReservedPods) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -13070,6 +13102,8 @@ func (this *UnitedDeploymentSubsetStatus) String() string {
 		`Replicas:` + fmt.Sprintf("%v", this.Replicas) + `,`,
 		`Partition:` + fmt.Sprintf("%v", this.Partition) + `,`,
 		`Conditions:` + repeatedStringForConditions + `,`,
+		`ReadyReplicas:` + fmt.Sprintf("%v", this.ReadyReplicas) + `,`,
+		`ReservedPods:` + fmt.Sprintf("%v", this.ReservedPods) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -13366,6 +13400,46 @@ func (m *AdaptiveUnitedDeploymentStrategy) Unmarshal(dAtA []byte) error {
 				}
 			}
 			m.UnschedulableLastSeconds = &v
+		case 3:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field UnschedulableDuration", wireType)
+			}
+			var v int32
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.UnschedulableDuration = &v
+		case 4:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReserveUnschedulablePods", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.ReserveUnschedulablePods = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])
@@ -35132,6 +35206,25 @@ func (m *UnitedDeploymentStatus) Unmarshal(dAtA []byte) error {
 				return err
 			}
 			iNdEx = postIndex
+		case 13:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReservedPods", wireType)
+			}
+			m.ReservedPods = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ReservedPods |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])
@@ -35497,6 +35590,44 @@ func (m *UnitedDeploymentSubsetStatus) Unmarshal(dAtA []byte) error {
 				return err
 			}
 			iNdEx = postIndex
+		case 5:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReadyReplicas", wireType)
+			}
+			m.ReadyReplicas = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ReadyReplicas |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 6:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReservedPods", wireType)
+			}
+			m.ReservedPods = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ReservedPods |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])

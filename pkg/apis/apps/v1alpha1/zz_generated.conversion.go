@@ -1497,7 +1497,9 @@ func RegisterConversions(s *runtime.Scheme) error {
 
 func autoConvert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(in *AdaptiveUnitedDeploymentStrategy, out *apps.AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
 	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableDuration = (*int32)(unsafe.Pointer(in.UnschedulableDuration))
 	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	out.ReserveUnschedulablePods = in.ReserveUnschedulablePods
 	return nil
 }
 
@@ -1508,7 +1510,9 @@ func Convert_v1alpha1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDep
 
 func autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1alpha1_AdaptiveUnitedDeploymentStrategy(in *apps.AdaptiveUnitedDeploymentStrategy, out *AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
 	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableDuration = (*int32)(unsafe.Pointer(in.UnschedulableDuration))
 	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	out.ReserveUnschedulablePods = in.ReserveUnschedulablePods
 	return nil
 }
 
@@ -5108,6 +5112,7 @@ func autoConvert_v1alpha1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(
 	out.Conditions = *(*[]apps.UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
 	out.UpdateStatus = (*apps.UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
 	out.LabelSelector = in.LabelSelector
+	out.ReservedPods = in.ReservedPods
 	return nil
 }
 
@@ -5129,6 +5134,7 @@ func autoConvert_apps_UnitedDeploymentStatus_To_v1alpha1_UnitedDeploymentStatus(
 	out.Conditions = *(*[]UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
 	out.UpdateStatus = (*UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
 	out.LabelSelector = in.LabelSelector
+	out.ReservedPods = in.ReservedPods
 	return nil
 }
 
@@ -5168,7 +5174,9 @@ func Convert_apps_UnitedDeploymentSubsetCondition_To_v1alpha1_UnitedDeploymentSu
 func autoConvert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(in *UnitedDeploymentSubsetStatus, out *apps.UnitedDeploymentSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Replicas = in.Replicas
+	out.ReadyReplicas = in.ReadyReplicas
 	out.Partition = in.Partition
+	out.ReservedPods = in.ReservedPods
 	out.Conditions = *(*[]apps.UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
 	return nil
 }
@@ -5181,7 +5189,9 @@ func Convert_v1alpha1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubse
 func autoConvert_apps_UnitedDeploymentSubsetStatus_To_v1alpha1_UnitedDeploymentSubsetStatus(in *apps.UnitedDeploymentSubsetStatus, out *UnitedDeploymentSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Replicas = in.Replicas
+	out.ReadyReplicas = in.ReadyReplicas
 	out.Partition = in.Partition
+	out.ReservedPods = in.ReservedPods
 	out.Conditions = *(*[]UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
 	return nil
 }

@@ -191,10 +191,19 @@ type AdaptiveUnitedDeploymentStrategy struct {
 	// subset counts as full and its replicas move on. Defaults to 30.
 	// +optional
 	RescheduleCriticalSeconds *int32 `json:"rescheduleCriticalSeconds,omitempty" protobuf:"varint,1,opt,name=rescheduleCriticalSeconds"`
-	// UnschedulableLastSeconds is how long a full subset stays so before it is given
-	// its replicas back. Defaults to 300.
+	// UnschedulableDuration is how long a full subset stays so before it is given its
+	// replicas back (OpenKruise v1.9's name). Defaults to 300.
+	// +optional
+	UnschedulableDuration *int32 `json:"unschedulableDuration,omitempty" protobuf:"varint,3,opt,name=unschedulableDuration"`
+	// UnschedulableLastSeconds is OpenKruise v1.8's name of unschedulableDuration, used
+	// when that is unset.
 	// +optional
 	UnschedulableLastSeconds *int32 `json:"unschedulableLastSeconds,omitempty" protobuf:"varint,2,opt,name=unschedulableLastSeconds"`
+	// ReserveUnschedulablePods keeps pods that cannot be scheduled in their subset
+	// (reserved, counted in status.reservedPods) instead of deleting them, and runs
+	// temporary pods for them in the next subsets until they are ready.
+	// +optional
+	ReserveUnschedulablePods bool `json:"reserveUnschedulablePods,omitempty" protobuf:"varint,4,opt,name=reserveUnschedulablePods"`
 }
 
 // UnitedDeploymentConditionType names a UnitedDeployment condition.
@@ -244,6 +253,10 @@ type UnitedDeploymentStatus struct {
 	// LabelSelector is spec.selector in string form, for the scale subresource (HPA).
 	// +optional
 	LabelSelector string `json:"labelSelector,omitempty" protobuf:"bytes,11,opt,name=labelSelector"`
+	// ReservedPods is the number of reserved pods over every subset
+	// (adaptive.reserveUnschedulablePods).
+	// +optional
+	ReservedPods int32 `json:"reservedPods,omitempty" protobuf:"varint,13,opt,name=reservedPods"`
 }
 
 // UnitedDeploymentCondition is one condition of a UnitedDeployment.
@@ -278,9 +291,16 @@ type UnitedDeploymentSubsetStatus struct {
 	// Replicas is the number of pods of the subset.
 	// +optional
 	Replicas int32 `json:"replicas,omitempty" protobuf:"varint,2,opt,name=replicas"`
+	// ReadyReplicas is the number of ready pods of the subset.
+	// +optional
+	ReadyReplicas int32 `json:"readyReplicas,omitempty" protobuf:"varint,5,opt,name=readyReplicas"`
 	// Partition is the subset workload's partition.
 	// +optional
 	Partition int32 `json:"partition,omitempty" protobuf:"varint,3,opt,name=partition"`
+	// ReservedPods is the number of the subset's pods that cannot be scheduled and are
+	// kept (adaptive.reserveUnschedulablePods).
+	// +optional
+	ReservedPods int32 `json:"reservedPods,omitempty" protobuf:"varint,6,opt,name=reservedPods"`
 	// +optional
 	// +listType=atomic
 	Conditions []UnitedDeploymentSubsetCondition `json:"conditions,omitempty" protobuf:"bytes,4,rep,name=conditions"`

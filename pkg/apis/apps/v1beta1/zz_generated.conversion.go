@@ -1357,7 +1357,9 @@ func RegisterConversions(s *runtime.Scheme) error {
 
 func autoConvert_v1beta1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDeploymentStrategy(in *AdaptiveUnitedDeploymentStrategy, out *apps.AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
 	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableDuration = (*int32)(unsafe.Pointer(in.UnschedulableDuration))
 	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	out.ReserveUnschedulablePods = in.ReserveUnschedulablePods
 	return nil
 }
 
@@ -1368,7 +1370,9 @@ func Convert_v1beta1_AdaptiveUnitedDeploymentStrategy_To_apps_AdaptiveUnitedDepl
 
 func autoConvert_apps_AdaptiveUnitedDeploymentStrategy_To_v1beta1_AdaptiveUnitedDeploymentStrategy(in *apps.AdaptiveUnitedDeploymentStrategy, out *AdaptiveUnitedDeploymentStrategy, s conversion.Scope) error {
 	out.RescheduleCriticalSeconds = (*int32)(unsafe.Pointer(in.RescheduleCriticalSeconds))
+	out.UnschedulableDuration = (*int32)(unsafe.Pointer(in.UnschedulableDuration))
 	out.UnschedulableLastSeconds = (*int32)(unsafe.Pointer(in.UnschedulableLastSeconds))
+	out.ReserveUnschedulablePods = in.ReserveUnschedulablePods
 	return nil
 }
 
@@ -4562,6 +4566,7 @@ func autoConvert_v1beta1_UnitedDeploymentStatus_To_apps_UnitedDeploymentStatus(i
 	out.Conditions = *(*[]apps.UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
 	out.UpdateStatus = (*apps.UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
 	out.LabelSelector = in.LabelSelector
+	out.ReservedPods = in.ReservedPods
 	return nil
 }
 
@@ -4583,6 +4588,7 @@ func autoConvert_apps_UnitedDeploymentStatus_To_v1beta1_UnitedDeploymentStatus(i
 	out.Conditions = *(*[]UnitedDeploymentCondition)(unsafe.Pointer(&in.Conditions))
 	out.UpdateStatus = (*UpdateStatus)(unsafe.Pointer(in.UpdateStatus))
 	out.LabelSelector = in.LabelSelector
+	out.ReservedPods = in.ReservedPods
 	return nil
 }
 
@@ -4622,7 +4628,9 @@ func Convert_apps_UnitedDeploymentSubsetCondition_To_v1beta1_UnitedDeploymentSub
 func autoConvert_v1beta1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubsetStatus(in *UnitedDeploymentSubsetStatus, out *apps.UnitedDeploymentSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Replicas = in.Replicas
+	out.ReadyReplicas = in.ReadyReplicas
 	out.Partition = in.Partition
+	out.ReservedPods = in.ReservedPods
 	out.Conditions = *(*[]apps.UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
 	return nil
 }
@@ -4635,7 +4643,9 @@ func Convert_v1beta1_UnitedDeploymentSubsetStatus_To_apps_UnitedDeploymentSubset
 func autoConvert_apps_UnitedDeploymentSubsetStatus_To_v1beta1_UnitedDeploymentSubsetStatus(in *apps.UnitedDeploymentSubsetStatus, out *UnitedDeploymentSubsetStatus, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Replicas = in.Replicas
+	out.ReadyReplicas = in.ReadyReplicas
 	out.Partition = in.Partition
+	out.ReservedPods = in.ReservedPods
 	out.Conditions = *(*[]UnitedDeploymentSubsetCondition)(unsafe.Pointer(&in.Conditions))
 	return nil
 }

@@ -327,6 +327,7 @@ func validateScheduleStrategy(s *apps.UnitedDeploymentScheduleStrategy, fldPath 
 		p := fldPath.Child("adaptive")
 		allErrs = append(allErrs, validateNonnegativeOptional(a.RescheduleCriticalSeconds, p.Child("rescheduleCriticalSeconds"))...)
 		allErrs = append(allErrs, validateNonnegativeOptional(a.UnschedulableLastSeconds, p.Child("unschedulableLastSeconds"))...)
+		allErrs = append(allErrs, validateNonnegativeOptional(a.UnschedulableDuration, p.Child("unschedulableDuration"))...)
 	}
 	return allErrs
 }

@@ -26,9 +26,16 @@ type AdaptiveUnitedDeploymentStrategyApplyConfiguration struct {
 	// RescheduleCriticalSeconds is how long a pod may stay unschedulable before its
 	// subset counts as full and its replicas move on. Defaults to 30.
 	RescheduleCriticalSeconds *int32 `json:"rescheduleCriticalSeconds,omitempty"`
-	// UnschedulableLastSeconds is how long a full subset stays so before it is given
-	// its replicas back. Defaults to 300.
+	// UnschedulableDuration is how long a full subset stays so before it is given its
+	// replicas back (OpenKruise v1.9's name). Defaults to 300.
+	UnschedulableDuration *int32 `json:"unschedulableDuration,omitempty"`
+	// UnschedulableLastSeconds is OpenKruise v1.8's name of unschedulableDuration, used
+	// when that is unset.
 	UnschedulableLastSeconds *int32 `json:"unschedulableLastSeconds,omitempty"`
+	// ReserveUnschedulablePods keeps pods that cannot be scheduled in their subset
+	// (reserved, counted in status.reservedPods) instead of deleting them, and runs
+	// temporary pods for them in the next subsets until they are ready.
+	ReserveUnschedulablePods *bool `json:"reserveUnschedulablePods,omitempty"`
 }
 
 // AdaptiveUnitedDeploymentStrategyApplyConfiguration constructs a declarative configuration of the AdaptiveUnitedDeploymentStrategy type for use with
@@ -45,10 +52,26 @@ func (b *AdaptiveUnitedDeploymentStrategyApplyConfiguration) WithRescheduleCriti
 	return b
 }
 
+// WithUnschedulableDuration sets the UnschedulableDuration field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the UnschedulableDuration field is set to the value of the last call.
+func (b *AdaptiveUnitedDeploymentStrategyApplyConfiguration) WithUnschedulableDuration(value int32) *AdaptiveUnitedDeploymentStrategyApplyConfiguration {
+	b.UnschedulableDuration = &value
+	return b
+}
+
 // WithUnschedulableLastSeconds sets the UnschedulableLastSeconds field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the UnschedulableLastSeconds field is set to the value of the last call.
 func (b *AdaptiveUnitedDeploymentStrategyApplyConfiguration) WithUnschedulableLastSeconds(value int32) *AdaptiveUnitedDeploymentStrategyApplyConfiguration {
 	b.UnschedulableLastSeconds = &value
+	return b
+}
+
+// WithReserveUnschedulablePods sets the ReserveUnschedulablePods field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReserveUnschedulablePods field is set to the value of the last call.
+func (b *AdaptiveUnitedDeploymentStrategyApplyConfiguration) WithReserveUnschedulablePods(value bool) *AdaptiveUnitedDeploymentStrategyApplyConfiguration {
+	b.ReserveUnschedulablePods = &value
 	return b
 }

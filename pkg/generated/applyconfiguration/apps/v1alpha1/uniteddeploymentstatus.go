@@ -45,6 +45,9 @@ type UnitedDeploymentStatusApplyConfiguration struct {
 	UpdateStatus *UpdateStatusApplyConfiguration `json:"updateStatus,omitempty"`
 	// LabelSelector is spec.selector in string form, for the scale subresource (HPA).
 	LabelSelector *string `json:"labelSelector,omitempty"`
+	// ReservedPods is the number of reserved pods over every subset
+	// (adaptive.reserveUnschedulablePods).
+	ReservedPods *int32 `json:"reservedPods,omitempty"`
 }
 
 // UnitedDeploymentStatusApplyConfiguration constructs a declarative configuration of the UnitedDeploymentStatus type for use with
@@ -162,5 +165,13 @@ func (b *UnitedDeploymentStatusApplyConfiguration) WithUpdateStatus(value *Updat
 // If called multiple times, the LabelSelector field is set to the value of the last call.
 func (b *UnitedDeploymentStatusApplyConfiguration) WithLabelSelector(value string) *UnitedDeploymentStatusApplyConfiguration {
 	b.LabelSelector = &value
+	return b
+}
+
+// WithReservedPods sets the ReservedPods field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReservedPods field is set to the value of the last call.
+func (b *UnitedDeploymentStatusApplyConfiguration) WithReservedPods(value int32) *UnitedDeploymentStatusApplyConfiguration {
+	b.ReservedPods = &value
 	return b
 }

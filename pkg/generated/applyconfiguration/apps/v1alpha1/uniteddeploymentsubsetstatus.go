@@ -27,9 +27,14 @@ type UnitedDeploymentSubsetStatusApplyConfiguration struct {
 	Name *string `json:"name,omitempty"`
 	// Replicas is the number of pods of the subset.
 	Replicas *int32 `json:"replicas,omitempty"`
+	// ReadyReplicas is the number of ready pods of the subset.
+	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
 	// Partition is the subset workload's partition.
-	Partition  *int32                                              `json:"partition,omitempty"`
-	Conditions []UnitedDeploymentSubsetConditionApplyConfiguration `json:"conditions,omitempty"`
+	Partition *int32 `json:"partition,omitempty"`
+	// ReservedPods is the number of the subset's pods that cannot be scheduled and are
+	// kept (adaptive.reserveUnschedulablePods).
+	ReservedPods *int32                                              `json:"reservedPods,omitempty"`
+	Conditions   []UnitedDeploymentSubsetConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
 // UnitedDeploymentSubsetStatusApplyConfiguration constructs a declarative configuration of the UnitedDeploymentSubsetStatus type for use with
@@ -54,11 +59,27 @@ func (b *UnitedDeploymentSubsetStatusApplyConfiguration) WithReplicas(value int3
 	return b
 }
 
+// WithReadyReplicas sets the ReadyReplicas field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReadyReplicas field is set to the value of the last call.
+func (b *UnitedDeploymentSubsetStatusApplyConfiguration) WithReadyReplicas(value int32) *UnitedDeploymentSubsetStatusApplyConfiguration {
+	b.ReadyReplicas = &value
+	return b
+}
+
 // WithPartition sets the Partition field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Partition field is set to the value of the last call.
 func (b *UnitedDeploymentSubsetStatusApplyConfiguration) WithPartition(value int32) *UnitedDeploymentSubsetStatusApplyConfiguration {
 	b.Partition = &value
+	return b
+}
+
+// WithReservedPods sets the ReservedPods field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReservedPods field is set to the value of the last call.
+func (b *UnitedDeploymentSubsetStatusApplyConfiguration) WithReservedPods(value int32) *UnitedDeploymentSubsetStatusApplyConfiguration {
+	b.ReservedPods = &value
 	return b
 }
 
