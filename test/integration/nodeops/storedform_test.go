@@ -215,8 +215,10 @@ func TestV1alpha1StoredObjectsAreReadAndRewritten(t *testing.T) {
 				}, metav1.CreateOptions{})
 				return err
 			},
-			// terminationGracePeriodSeconds is the pod's, filled in at creation
-			specJSON: `{"podName":"old-crr-pod","containers":[{"name":"app"}],"strategy":{"failurePolicy":"Ignore","orderedRecreate":true,` +
+			// terminationGracePeriodSeconds and the container's statusContext are the
+			// pod's, filled in at creation
+			specJSON: `{"podName":"old-crr-pod","containers":[{"name":"app","statusContext":{"containerID":"fakecri://old-crr-pod-app","restartCount":0}}],` +
+				`"strategy":{"failurePolicy":"Ignore","orderedRecreate":true,` +
 				`"terminationGracePeriodSeconds":5,"unreadyGracePeriodSeconds":3600},"ttlSecondsAfterFinished":600}`,
 			// Pending, with the time the pod was made unready recorded
 			done: func(t *testing.T, m metav1.ObjectMeta, raw json.RawMessage) (bool, string) {
