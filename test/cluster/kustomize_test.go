@@ -56,13 +56,20 @@ func (s *suite) kustomizeObjects(t *testing.T, dir string) []*unstructured.Unstr
 	t.Helper()
 	out, err := s.run(context.Background(), "", "kubectl", "kustomize", dir)
 	must(t, err)
-	dec := yaml.NewYAMLOrJSONDecoder(strings.NewReader(out), 4096)
+	return decodeObjects(t, out)
+}
+
+// decodeObjects parses a multi-document YAML stream (kubectl kustomize, helm template)
+// into its objects, leaving out empty documents.
+func decodeObjects(t *testing.T, stream string) []*unstructured.Unstructured {
+	t.Helper()
+	dec := yaml.NewYAMLOrJSONDecoder(strings.NewReader(stream), 4096)
 	var objs []*unstructured.Unstructured
 	for {
 		u := &unstructured.Unstructured{}
 		if err := dec.Decode(&u.Object); err != nil {
 			if errors.Is(err, io.EOF) {
-				break
+				return objs
 			}
 			t.Fatal(err)
 		}
@@ -70,7 +77,6 @@ func (s *suite) kustomizeObjects(t *testing.T, dir string) []*unstructured.Unstr
 			objs = append(objs, u)
 		}
 	}
-	return objs
 }
 
 // testKustomizeInstall: kubectl apply -k artifacts/deploy/overlays/single (through the

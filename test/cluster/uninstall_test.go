@@ -2,9 +2,7 @@ package cluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/restmapper"
@@ -27,21 +24,7 @@ func (s *suite) renderedObjects(t *testing.T) []*unstructured.Unstructured {
 	args := append([]string{"template", releaseName, s.chartDir()}, s.chartValues()...)
 	out, err := s.run(context.Background(), "", "helm", args...)
 	must(t, err)
-	dec := yaml.NewYAMLOrJSONDecoder(strings.NewReader(out), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			t.Fatal(err)
-		}
-		if u.GetKind() != "" {
-			objs = append(objs, u)
-		}
-	}
-	return objs
+	return decodeObjects(t, out)
 }
 
 // leftovers lists the objects of objs that still exist.

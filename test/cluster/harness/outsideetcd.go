@@ -2,14 +2,9 @@ package harness
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strconv"
-	"time"
 )
 
 // OutsideEtcd is an etcd that runs beside the cluster rather than in its pods, as the
@@ -52,30 +47,11 @@ func (c *Cluster) StartOutsideEtcd(ctx context.Context) (OutsideEtcd, error) {
 	if err != nil {
 		return OutsideEtcd{}, err
 	}
-	hc, err := e.httpClient()
+	hc, err := l.httpsClient(e.CAFile, "outside-etcd-client")
 	if err != nil {
 		return OutsideEtcd{}, err
 	}
 	return e, c.waitProc(ctx, p, componentTimeout, "outside etcd ready", func(ctx context.Context) error {
 		return getOK(ctx, hc, e.Servers+"/readyz")
 	})
-}
-
-// httpClient presents the client certificate and verifies etcd with its CA.
-func (e OutsideEtcd) httpClient() (*http.Client, error) {
-	cert, err := tls.LoadX509KeyPair(e.CertFile, e.KeyFile)
-	if err != nil {
-		return nil, fmt.Errorf("outside etcd client certificate: %w", err)
-	}
-	caPEM, err := os.ReadFile(e.CAFile)
-	if err != nil {
-		return nil, err
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(caPEM) {
-		return nil, fmt.Errorf("no certificate in %s", e.CAFile)
-	}
-	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, MinVersion: tls.VersionTLS12},
-	}}, nil
 }
