@@ -120,12 +120,14 @@ test-cluster: tools helm images
 	KRUISE_TEST_CLUSTER=1 go test -count=1 -v -timeout 60m ./test/cluster/...
 
 ## verify: generated code up to date, gofmt and go vet clean, nothing read from outside the
-## repository (hack/verify-standalone.sh)
+## repository (hack/verify-standalone.sh), imports only down the layers of ARCHITECTURE.md
+## and no test support in a product binary (hack/verify-imports.sh)
 verify:
 	hack/verify-codegen.sh
 	hack/verify-chart.sh
 	hack/verify-gofmt.sh
 	hack/verify-standalone.sh
+	hack/verify-imports.sh
 	go vet ./...
 
 codegen:

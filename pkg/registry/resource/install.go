@@ -9,7 +9,7 @@ import (
 	registryrest "k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
-	"github.com/kruise-native/kruise-native/pkg/apiserver/fieldsjson"
+	"github.com/kruise-native/kruise-native/pkg/registry/fieldsjson"
 )
 
 // Install builds every endpoint of kinds and groups them into one APIGroupInfo per

@@ -17,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/apiserver/fieldsjson"
+	"github.com/kruise-native/kruise-native/pkg/registry/fieldsjson"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
 )
 

@@ -12,7 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/apiserver/fieldsjson"
+	"github.com/kruise-native/kruise-native/pkg/registry/fieldsjson"
 )
 
 // A list shaped like the benchmark's (test/bench/internal/apibench): CloneSets whose
@@ -48,7 +48,7 @@ func benchmarkList(b *testing.B, s runtime.Serializer) {
 	}
 }
 
-// go test ./pkg/apiserver/fieldsjson -run=- -bench=List
+// go test ./pkg/registry/fieldsjson -run=- -bench=List
 func BenchmarkListAPIMachinery(b *testing.B) { benchmarkList(b, jsonSerializer(b, codecs(true))) }
 func BenchmarkListFieldsJSON(b *testing.B) {
 	benchmarkList(b, jsonSerializer(b, fieldsjson.NegotiatedSerializer(codecs(true))))
