@@ -40,6 +40,11 @@ type RegisterOptions struct {
 	Interval time.Duration
 	// Out receives one line per step, for the Job's log.
 	Out io.Writer
+	// LeaveCRDServed makes a group/version that CRDs serve (OpenKruise's) a success that
+	// registers nothing, instead of an error: the install beside OpenKruise that
+	// `kubectl kruise migrate-from-crds` then switches over. Either way nothing is
+	// registered while any of the groups is CRD-served, so that no half of the API moves.
+	LeaveCRDServed bool
 }
 
 // ReadAPIServices reads the APIService objects of a manifest file; anything else in it
@@ -86,6 +91,11 @@ func Register(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 	}
 	say := func(format string, args ...interface{}) { fmt.Fprintf(o.Out, format+"\n", args...) }
 	if err := refuseCRDServed(ctx, dyn, want); err != nil {
+		if errors.Is(err, errCRDServed) && o.LeaveCRDServed {
+			say("%v", err)
+			say("left for `kubectl kruise migrate-from-crds` (installHooks.whenCRDsServe=leave): nothing was registered")
+			return nil
+		}
 		return err
 	}
 
@@ -143,6 +153,9 @@ func Register(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 		o.Timeout, strings.Join(missing, "; "), err)
 }
 
+// errCRDServed marks refuseCRDServed's refusal.
+var errCRDServed = errors.New("is served by this cluster's CustomResourceDefinitions (OpenKruise)")
+
 // refuseCRDServed refuses to take over a group/version that CRDs serve (OpenKruise's): its
 // APIService is kube-aggregator's local one. Pointing it at a kruise-apiserver that does
 // not hold those objects would make the garbage collector find every pod's owner
@@ -158,8 +171,8 @@ func refuseCRDServed(ctx context.Context, dyn dynamic.Interface, want []*unstruc
 			return fmt.Errorf("reading APIService %s: %w", a.GetName(), err)
 		}
 		if _, found, _ := unstructured.NestedMap(cur.Object, "spec", "service"); !found {
-			return fmt.Errorf("APIService %s is served by this cluster's CustomResourceDefinitions (OpenKruise); registering kruise-apiserver in their place would hide their objects, and the garbage collector would delete the pods they own. "+
-				"Nothing was registered: kruise-apiserver runs unregistered; move the objects and switch with `kubectl kruise migrate-from-crds` (README, \"Moving from OpenKruise\"), then `helm upgrade`", a.GetName())
+			return fmt.Errorf("APIService %s %w; registering kruise-apiserver in their place would hide their objects, and the garbage collector would delete the pods they own. "+
+				"Nothing was registered: kruise-apiserver runs unregistered; move the objects and switch with `kubectl kruise migrate-from-crds` (README, \"Moving from OpenKruise\"), then `helm upgrade`", a.GetName(), errCRDServed)
 		}
 	}
 	return nil

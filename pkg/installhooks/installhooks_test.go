@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,29 +131,42 @@ func TestRegisterWaitsForAReadyEndpoint(t *testing.T) {
 }
 
 // A group/version served by CRDs (OpenKruise's) is not taken over: its local APIService
-// stays as it is, and the error points at the migration.
-func TestRegisterRefusesCRDServedGroups(t *testing.T) {
-	local := &unstructured.Unstructured{Object: map[string]interface{}{
-		"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
-		"metadata": map[string]interface{}{"name": "v1beta1.apps.kruise.io", "labels": map[string]interface{}{"kube-aggregator.kubernetes.io/automanaged": "true"}},
-		"spec":     map[string]interface{}{"group": "apps.kruise.io", "version": "v1beta1", "groupPriorityMinimum": int64(1000), "versionPriority": int64(100)},
-	}}
-	dyn := newDynamic(local)
-	markAvailable(dyn, "True")
-	var out bytes.Buffer
-	err := Register(context.Background(), kubeWith(true), dyn, options(t, &out))
-	if err == nil || !strings.Contains(err.Error(), "migrate-from-crds") {
-		t.Fatalf("err = %v, want a refusal pointing at migrate-from-crds", err)
-	}
-	a, err := dyn.Resource(apiServices).Get(context.Background(), "v1beta1.apps.kruise.io", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, found, _ := unstructured.NestedMap(a.Object, "spec", "service"); found {
-		t.Errorf("the CRDs' APIService was pointed at kruise-apiserver: %v", a.Object["spec"])
-	}
-	if _, err := dyn.Resource(apiServices).Get(context.Background(), "v1alpha1.policy.kruise.io", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Errorf("v1alpha1.policy.kruise.io registered: %v", err)
+// stays as it is and nothing else is registered. By default that fails the hook with an
+// error pointing at the migration; with LeaveCRDServed (the chart's
+// installHooks.whenCRDsServe=leave, for an install beside OpenKruise) it succeeds.
+func TestRegisterLeavesCRDServedGroups(t *testing.T) {
+	for _, leave := range []bool{false, true} {
+		t.Run(fmt.Sprintf("leave=%v", leave), func(t *testing.T) {
+			local := &unstructured.Unstructured{Object: map[string]interface{}{
+				"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+				"metadata": map[string]interface{}{"name": "v1beta1.apps.kruise.io", "labels": map[string]interface{}{"kube-aggregator.kubernetes.io/automanaged": "true"}},
+				"spec":     map[string]interface{}{"group": "apps.kruise.io", "version": "v1beta1", "groupPriorityMinimum": int64(1000), "versionPriority": int64(100)},
+			}}
+			dyn := newDynamic(local)
+			markAvailable(dyn, "True")
+			var out bytes.Buffer
+			o := options(t, &out)
+			o.LeaveCRDServed = leave
+			err := Register(context.Background(), kubeWith(true), dyn, o)
+			switch {
+			case leave && err != nil:
+				t.Fatalf("err = %v, want success that registers nothing", err)
+			case leave && !strings.Contains(out.String(), "migrate-from-crds"):
+				t.Errorf("the hook's log does not point at the migration:\n%s", out.String())
+			case !leave && (err == nil || !strings.Contains(err.Error(), "migrate-from-crds")):
+				t.Fatalf("err = %v, want a refusal pointing at migrate-from-crds", err)
+			}
+			a, err := dyn.Resource(apiServices).Get(context.Background(), "v1beta1.apps.kruise.io", metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, found, _ := unstructured.NestedMap(a.Object, "spec", "service"); found {
+				t.Errorf("the CRDs' APIService was pointed at kruise-apiserver: %v", a.Object["spec"])
+			}
+			if _, err := dyn.Resource(apiServices).Get(context.Background(), "v1alpha1.policy.kruise.io", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				t.Errorf("v1alpha1.policy.kruise.io registered: %v", err)
+			}
+		})
 	}
 }
 

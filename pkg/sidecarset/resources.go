@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/sidecarset/resourceexpr"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourceexpr"
 )
 
 // SidecarResources computes the resources a sidecar with policy p gets in pod, by

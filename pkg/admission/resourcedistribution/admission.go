@@ -30,8 +30,8 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
 // PluginName is the name under --enable-admission-plugins / --disable-admission-plugins.

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // accessTTL is how long an answer is reused: the delegated authorizer's default, so

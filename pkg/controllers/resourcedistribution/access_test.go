@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // fakeRBAC answers SubjectAccessReviews: alice may create configmaps in namespace a,

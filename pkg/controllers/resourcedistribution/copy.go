@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
 // Object is a copy: a *corev1.ConfigMap or a *corev1.Secret.

@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // Plan is what one sync writes, and what it already finds done.

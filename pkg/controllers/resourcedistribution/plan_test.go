@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
 )
 
 const sourceJSON = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"game-demo","labels":{"app":"game"}},"data":{"lives":"3"}}`

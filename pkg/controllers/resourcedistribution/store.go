@@ -8,7 +8,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // ownerIndex indexes cached copies by the UID of their controller.

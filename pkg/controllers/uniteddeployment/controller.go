@@ -2,7 +2,7 @@
 // one workload per subset — a CloneSet, an Advanced StatefulSet, a StatefulSet or a
 // Deployment, as the template says — owned by the UnitedDeployment, whose pods carry
 // the subset's node term, tolerations and patch (subsetPodTemplate); spec.replicas
-// divided between the subsets (pkg/uniteddeployment.Divide); each subset's partition
+// divided between the subsets (pkg/apis/apps/rules/uniteddeployment.Divide); each subset's partition
 // from updateStrategy.manualUpdate; with Adaptive scheduling, replicas of a subset
 // whose pods stay unschedulable move to the next subsets (DecideAdaptive).
 //

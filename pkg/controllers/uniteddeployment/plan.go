@@ -3,8 +3,8 @@ package uniteddeployment
 import (
 	"sort"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/uniteddeployment"
 )
 
 // Plan is what one sync does to the subsets' workloads.

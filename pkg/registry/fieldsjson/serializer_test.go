@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/registry/fieldsjson"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/registry/fieldsjson"
 )
 
 var now = metav1.NewTime(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // maxDistributedBytes is kube's limit on a ConfigMap's or Secret's data: a larger

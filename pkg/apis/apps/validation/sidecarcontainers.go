@@ -16,7 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/defaulting"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
-	"github.com/kruise-native/kruise-native/pkg/sidecarset/resourceexpr"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourceexpr"
 )
 
 var (

@@ -16,7 +16,7 @@ import (
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/uniteddeployment"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/uniteddeployment"
 )
 
 // subsetTemplates are the union members of spec.template, by JSON name.

@@ -9,7 +9,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	rdcontract "github.com/kruise-native/kruise-native/pkg/resourcedistribution"
+	rdcontract "github.com/kruise-native/kruise-native/pkg/apis/apps/rules/resourcedistribution"
 )
 
 // recordDistributorOnCreate records the requesting user as the distribution's
