@@ -56,6 +56,18 @@ func newInstallHookCommand() *cobra.Command {
 	register.Flags().StringVar(&o.CASecret, "ca-secret", "kruise-apiserver-cert", "Secret (in --namespace) whose ca.crt becomes the APIServices' caBundle")
 	register.Flags().DurationVar(&o.Timeout, "timeout", 4*time.Minute, "how long to wait for a Ready endpoint, and then for Available")
 	register.Flags().DurationVar(&o.Interval, "interval", 2*time.Second, "poll interval")
+	var whenCRDsServe string
+	register.Flags().StringVar(&whenCRDsServe, "when-crds-serve", "fail", "when CRDs (OpenKruise's) serve a Kruise group: fail, or leave (register nothing and succeed, for `kubectl kruise migrate-from-crds`)")
+	register.PreRunE = func(*cobra.Command, []string) error {
+		switch whenCRDsServe {
+		case "fail":
+		case "leave":
+			o.LeaveCRDServed = true
+		default:
+			return fmt.Errorf("--when-crds-serve=%q: want fail or leave", whenCRDsServe)
+		}
+		return nil
+	}
 
 	preDelete := &cobra.Command{
 		Use:   "pre-delete",

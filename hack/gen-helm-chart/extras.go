@@ -22,6 +22,10 @@ var chartOnlyValues = map[string]interface{}{
 	// How long the post-install hook waits for a Ready kruise-apiserver, and then for
 	// Available APIServices (each; keep their sum under helm's --timeout, 5m).
 	"installHooks.timeout": "2m",
+	// What the post-install hook does where OpenKruise's CRDs serve the Kruise groups:
+	// fail (register nothing, fail the release) or leave (register nothing, succeed;
+	// `kubectl kruise migrate-from-crds` switches the APIServices later).
+	"installHooks.whenCRDsServe": "fail",
 	// etcd.mode=external: the etcd client URLs, https and comma separated, and the
 	// client certificate (PEM; or leave them empty and create the Secret yourself).
 	"etcd.external.servers": "",
@@ -60,7 +64,7 @@ func extraFiles(root string) (map[string]string, error) {
 		"templates/clusterrolebinding-kruise-native-install-hooks.yaml": generatedHeader + hookClusterRoleBinding,
 		"templates/role-kruise-native-install-hooks.yaml":               generatedHeader + hookRole,
 		"templates/rolebinding-kruise-native-install-hooks.yaml":        generatedHeader + hookRoleBinding,
-		"templates/job-kruise-native-register-apiservices.yaml":         generatedHeader + fmt.Sprintf(hookJob, "register-apiservices", "post-install,post-upgrade", "register-apiservices\n        - --timeout={{ .Values.installHooks.timeout }}"),
+		"templates/job-kruise-native-register-apiservices.yaml":         generatedHeader + fmt.Sprintf(hookJob, "register-apiservices", "post-install,post-upgrade", "register-apiservices\n        - --timeout={{ .Values.installHooks.timeout }}\n        - --when-crds-serve={{ .Values.installHooks.whenCRDsServe }}"),
 		"templates/job-kruise-native-pre-delete.yaml":                   generatedHeader + fmt.Sprintf(hookJob, "pre-delete", "pre-delete", "pre-delete"),
 		"templates/secret-kruise-apiserver-cert.yaml":                   generatedHeader + servingSecret,
 		"templates/secret-etcd-member-cert.yaml":                        generatedHeader + fmt.Sprintf(etcdSecret, "etcd-member-cert", "etcdMember"),

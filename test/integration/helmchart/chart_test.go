@@ -216,6 +216,7 @@ func TestChartValuesAndLint(t *testing.T) {
 		"--set", "imagePullPolicy=Always",
 		"--set", "podWebhook.validatingFailurePolicy=Fail",
 		"--set", "installHooks.timeout=3m",
+		"--set", "installHooks.whenCRDsServe=leave",
 		"--set-json", `podWebhook.namespaceSelector={"matchExpressions":null,"matchLabels":{"sidecars":"required"}}`)
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +250,7 @@ func TestChartValuesAndLint(t *testing.T) {
 		{"apiserver pull policy", field("Deployment/kruise-system/kruise-apiserver", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
 		{"node daemon pull policy", field("DaemonSet/kruise-system/kruise-node-daemon", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
 		{"register hook", field("Job/kruise-system/kruise-native-register-apiservices", "metadata", "annotations", "helm.sh/hook"), "post-install,post-upgrade"},
-		{"register hook args", field("Job/kruise-system/kruise-native-register-apiservices", "spec", "template", "spec", "containers", 0, "args"), []interface{}{"install-hook", "register-apiservices", "--timeout=3m"}},
+		{"register hook args", field("Job/kruise-system/kruise-native-register-apiservices", "spec", "template", "spec", "containers", 0, "args"), []interface{}{"install-hook", "register-apiservices", "--timeout=3m", "--when-crds-serve=leave"}},
 		{"register hook pull policy", field("Job/kruise-system/kruise-native-register-apiservices", "spec", "template", "spec", "containers", 0, "imagePullPolicy"), "Always"},
 		{"pre-delete hook", field("Job/kruise-system/kruise-native-pre-delete", "metadata", "annotations", "helm.sh/hook"), "pre-delete"},
 		{"pre-delete hook args", field("Job/kruise-system/kruise-native-pre-delete", "spec", "template", "spec", "containers", 0, "args"), []interface{}{"install-hook", "pre-delete"}},
@@ -291,6 +292,7 @@ func TestChartValuesAndLint(t *testing.T) {
 		{"certificates.mode=vault", "certificates.mode must be helm, certManager or external"},
 		{"podWebhook.validatingFailurePolicy=Maybe", "podWebhook.validatingFailurePolicy must be Ignore or Fail"},
 		{"deletionWebhook.failurePolicy=Never", "deletionWebhook.failurePolicy must be Ignore or Fail"},
+		{"installHooks.whenCRDsServe=ignore", "installHooks.whenCRDsServe must be fail or leave"},
 		{"imagePullPolicy=Sometimes", "imagePullPolicy must be"},
 		{"nodeDaemon.runtimeSocket=containerd.sock", "nodeDaemon.runtimeSocket must be the absolute path"},
 	} {

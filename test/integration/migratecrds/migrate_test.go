@@ -112,9 +112,59 @@ func (e *env) cleanupCluster(t *testing.T, ns string, st *standIn, finalizer boo
 // A watch over the whole migration sees no pod deleted, recreated or restarted; every
 // object is served by kruise-apiserver with its original UID; kruise-controller, started
 // after, adopts the pods as they are; an image change then rolls the CloneSets in place.
+// registerHook runs the chart's post-install hook (kruise-controller install-hook
+// register-apiservices) against the stand-in cluster, as the chart's Job would with
+// installHooks.whenCRDsServe=mode.
+func (e *env) registerHook(t *testing.T, mode string) (string, error) {
+	t.Helper()
+	var manifests strings.Builder
+	for _, name := range framework.KruiseAPIServices {
+		version, group, _ := strings.Cut(name, ".")
+		fmt.Fprintf(&manifests, "---\napiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {name: %s}\n"+
+			"spec: {group: %s, version: %s, groupPriorityMinimum: 1000, versionPriority: 100, service: {namespace: kruise-system, name: kruise-apiserver}}\n", name, group, version)
+	}
+	file := filepath.Join(t.TempDir(), "apiservices.yaml")
+	if err := os.WriteFile(file, []byte(manifests.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, filepath.Join(e.c.BinDir, "kruise-controller"), "install-hook", "register-apiservices",
+		"--kubeconfig="+e.c.Kubeconfig, "--apiservices="+file, "--timeout=20s", "--when-crds-serve="+mode).CombinedOutput()
+	return string(out), err
+}
+
+// assertAPIServicesLocal fails the test unless every Kruise APIService is still absent
+// (no CRD serves its version) or kube-aggregator's local one for the CRDs.
+func (e *env) assertAPIServicesLocal(t *testing.T, when string) {
+	t.Helper()
+	for _, name := range framework.KruiseAPIServices {
+		a, err := e.c.Dynamic.Resource(apiServiceGVR).Get(context.Background(), name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: APIService %s: %v", when, name, err)
+		}
+		if _, found, _ := unstructured.NestedMap(a.Object, "spec", "service"); found || a.GetLabels()["kube-aggregator.kubernetes.io/automanaged"] != "true" {
+			t.Fatalf("%s changed APIService %s: %v", when, name, a.Object["spec"])
+		}
+	}
+}
+
 func TestMigrateFromCRDs(t *testing.T) {
 	e := newEnv(t)
 	e.becomeOpenKruise(t)
+
+	// The chart installed beside OpenKruise: its post-install hook registers nothing,
+	// failing the release by default and succeeding with whenCRDsServe=leave.
+	if out, err := e.registerHook(t, "fail"); err == nil || !strings.Contains(out, "migrate-from-crds") {
+		t.Fatalf("register hook (fail) beside the CRDs: err %v, want a refusal naming migrate-from-crds:\n%s", err, out)
+	}
+	if out, err := e.registerHook(t, "leave"); err != nil {
+		t.Fatalf("register hook (leave) beside the CRDs: %v\n%s", err, out)
+	}
+	e.assertAPIServicesLocal(t, "the register hook")
 	ns := e.c.CreateNamespace(t)
 	sz := sizes{CloneSets: 20, CloneSetPods: 11, StatefulSets: 5, StatefulSetPods: 10, DaemonSets: 5,
 		SidecarSets: 2, UnitedDeployments: 2, PUB: true, WorkloadSpread: true, Finalizer: "example.com/keep"}
@@ -171,6 +221,33 @@ func TestMigrateFromCRDs(t *testing.T) {
 				return false, fmt.Errorf("cloneset %s: observedGeneration %d of %d, updatedReplicas %d", name, obs, cs.GetGeneration(), upd)
 			}
 		}
+		// the UnitedDeployments keep the subset CloneSets OpenKruise made (same
+		// names and UIDs: found by their subset label, not replaced)
+		for i := 0; i < sz.UnitedDeployments; i++ {
+			ud, err := e.c.Dynamic.Resource(gvr("uniteddeployments")).Namespace(ns).Get(ctx, fmt.Sprintf("ud-%d", i), metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if obs, _, _ := unstructured.NestedInt64(ud.Object, "status", "observedGeneration"); obs != ud.GetGeneration() {
+				return false, fmt.Errorf("uniteddeployment %s: observedGeneration %d of %d", ud.GetName(), obs, ud.GetGeneration())
+			}
+		}
+		list, err := e.c.Dynamic.Resource(gvr("clonesets")).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: "apps.kruise.io/subset-name"})
+		if err != nil {
+			return false, err
+		}
+		have := map[string]string{}
+		for _, cs := range list.Items {
+			have[cs.GetName()] = string(cs.GetUID())
+			if upd, _, _ := unstructured.NestedInt64(cs.Object, "status", "updatedReplicas"); upd != udSubsetPods {
+				return false, fmt.Errorf("subset cloneset %s: updatedReplicas %d", cs.GetName(), upd)
+			}
+		}
+		for _, name := range st.udSubsets {
+			if have[name] != st.uids["clonesets/"+name] || len(have) != len(st.udSubsets) {
+				return false, fmt.Errorf("subset clonesets %v, want %v with their UIDs", have, st.udSubsets)
+			}
+		}
 		return true, nil
 	})
 	// and leaves them alone for a while
@@ -187,7 +264,7 @@ func TestMigrateFromCRDs(t *testing.T) {
 		}
 	}
 	framework.WaitFor(t, 5*time.Minute, func() (bool, error) {
-		pods, err := e.c.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "apps.kruise.io/cloneset-instance-id"})
+		pods, err := e.c.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "apps.kruise.io/cloneset-instance-id,!apps.kruise.io/subset-name"})
 		if err != nil {
 			return false, err
 		}

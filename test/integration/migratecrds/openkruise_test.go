@@ -333,6 +333,8 @@ type standIn struct {
 	// pods by name: uid
 	pods      map[string]string
 	cloneSets []string
+	// udSubsets are the UnitedDeployments' subset CloneSets
+	udSubsets []string
 }
 
 const (
@@ -493,7 +495,7 @@ spec:
 kind: UnitedDeployment
 metadata: {name: %[1]s}
 spec:
-  replicas: 0
+  replicas: %[3]d
   selector: {matchLabels: {app: %[1]s}}
   template:
     cloneSetTemplate:
@@ -506,8 +508,23 @@ spec:
             containers: [{name: main, image: %[2]q}]
   topology:
     subsets: [{name: subset-a}, {name: subset-b}]
-`, name, image))
+`, name, image, 2*udSubsetPods))
 		record("uniteddeployments", obj)
+		ud := &v1beta1.UnitedDeployment{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, ud); err != nil {
+			t.Fatal(err)
+		}
+		udRev := e.revision(t, obj, "UnitedDeployment", &ud.Spec.Template.CloneSetTemplate.Spec.Template)
+		subsetStatus := map[string]any{}
+		for _, subset := range []string{"subset-a", "subset-b"} {
+			pods = append(pods, e.udSubset(t, obj, subset, udRev, s, nextNode)...)
+			subsetStatus[subset] = int64(udSubsetPods)
+		}
+		e.setStatus(t, "uniteddeployments", obj, map[string]any{
+			"observedGeneration": obj.GetGeneration(), "replicas": int64(2 * udSubsetPods), "readyReplicas": int64(2 * udSubsetPods),
+			"updatedReplicas": int64(2 * udSubsetPods), "updatedReadyReplicas": int64(2 * udSubsetPods),
+			"currentRevision": udRev, "subsetReplicas": subsetStatus, "collisionCount": int64(0),
+		})
 	}
 	if sz.PUB && sz.CloneSets > 0 {
 		obj := e.create(t, ns, "podunavailablebudgets", `apiVersion: policy.kruise.io/v1beta1
@@ -535,6 +552,57 @@ spec:
 		s.pods[p.Name] = string(p.UID)
 	}
 	return s
+}
+
+// udSubsetPods is the pod count of each UnitedDeployment subset.
+const udSubsetPods = 2
+
+// udSubset creates one subset CloneSet of a UnitedDeployment as OpenKruise's
+// UnitedDeployment controller leaves it (named <ud>-<subset>-<random>, owned by the
+// UnitedDeployment, labelled with the subset and the UnitedDeployment's revision, its
+// selector and pod template narrowed to the subset) and returns its pods, owned by it.
+func (e *env) udSubset(t *testing.T, ud *unstructured.Unstructured, subset, udRev string, s *standIn, nextNode func() string) []*corev1.Pod {
+	t.Helper()
+	app := ud.GetName()
+	name := fmt.Sprintf("%s-%s-%s", app, subset, utilrand.String(5))
+	owner := ownerRef(ud, "apps.kruise.io/v1alpha1", "UnitedDeployment")
+	obj := e.create(t, ud.GetNamespace(), "clonesets", fmt.Sprintf(`apiVersion: apps.kruise.io/v1beta1
+kind: CloneSet
+metadata:
+  name: %[1]s
+  labels: {app: %[2]s, apps.kruise.io/subset-name: %[3]s, apps.kruise.io/controller-revision-hash: %[4]s}
+  ownerReferences: [{apiVersion: %[5]s, kind: %[6]s, name: %[2]s, uid: %[7]s, controller: true, blockOwnerDeletion: true}]
+spec:
+  replicas: %[8]d
+  selector: {matchLabels: {app: %[2]s, apps.kruise.io/subset-name: %[3]s}}
+  template:
+    metadata: {labels: {app: %[2]s, apps.kruise.io/subset-name: %[3]s}}
+    spec:
+      containers: [{name: main, image: %[9]q}]
+`, name, app, subset, udRev, owner.APIVersion, owner.Kind, owner.UID, udSubsetPods, image))
+	s.uids["clonesets/"+name] = string(obj.GetUID())
+	s.udSubsets = append(s.udSubsets, name)
+	cs := &v1beta1.CloneSet{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, cs); err != nil {
+		t.Fatal(err)
+	}
+	rev := e.revision(t, obj, "CloneSet", &cs.Spec.Template)
+	var pods []*corev1.Pod
+	for j := 0; j < udSubsetPods; j++ {
+		id := utilrand.String(5)
+		pod := podFrom(ud.GetNamespace(), name+"-"+id, &cs.Spec.Template, ownerRef(obj, "apps.kruise.io/v1alpha1", "CloneSet"), nextNode())
+		pod.Labels["controller-revision-hash"] = rev
+		pod.Labels["apps.kruise.io/cloneset-instance-id"] = id
+		pods = append(pods, pod)
+	}
+	n := int64(udSubsetPods)
+	e.setStatus(t, "clonesets", obj, map[string]any{
+		"observedGeneration": obj.GetGeneration(), "replicas": n, "readyReplicas": n, "availableReplicas": n,
+		"updatedReplicas": n, "updatedReadyReplicas": n, "expectedUpdatedReplicas": n,
+		"updateRevision": rev, "currentRevision": rev, "collisionCount": int64(0),
+		"labelSelector": "app=" + app + ",apps.kruise.io/subset-name=" + subset,
+	})
+	return pods
 }
 
 // createPods creates the pods (8 at a time) and waits until kwok runs them all.
