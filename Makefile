@@ -54,7 +54,7 @@ images:
 	  $(if $(REGISTRY),-registry $(REGISTRY)) $(if $(REGISTRY_INSECURE),-insecure)
 
 ## up: the whole system on this machine (control plane + kruise), kubeconfig printed
-## (pkg/localstack through hack/local). HA=1: the HA topology (hack/LOCAL.md).
+## (internal/localstack through hack/local). HA=1: the HA topology (hack/LOCAL.md).
 up: tools build
 	go run ./hack/local up
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stops what hack/local-up.sh / make up started in LOCAL_DIR: a thin wrapper around
-# `go run ./hack/local stop` (pkg/localstack).
+# `go run ./hack/local stop` (internal/localstack).
 #   hack/local-down.sh                 stop everything (CLEAN=1: also remove the data)
 #   hack/local-down.sh <component>...  stop only these (e.g. kruise-apiserver)
 set -o errexit -o nounset -o pipefail

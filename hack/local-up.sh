@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the local stack: a thin wrapper around `go run ./hack/local` (pkg/localstack),
+# Starts the local stack: a thin wrapper around `go run ./hack/local` (internal/localstack),
 # kept for the commands hack/LOCAL.md shows. Same arguments:
 #   hack/local-up.sh                 start whatever is not running yet (idempotent)
 #   hack/local-up.sh start <name>    start one component of an existing stack

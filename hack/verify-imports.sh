@@ -33,7 +33,7 @@ check() { # rule, grep -P pattern over edges; known exceptions subtracted
   fi
 }
 
-support='(pkg/localstack|pkg/nodedaemon/fakecri|pkg/nodedaemon/devruntime|internal/testsupport|test)(/|$)'
+support='(internal/localstack|internal/fakecri|internal/devruntime|internal/testsupport|test)(/|$)'
 for bin in cmd/apiserver cmd/controller cmd/node-daemon cmd/kubectl-kruise; do
   if hits=$(go list -deps "./${bin}" | sed "s#^${mod}/##" | grep -E "^${support}"); then
     echo "import rule broken: ${bin} links test or development support:" >&2

@@ -18,8 +18,8 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/internal/devruntime"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/daemon"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/devruntime"
 	"github.com/kruise-native/kruise-native/pkg/signals"
 )
 

@@ -1,4 +1,4 @@
-// Command local runs the local stack (pkg/localstack): `make up` and `make down` call it,
+// Command local runs the local stack (internal/localstack): `make up` and `make down` call it,
 // and so do hack/local-up.sh and hack/local-down.sh.
 //
 // Usage:
@@ -23,8 +23,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/kruise-native/kruise-native/internal/localstack"
 	"github.com/kruise-native/kruise-native/internal/reporoot"
-	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 func main() {

@@ -18,9 +18,9 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 )
 
 // runtimeWithContainer serves a fake runtime with one running container and returns

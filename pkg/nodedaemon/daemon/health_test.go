@@ -9,8 +9,8 @@ import (
 
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 )
 
 func get(t *testing.T, url string) (int, string) {

@@ -2,7 +2,7 @@
 // CRI connection to the runtime endpoint it is given, image sync, container recreation,
 // env-from-metadata restarts, and the health and metrics endpoints. The runtime is the
 // caller's choice: kruise-node-daemon names a real one (RuntimeOptions);
-// kruise-node-daemon-dev serves a fake one (pkg/nodedaemon/devruntime) and passes its
+// kruise-node-daemon-dev serves a fake one (internal/devruntime) and passes its
 // socket, so no test code is linked into the production binary.
 package daemon
 

@@ -8,7 +8,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 

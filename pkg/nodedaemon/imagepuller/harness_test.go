@@ -14,7 +14,7 @@ import (
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 

@@ -19,11 +19,11 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 

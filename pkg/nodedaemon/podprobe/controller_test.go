@@ -17,11 +17,11 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/criclient"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/handler"
 )
 

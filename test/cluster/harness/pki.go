@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 // WebhookClientUser is the identity kube-apiserver presents to the Pod webhook (the

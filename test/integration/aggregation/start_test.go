@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 

@@ -16,9 +16,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
+	"github.com/kruise-native/kruise-native/internal/localstack"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
-	"github.com/kruise-native/kruise-native/pkg/localstack"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 

@@ -19,7 +19,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
-	fakeruntime "github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+	fakeruntime "github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 

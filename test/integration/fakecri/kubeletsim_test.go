@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 
-	fakeruntime "github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+	fakeruntime "github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 

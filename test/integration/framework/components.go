@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 // StopComponent stops one component of the stack (as localstack names it, e.g.

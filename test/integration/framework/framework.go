@@ -1,7 +1,7 @@
 // Package framework runs integration tests against a private local control plane: real
 // etcd, kube-apiserver, kube-controller-manager and kube-scheduler, kwok for kubelets, and
 // the Kruise binaries when they are built — the same stack `make up` starts, in its own
-// directory and on its own ports, started through pkg/localstack. MainHA starts the HA
+// directory and on its own ports, started through internal/localstack. MainHA starts the HA
 // topology instead (etcd cluster, two kruise-apiserver replicas behind HAProxy, two
 // kruise-controller replicas).
 //
@@ -44,8 +44,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kruise-native/kruise-native/internal/localstack"
 	"github.com/kruise-native/kruise-native/internal/reporoot"
-	"github.com/kruise-native/kruise-native/pkg/localstack"
 )
 
 // KruiseAPIServices are the APIServices kruise-apiserver serves.

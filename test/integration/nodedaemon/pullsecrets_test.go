@@ -14,9 +14,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kruise-native/kruise-native/internal/devruntime"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/devruntime"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagesync"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )

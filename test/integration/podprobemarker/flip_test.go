@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
 	"github.com/kruise-native/kruise-native/test/bench/internal/proc"

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 // clockTicks is USER_HZ, the unit of utime/stime in /proc/<pid>/stat: 100 on every Linux

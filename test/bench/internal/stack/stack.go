@@ -1,5 +1,5 @@
 // Package stack starts and stops a private local stack for the benchmark through
-// pkg/localstack, in its own LOCAL_DIR and on its own ports, so it never collides with
+// internal/localstack, in its own LOCAL_DIR and on its own ports, so it never collides with
 // `make up` or the integration tests running on the same machine.
 package stack
 
@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
-	"github.com/kruise-native/kruise-native/pkg/localstack"
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 const (

@@ -440,7 +440,7 @@ func (s *Stack) printDone() {
 // writePortsEnv writes LOCAL_DIR/local.env (KEY=VALUE, for shells).
 func (s *Stack) writePortsEnv() error {
 	var b strings.Builder
-	b.WriteString("# written by make up (pkg/localstack); KEY=VALUE, shell readable\n")
+	b.WriteString("# written by make up (internal/localstack); KEY=VALUE, shell readable\n")
 	fmt.Fprintf(&b, "LOCAL_DIR=%s\nBIN_DIR=%s\nKUBECONFIG=%s\nPORT_BASE=%d\nNODES=%d\n", s.LocalDir, s.BinDir, s.Kubeconfig(), s.PortBase, s.Nodes)
 	if s.HA {
 		b.WriteString("HA=1\n")

@@ -1,7 +1,7 @@
 // Package devruntime is kruise-node-daemon-dev, for the local stack and integration
 // tests: the node daemon (pkg/nodedaemon/daemon, the same code as kruise-node-daemon)
 // acting through a fake container runtime served in the same process on a unix socket
-// (flag --fake-runtime-socket): pkg/nodedaemon/fakecri's CRI server plus its kubelet
+// (flag --fake-runtime-socket): internal/fakecri's CRI server plus its kubelet
 // simulator for the daemon's kwok node. kruise-node-daemon never links this package or
 // fakecri (cmd/node-daemon's test checks it).
 //
@@ -31,7 +31,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 )
 
 // SlowPullLatency is how long a pull of a slow.invalid image takes: long enough for a

@@ -13,7 +13,7 @@
 // containers, and containerID/restartCount/lastState in the pod's status.
 //
 // RunForNode serves a Server and runs a KubeletSim for one node until its context ends;
-// kruise-node-daemon-dev (pkg/nodedaemon/devruntime) serves one and gives the node daemon
+// kruise-node-daemon-dev (internal/devruntime) serves one and gives the node daemon
 // "unix://"+socketPath as its CRI endpoint (kruise-node-daemon never links this package).
 // In a test, configure the runtime first and look into it after:
 //

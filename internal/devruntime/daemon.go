@@ -10,8 +10,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/internal/fakecri"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/daemon"
-	"github.com/kruise-native/kruise-native/pkg/nodedaemon/fakecri"
 )
 
 // RunDaemon runs the node daemon of o against a fake runtime and kubelet simulator for

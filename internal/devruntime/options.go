@@ -18,7 +18,7 @@ func (d *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&d.Socket, "fake-runtime-socket", d.Socket,
 		"Unix socket to serve the in-memory fake runtime and kubelet simulator of this node on; the daemon uses it as its "+
 			"runtime (images under fail.invalid/, notfound.invalid/, slow.invalid/ and flaky.invalid/ fail or take long to "+
-			"pull; see pkg/nodedaemon/devruntime).")
+			"pull; see internal/devruntime).")
 }
 
 // Validate reports a missing socket.
