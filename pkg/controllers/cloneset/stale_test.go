@@ -2,24 +2,14 @@ package cloneset
 
 import (
 	"context"
-	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	kubeinformers "k8s.io/client-go/informers"
-	kubefake "k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
-	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
-	kruisefake "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/fake"
-	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/controllertest"
 )
 
 // A sync that runs before the cache shows the controller's last status write does not
@@ -38,38 +28,16 @@ func TestNoStatusWriteFromAnOlderCopy(t *testing.T) {
 		},
 	}
 	v1beta1.SetObjectDefaults_CloneSet(w)
-	kube := kubefake.NewClientset()
-	kruise := kruisefake.NewSimpleClientset(w) // NewClientset needs a schema our apply configurations lack
-	// The server's side of optimistic concurrency: a status update from an older
-	// resourceVersion conflicts, and each write moves the version on.
-	stored, writes, conflicts := 1, 0, 0
-	kruise.PrependReactor("update", "clonesets", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		out := a.(clienttesting.UpdateAction).GetObject().(*v1beta1.CloneSet).DeepCopy()
-		writes++
-		if out.ResourceVersion != strconv.Itoa(stored) {
-			conflicts++
-			return true, nil, apierrors.NewConflict(v1beta1.Resource("clonesets"), out.Name, nil)
-		}
-		stored++
-		out.ResourceVersion = strconv.Itoa(stored)
-		return true, out, nil
-	})
-	kubeInf := kubeinformers.NewSharedInformerFactory(kube, 0)
-	kruiseInf := kruiseinformers.NewSharedInformerFactory(kruise, 0)
-	if err := podindex.Add(kubeInf.Core().V1().Pods().Informer()); err != nil {
-		t.Fatal(err)
-	}
-	ctrl, err := New(context.Background(), &manager.ControllerContext{
-		KubeClient: kube, KruiseClient: kruise, KubeInformers: kubeInf, KruiseInformers: kruiseInf,
-		Recorder: func(string) record.EventRecorder { return record.NewFakeRecorder(100) }, Workers: 1,
-	})
+	f := controllertest.New(t, w)
+	writes := f.ConflictOnStale("clonesets", 1)
+	ctrl, err := New(context.Background(), f.Context)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := ctrl.(*Controller)
 	// The cache holds w as created, and keeps holding it: the status write's event
 	// has not arrived.
-	if err := kruiseInf.Apps().V1beta1().CloneSets().Informer().GetStore().Add(w); err != nil {
+	if err := f.KruiseInformers.Apps().V1beta1().CloneSets().Informer().GetStore().Add(w); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
@@ -77,7 +45,7 @@ func TestNoStatusWriteFromAnOlderCopy(t *testing.T) {
 			t.Fatalf("sync %d: %v", i, err)
 		}
 	}
-	if writes != 1 || conflicts != 0 {
-		t.Errorf("%d status writes, %d conflicting; want one write and the second sync to wait for the cache", writes, conflicts)
+	if writes.Total != 1 || writes.Conflicts != 0 {
+		t.Errorf("%d status writes, %d conflicting; want one write and the second sync to wait for the cache", writes.Total, writes.Conflicts)
 	}
 }
