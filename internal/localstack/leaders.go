@@ -14,7 +14,7 @@ func (s *Stack) ControllerLeader(ctx context.Context) (string, error) {
 	c := &http.Client{}
 	for _, name := range s.KruiseControllers() {
 		port := s.Ports.componentPorts(name)[0]
-		if err := getOK(ctx, c, fmt.Sprintf("http://127.0.0.1:%d/readyz", port)); err == nil {
+		if err := GetOK(ctx, c, fmt.Sprintf("http://127.0.0.1:%d/readyz", port)); err == nil {
 			return name, nil
 		}
 	}

@@ -220,8 +220,9 @@ func (s *Stack) tlsClient(caFile, certName string) (*http.Client, error) {
 	return &http.Client{Timeout: 3 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, DisableKeepAlives: true}}, nil
 }
 
-// getOK checks that url answers 2xx.
-func getOK(ctx context.Context, c *http.Client, url string) error {
+// GetOK checks that url answers 2xx (the readiness and health checks of the local
+// stack and of test/cluster's real node).
+func GetOK(ctx context.Context, c *http.Client, url string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -247,5 +248,5 @@ func (s *Stack) httpCheck(url, caFile, certName string) (func(context.Context) e
 			return nil, err
 		}
 	}
-	return func(ctx context.Context) error { return getOK(ctx, c, url) }, nil
+	return func(ctx context.Context) error { return GetOK(ctx, c, url) }, nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 const componentTimeout = 90 * time.Second
@@ -32,7 +34,7 @@ func (c *Cluster) startEtcd(ctx context.Context) error {
 	}
 	hc := &http.Client{Timeout: 2 * time.Second}
 	return c.waitProc(ctx, p, componentTimeout, "etcd ready", func(ctx context.Context) error {
-		return getOK(ctx, hc, client+"/readyz")
+		return localstack.GetOK(ctx, hc, client+"/readyz")
 	})
 }
 
@@ -82,7 +84,7 @@ func (c *Cluster) startKubeAPIServer(ctx context.Context) error {
 		return err
 	}
 	return c.waitProc(ctx, p, componentTimeout, "kube-apiserver ready", func(ctx context.Context) error {
-		return getOK(ctx, hc, l.APIServerURL()+"/readyz")
+		return localstack.GetOK(ctx, hc, l.APIServerURL()+"/readyz")
 	})
 }
 
@@ -116,7 +118,7 @@ func (c *Cluster) startKubeControllerManager(ctx context.Context) error {
 		return err
 	}
 	return c.waitProc(ctx, p, componentTimeout, "kube-controller-manager healthy", func(ctx context.Context) error {
-		return getOK(ctx, hc, fmt.Sprintf("https://127.0.0.1:%d/healthz", l.Ports.KubeControllerManager))
+		return localstack.GetOK(ctx, hc, fmt.Sprintf("https://127.0.0.1:%d/healthz", l.Ports.KubeControllerManager))
 	})
 }
 
@@ -141,6 +143,6 @@ func (c *Cluster) startKubeScheduler(ctx context.Context) error {
 		return err
 	}
 	return c.waitProc(ctx, p, componentTimeout, "kube-scheduler ready", func(ctx context.Context) error {
-		return getOK(ctx, hc, fmt.Sprintf("https://127.0.0.1:%d/readyz", l.Ports.KubeScheduler))
+		return localstack.GetOK(ctx, hc, fmt.Sprintf("https://127.0.0.1:%d/readyz", l.Ports.KubeScheduler))
 	})
 }

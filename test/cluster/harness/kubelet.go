@@ -10,6 +10,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 // kubeletConfig is the node's KubeletConfiguration. What this machine needs:
@@ -88,7 +90,7 @@ func (c *Cluster) startKubelet(ctx context.Context) error {
 	}
 	hc := &http.Client{Timeout: 2 * time.Second}
 	if err := c.waitProc(ctx, p, componentTimeout, "kubelet healthy", func(ctx context.Context) error {
-		return getOK(ctx, hc, "http://127.0.0.1:"+strconv.Itoa(l.Ports.KubeletHealthz)+"/healthz")
+		return localstack.GetOK(ctx, hc, "http://127.0.0.1:"+strconv.Itoa(l.Ports.KubeletHealthz)+"/healthz")
 	}); err != nil {
 		return err
 	}
@@ -150,6 +152,6 @@ func (c *Cluster) startKubeProxy(ctx context.Context) error {
 	}
 	hc := &http.Client{Timeout: 2 * time.Second}
 	return c.waitProc(ctx, p, componentTimeout, "kube-proxy synced", func(ctx context.Context) error {
-		return getOK(ctx, hc, "http://127.0.0.1:"+strconv.Itoa(l.Ports.KubeProxyHealthz)+"/healthz")
+		return localstack.GetOK(ctx, hc, "http://127.0.0.1:"+strconv.Itoa(l.Ports.KubeProxyHealthz)+"/healthz")
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"net"
 	"os"
 	"strconv"
+
+	"github.com/kruise-native/kruise-native/internal/localstack"
 )
 
 // OutsideEtcd is an etcd that runs beside the cluster rather than in its pods, as the
@@ -52,6 +54,6 @@ func (c *Cluster) StartOutsideEtcd(ctx context.Context) (OutsideEtcd, error) {
 		return OutsideEtcd{}, err
 	}
 	return e, c.waitProc(ctx, p, componentTimeout, "outside etcd ready", func(ctx context.Context) error {
-		return getOK(ctx, hc, e.Servers+"/readyz")
+		return localstack.GetOK(ctx, hc, e.Servers+"/readyz")
 	})
 }
