@@ -207,13 +207,15 @@ func (o *observer) see(ev watch.Event) {
 		}
 		o.pods[p.Name] = p
 	case watch.Modified:
-		o.pods[p.Name] = p
-		if p.DeletionTimestamp != nil {
+		if p.DeletionTimestamp != nil && o.pods[p.Name] != nil && o.pods[p.Name].DeletionTimestamp == nil {
 			o.deleted = append(o.deleted, p.Name)
 		}
+		o.pods[p.Name] = p
 	case watch.Deleted:
+		if o.pods[p.Name] != nil && o.pods[p.Name].DeletionTimestamp == nil {
+			o.deleted = append(o.deleted, p.Name)
+		}
 		delete(o.pods, p.Name)
-		o.deleted = append(o.deleted, p.Name)
 	}
 	if runsResources(p, newResources) {
 		if o.resized == nil {
