@@ -23,9 +23,12 @@ import (
 
 // budgetRules: the disruptions a PodUnavailableBudget guards. Updates are all pod
 // updates (not pods/status): the handler lets through those that leave the spec alone.
+// A resize (pods/resize, in-place vertical scaling) is such an update: its request
+// carries the old and the new pod as a pod update does.
 var budgetRules = []Rule{
 	{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Update, admissionregistrationv1.Delete}, Resource: Pods},
 	{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Resource: PodEvictions},
+	{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Update}, Resource: PodResizes},
 }
 
 // budgetGuard is the PodUnavailableBudget handler: it lets a disruption of an

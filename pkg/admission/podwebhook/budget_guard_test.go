@@ -14,6 +14,7 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -168,6 +169,14 @@ func TestBudgetGuard(t *testing.T) {
 		p.Spec.Containers[0].Image = "nginx:2"
 		return p
 	}
+	// resize is what kube-apiserver sends for pods/resize: the old and the new pod.
+	resize := func(old *corev1.Pod) *admissionv1.AdmissionRequest {
+		cur := old.DeepCopy()
+		cur.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m")}
+		r := update(old, cur)
+		r.SubResource = "resize"
+		return r
+	}
 	relabel := func(p *corev1.Pod) *corev1.Pod {
 		p = p.DeepCopy()
 		p.Labels["x"] = "y"
@@ -225,6 +234,10 @@ func TestBudgetGuard(t *testing.T) {
 		{name: "eviction with a slot", allowed: 1, req: evict("a"), wantSpent: true},
 		{name: "image update without a slot", req: update(readyPod("a", nil), newImage(readyPod("a", nil))), wantCode: 429},
 		{name: "image update with a slot", allowed: 1, req: update(readyPod("a", nil), newImage(readyPod("a", nil))), wantSpent: true},
+		{name: "resize without a slot", req: resize(readyPod("a", nil)), wantCode: 429},
+		{name: "resize with a slot", allowed: 1, req: resize(readyPod("a", nil)), wantSpent: true},
+		{name: "resize without a slot, owners gone: a resize is no deletion", ownersGone: true, wantCode: 429,
+			req: resize(owned("a"))},
 		{name: "metadata update is not a disruption", req: update(readyPod("a", nil), relabel(readyPod("a", nil)))},
 		{name: "no-protect pod", req: deleteReq(t, readyPod("a", noProtect))},
 		{name: "unready pod", req: deleteReq(t, func() *corev1.Pod {

@@ -174,6 +174,8 @@ func TestWebhookConfigurations(t *testing.T) {
 			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}, Scope: ns}},
 		{Operations: []admissionregistrationv1.OperationType{opCreate},
 			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods/eviction"}, Scope: ns}},
+		{Operations: []admissionregistrationv1.OperationType{opUpdate},
+			Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods/resize"}, Scope: ns}},
 	}
 	if diff := cmp.Diff(wantBudgetRules, validating.Webhooks[p].Rules); diff != "" {
 		t.Errorf("budget guard rules (-want +got):\n%s", diff)

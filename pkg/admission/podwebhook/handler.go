@@ -71,6 +71,9 @@ type Resource struct {
 var (
 	Pods         = Resource{Version: "v1", Resource: "pods", Scope: admissionregistrationv1.NamespacedScope}
 	PodEvictions = Resource{Version: "v1", Resource: "pods", Subresource: "eviction", Scope: admissionregistrationv1.NamespacedScope}
+	// PodResizes: kube v1.33+ changes container resources only through this
+	// subresource (in-place vertical scaling), a pod update the budgets guard.
+	PodResizes = Resource{Version: "v1", Resource: "pods", Subresource: "resize", Scope: admissionregistrationv1.NamespacedScope}
 )
 
 // The resources the deletion-protection webhook acts on.
@@ -87,7 +90,7 @@ var (
 	Ingresses = Resource{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Scope: admissionregistrationv1.NamespacedScope}
 )
 
-// String is the resource as a webhook rule writes it (pods, pods/eviction).
+// String is the resource as a webhook rule writes it (pods, pods/eviction, pods/resize).
 func (r Resource) String() string {
 	if r.Subresource == "" {
 		return r.Resource
@@ -209,8 +212,8 @@ func validateHandlers(handlers []Handler) error {
 			}
 			// A mutating handler is given the pod to change; other objects (an
 			// Eviction, a DeleteOptions) have no patch the server knows how to write.
-			if h.WebhookName() == PodWebhook && r.Resource != Pods && r.Resource != PodEvictions {
-				return fmt.Errorf("handler %s: the pod webhook serves pods and pods/eviction, not %s", h.Name, r.Resource)
+			if h.WebhookName() == PodWebhook && r.Resource != Pods && r.Resource != PodEvictions && r.Resource != PodResizes {
+				return fmt.Errorf("handler %s: the pod webhook serves pods, pods/eviction and pods/resize, not %s", h.Name, r.Resource)
 			}
 			if h.Mutate != nil && (h.WebhookName() != PodWebhook || r.Resource != Pods || sets.New(r.Operations...).Has(admissionregistrationv1.Delete)) {
 				return fmt.Errorf("handler %s: a mutating handler acts on pod creates and updates only, not %v %s",

@@ -69,7 +69,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		now:          time.Now,
 	}
 	w := podworkload.Wiring{
-		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}, InPlace: cc.InPlaceOptions()},
 		Workloads: csInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
 		Matching: c.matching,
 		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},

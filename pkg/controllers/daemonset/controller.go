@@ -66,7 +66,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		now:          time.Now,
 	}
 	w := podworkload.Wiring{
-		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}},
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, PodOwnerKind: podOwnerKind, Text: eventText{}, InPlace: cc.InPlaceOptions()},
 		Workloads: dsInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
 		Synced:   []cache.InformerSynced{nodeInformer.Informer().HasSynced},
 		Matching: c.matching,

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 )
@@ -33,4 +34,10 @@ type ControllerContext struct {
 // in unit tests).
 func (cc *ControllerContext) Enabled(f featuregate.Feature) bool {
 	return cc.FeatureGate != nil && cc.FeatureGate.Enabled(f)
+}
+
+// InPlaceOptions is what the gates let an in-place update change beyond images and
+// metadata, for every workload that updates pods in place.
+func (cc *ControllerContext) InPlaceOptions() inplaceupdate.Options {
+	return inplaceupdate.Options{VerticalScaling: cc.Enabled(InPlaceWorkloadVerticalScaling)}
 }

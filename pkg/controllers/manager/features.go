@@ -14,10 +14,18 @@ const PreDownloadImageForInPlaceUpdate featuregate.Feature = "PreDownloadImageFo
 // not yet updated (an ImagePullJob). Alpha and off, as upstream.
 const PreDownloadImageForDaemonSetUpdate featuregate.Feature = "PreDownloadImageForDaemonSetUpdate"
 
+// InPlaceWorkloadVerticalScaling, OpenKruise's gate of the same name: a change of
+// container cpu/memory requests or limits in a CloneSet, Advanced StatefulSet or
+// Advanced DaemonSet template is an in-place update (InPlaceIfPossible/InPlaceOnly),
+// applied through the pods' resize subresource, instead of a recreate. Alpha and off,
+// as upstream.
+const InPlaceWorkloadVerticalScaling featuregate.Feature = "InPlaceWorkloadVerticalScaling"
+
 // features are the gates kruise-controller knows (--feature-gates).
 var features = map[featuregate.Feature]featuregate.FeatureSpec{
 	PreDownloadImageForInPlaceUpdate:   {Default: false, PreRelease: featuregate.Alpha},
 	PreDownloadImageForDaemonSetUpdate: {Default: false, PreRelease: featuregate.Alpha},
+	InPlaceWorkloadVerticalScaling:     {Default: false, PreRelease: featuregate.Alpha},
 }
 
 // newFeatureGate returns a gate that knows every feature of kruise-controller.

@@ -76,7 +76,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		now:          time.Now,
 	}
 	w := podworkload.Wiring{
-		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, Text: eventText{}},
+		Config:    podworkload.Config{Name: ControllerName, Kind: controllerKind, Text: eventText{}, InPlace: cc.InPlaceOptions()},
 		Workloads: setInformer.Informer(), Pods: podInformer.Informer(), Revisions: revInformer.Informer(),
 		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced, classInformer.Informer().HasSynced},
 		Matching: c.matching,

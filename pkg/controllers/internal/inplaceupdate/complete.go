@@ -40,8 +40,8 @@ func CheckCompleted(pod *corev1.Pod) (completed bool, nextBatch bool) {
 }
 
 // IsInPlaceUpdating reports whether the pod is in the middle of an in-place update: a
-// grace period runs, a batch waits, a patched container still runs its old image or old
-// env, or InPlaceUpdateReady is still False. Readiness of the updated containers is not
+// grace period runs, a batch waits, a patched container still runs its old image, old
+// resources or old env, or InPlaceUpdateReady is still False. Readiness of the updated containers is not
 // part of it: a pod whose update finished long ago and whose container crashes since is
 // unready, not updating.
 func IsInPlaceUpdating(pod *corev1.Pod) bool {
@@ -76,10 +76,14 @@ func Finish(pod *corev1.Pod, now metav1.Time) (changed bool) {
 }
 
 // switched reports whether the runtime runs what every batch so far asked for: each
-// container whose image changed runs a new image, each container restarted for env
-// from metadata runs with the current values.
+// container whose image changed runs a new image, each resized container runs with
+// the resources its spec asks for (Resized), each container restarted for env from
+// metadata runs with the current values.
 func switched(pod *corev1.Pod, state *State) bool {
 	if !ImagesSwitched(pod, state.LastContainerStatuses) {
+		return false
+	}
+	if state.UpdateResources && !Resized(pod) {
 		return false
 	}
 	if !state.UpdateEnvFromMetadata {

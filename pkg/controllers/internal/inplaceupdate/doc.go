@@ -20,6 +20,13 @@
 // together with the revision label, the state and the grace annotation), one pod patch
 // after the grace, and one pods/status patch setting InPlaceUpdateReady=True at the end.
 //
+// Vertical scaling (Options.VerticalScaling, gate InPlaceWorkloadVerticalScaling):
+// CalculateSpecWith also takes container cpu/memory changes the pods/resize subresource
+// accepts (resize.go); CanResize decides per pod (its node reports container resources,
+// its QoS class stays); the Executor sends the resize first, then the usual patch, so a
+// resize costs one more write per pod; CheckCompleted waits for Resized (the status
+// shows the spec's resources).
+//
 // The annotations keep OpenKruise's names and JSON (apps.kruise.io/inplace-update-state,
 // apps.kruise.io/inplace-update-grace, apps.kruise.io/runtime-containers-meta), so tools
 // that read them keep working.

@@ -36,7 +36,8 @@ type Result struct {
 }
 
 // Update starts updating pod to spec in place. Without a grace period it sends ONE patch
-// (first batch: images, revision label, labels/annotations, state). With
+// (first batch: images, revision label, labels/annotations, state), preceded by ONE
+// pods/resize patch when container resources change (send). With
 // strategy.GracePeriodSeconds > 0 it sends ONE pods/status patch instead: revision
 // label, state and the grace annotation, plus InPlaceUpdateReady=False (and Ready=False)
 // when the pod carries the gate; Refresh applies the spec after the grace.
@@ -44,7 +45,8 @@ func (e *Executor) Update(ctx context.Context, pod *corev1.Pod, spec *UpdateSpec
 	now := e.now()
 	s := *spec
 	s.GraceSeconds = 0
-	if NeedsNotReadyFirst(strategy) {
+	// A resize that restarts no container leaves the pod serving: nothing to drain.
+	if NeedsNotReadyFirst(strategy) && (!spec.VerticalOnly() || ResizeRestarts(pod, spec)) {
 		s.GraceSeconds = strategy.GracePeriodSeconds
 	}
 	newPod, err := Prepare(pod, &s, e.RevisionLabel, now)
@@ -97,13 +99,32 @@ func (e *Executor) next(ctx context.Context, pod *corev1.Pod, now metav1.Time) (
 	return e.send(ctx, pod, newPod)
 }
 
-// send patches old into new: to pods/status when conditions change (that endpoint also
+// send patches old into new: container resources first, to pods/resize (the pod itself
+// refuses them); then the rest to pods/status when conditions change (that endpoint also
 // takes the label and annotation changes, and ignores spec), to the pod otherwise (which
 // ignores status). A change of both images and conditions cannot be one write.
+//
+// The resize goes first because it is the disruption a PodUnavailableBudget guards
+// (the patch that follows only moves the revision label and the state when no image
+// changes): refused (429), it leaves the pod untouched at its old revision, to be
+// tried again like a refused image update. The other order would leave a pod marked
+// as updating, counted unavailable, waiting for a slot it itself holds back. A resize
+// sent before a failed second write is not sent again: the next try finds the pod's
+// spec already at the new resources (ResizeBytes has nothing to send).
 func (e *Executor) send(ctx context.Context, old, new *corev1.Pod) (Result, error) {
+	resize, err := podpatch.ResizeBytes(old, new)
+	if err != nil {
+		return Result{}, err
+	}
+	var resized *corev1.Pod
+	if resize != nil {
+		if resized, err = e.Pods.Patch(ctx, old.Namespace, old.Name, types.StrategicMergePatchType, resize, podpatch.ResizeSubresource); err != nil {
+			return Result{}, err
+		}
+	}
 	data, err := podpatch.Bytes(old, new)
 	if err != nil || data == nil {
-		return Result{}, err
+		return Result{Pod: resized}, err
 	}
 	var sub []string
 	if conds, _ := podpatch.DiffConditions(old.Status.Conditions, new.Status.Conditions); len(conds) > 0 {

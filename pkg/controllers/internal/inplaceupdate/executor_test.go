@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -21,7 +22,11 @@ import (
 // pod endpoint ignores status (as the apiserver does).
 type fakePods struct {
 	pod    *corev1.Pod
-	writes map[string]int // "pod", "status"
+	writes map[string]int // "pod", "status", "resize"
+	// order lists the endpoints written, in order; refuse answers an endpoint's
+	// writes with an error instead.
+	order  []string
+	refuse map[string]error
 }
 
 func (f *fakePods) Patch(_ context.Context, namespace, name string, pt types.PatchType, data []byte, sub ...string) (*corev1.Pod, error) {
@@ -46,12 +51,31 @@ func (f *fakePods) Patch(_ context.Context, namespace, name string, pt types.Pat
 		return nil, err
 	}
 	endpoint := "pod"
-	if len(sub) == 1 && sub[0] == "status" {
-		endpoint = "status"
+	if len(sub) == 1 {
+		endpoint = sub[0]
+	}
+	if err := f.refuse[endpoint]; err != nil {
+		return nil, err
+	}
+	switch endpoint {
+	case "status":
 		got.Spec = f.pod.Spec
-	} else {
+	case "resize":
+		// only container resources change; the pod endpoint refuses them
+		resized := f.pod.DeepCopy()
+		for i := range resized.Spec.Containers {
+			resized.Spec.Containers[i].Resources = got.Spec.Containers[i].Resources
+		}
+		got = resized
+	default:
+		for i := range got.Spec.Containers {
+			if !apiequality.Semantic.DeepEqual(got.Spec.Containers[i].Resources, f.pod.Spec.Containers[i].Resources) {
+				return nil, fmt.Errorf("pod updates may not change container resources: %s", data)
+			}
+		}
 		got.Status = f.pod.Status
 	}
+	f.order = append(f.order, endpoint)
 	f.writes[endpoint]++
 	f.pod = got
 	return got.DeepCopy(), nil

@@ -38,6 +38,11 @@ func SplitBatches(spec *UpdateSpec, pod *corev1.Pod) (now, next *UpdateSpec) {
 		Revision:      spec.Revision,
 		MetaDataPatch: spec.MetaDataPatch,
 		GraceSeconds:  spec.GraceSeconds,
+		// Every resize goes with the first batch, in one resize write: a resize
+		// restarts no container (unless its resizePolicy says so), so there is no
+		// start order for the priorities to keep. OpenKruise batches resources by
+		// priority too, which costs a resize write (and a budget check) per batch.
+		ContainerResources: spec.ContainerResources,
 	}
 	highest, found := 0, false
 	for i := range pod.Spec.Containers {

@@ -15,6 +15,9 @@ type UpdateSpec struct {
 	Revision string `json:"revision"`
 	// ContainerImages: container name → new image.
 	ContainerImages map[string]string `json:"containerImages,omitempty"`
+	// ContainerResources: container name → its new resources (the whole
+	// requirements), applied through the pod's resize subresource (Options.VerticalScaling).
+	ContainerResources map[string]corev1.ResourceRequirements `json:"containerResources,omitempty"`
 	// ContainerRefMetadata: container name → the changed labels/annotations it reads
 	// through env; they are written in that container's batch and it is restarted.
 	ContainerRefMetadata map[string]metav1.ObjectMeta `json:"containerRefMetadata,omitempty"`
@@ -37,6 +40,14 @@ type UpdateSpec struct {
 // reads returns nil: the container's env would change and there is no way to express the
 // removal per container (OpenKruise removes it and leaves the container's env stale).
 func CalculateSpec(oldTmpl, newTmpl *corev1.PodTemplateSpec, newRevision string) *UpdateSpec {
+	return CalculateSpecWith(oldTmpl, newTmpl, newRevision, Options{})
+}
+
+// CalculateSpecWith is CalculateSpec with opts. With opts.VerticalScaling a change of
+// container cpu/memory requests and limits is in place too (ContainerResources), when
+// the resize subresource would take it (resizableChange) and the pod's QoS class stays;
+// init container resources and pod-level resources are not resized (recreate).
+func CalculateSpecWith(oldTmpl, newTmpl *corev1.PodTemplateSpec, newRevision string, opts Options) *UpdateSpec {
 	if oldTmpl == nil || newTmpl == nil {
 		return nil
 	}
@@ -60,8 +71,18 @@ func CalculateSpec(oldTmpl, newTmpl *corev1.PodTemplateSpec, newRevision string)
 			spec.ContainerImages[n.Name] = n.Image
 			o.Image = n.Image
 		}
+		if opts.VerticalScaling && !apiequality.Semantic.DeepEqual(o.Resources, n.Resources) && resizableChange(o.Resources, n.Resources) {
+			if spec.ContainerResources == nil {
+				spec.ContainerResources = map[string]corev1.ResourceRequirements{}
+			}
+			spec.ContainerResources[n.Name] = *n.Resources.DeepCopy()
+			o.Resources = *n.Resources.DeepCopy()
+		}
 	}
 	if !apiequality.Semantic.DeepEqual(*oldSpec, newTmpl.Spec) {
+		return nil
+	}
+	if len(spec.ContainerResources) > 0 && (oldTmpl.Spec.Resources != nil || qosClass(&oldTmpl.Spec) != qosClass(&newTmpl.Spec)) {
 		return nil
 	}
 
@@ -155,6 +176,13 @@ func setKey(m map[string]string, k, v string) map[string]string {
 	return m
 }
 
+// VerticalOnly reports whether the update only resizes containers: no image, no
+// env-from-metadata restart (label and annotation changes no container reads may
+// come along).
+func (s *UpdateSpec) VerticalOnly() bool {
+	return len(s.ContainerResources) > 0 && len(s.ContainerImages) == 0 && len(s.ContainerRefMetadata) == 0
+}
+
 // containerNames returns the sorted names of the containers the spec changes.
 func (s *UpdateSpec) containerNames() []string {
 	seen := map[string]bool{}
@@ -162,6 +190,9 @@ func (s *UpdateSpec) containerNames() []string {
 		seen[n] = true
 	}
 	for n := range s.ContainerRefMetadata {
+		seen[n] = true
+	}
+	for n := range s.ContainerResources {
 		seen[n] = true
 	}
 	names := make([]string, 0, len(seen))

@@ -15,6 +15,8 @@ import (
 // value is ready to use; make a new one per sync (revisions may change between syncs).
 // It is safe for the concurrent writes of one sync (pods are updated in parallel).
 type SpecCache struct {
+	// Options are what the computed updates may change (CalculateSpecWith).
+	Options   Options
 	mu        sync.Mutex
 	templates map[string]*corev1.PodTemplateSpec
 	specs     map[string]*UpdateSpec
@@ -58,7 +60,7 @@ func (c *SpecCache) Spec(oldRev, updateRev *appsv1.ControllerRevision) (*UpdateS
 	if err != nil {
 		return nil, err
 	}
-	spec := CalculateSpec(oldTmpl, newTmpl, updateRev.Name)
+	spec := CalculateSpecWith(oldTmpl, newTmpl, updateRev.Name, c.Options)
 	if c.specs == nil {
 		c.specs = map[string]*UpdateSpec{}
 	}

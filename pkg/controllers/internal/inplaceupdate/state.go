@@ -30,18 +30,19 @@ type State struct {
 	UpdateEnvFromMetadata bool `json:"updateEnvFromMetadata,omitempty"`
 	// UpdateImages: the update changes container images.
 	UpdateImages bool `json:"updateImages,omitempty"`
-	// UpdateResources: the update resizes containers. Never set here (no vertical
-	// update yet); kept so states written by OpenKruise round-trip.
+	// UpdateResources: the update resizes containers (through the resize
+	// subresource); it is complete once the status reports the spec's resources.
 	UpdateResources bool `json:"updateResources,omitempty"`
-	// VerticalUpdateOnly: the update only resizes containers. Never true here; OpenKruise
-	// writes it without omitempty, so it does too.
+	// VerticalUpdateOnly: the update only resizes containers. OpenKruise writes it
+	// without omitempty, so it does too.
 	VerticalUpdateOnly bool `json:"verticalUpdateOnly"`
 	// NextContainerImages are images of lower-priority containers waiting for a later batch.
 	NextContainerImages map[string]string `json:"nextContainerImages,omitempty"`
 	// NextContainerRefMetadata are labels/annotations read by lower-priority containers,
 	// waiting for a later batch.
 	NextContainerRefMetadata map[string]metav1.ObjectMeta `json:"nextContainerRefMetadata,omitempty"`
-	// NextContainerResources: see UpdateResources.
+	// NextContainerResources: never set here (every resize goes with the first batch,
+	// SplitBatches); kept so states written by OpenKruise round-trip.
 	NextContainerResources map[string]corev1.ResourceRequirements `json:"nextContainerResources,omitempty"`
 	// PreCheckBeforeNext must pass before the next batch starts.
 	PreCheckBeforeNext *PreCheckBeforeNext `json:"preCheckBeforeNext,omitempty"`
@@ -52,8 +53,9 @@ type State struct {
 // ContainerStatus is what State remembers of a container from before the update.
 type ContainerStatus struct {
 	ImageID string `json:"imageID,omitempty"`
-	// Resources is never set here; OpenKruise declares it as a value with omitempty,
-	// which encoding/json still writes as {}, and so does this type.
+	// Resources: for a resized container, the cpu and memory its status reported
+	// before the resize. OpenKruise declares it as a value with omitempty, which
+	// encoding/json still writes as {}, and so does this type.
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 }
 

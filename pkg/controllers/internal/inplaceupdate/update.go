@@ -15,7 +15,8 @@ import (
 //   - the revision label (revisionLabel; "" means controller-revision-hash) = spec.Revision;
 //   - the state annotation, recording the imageIDs the containers run now (from
 //     pod.status) so CheckCompleted can tell when the runtime has switched;
-//   - without a grace period: the first container batch (SplitBatches) — its new images,
+//   - without a grace period: the first container batch (SplitBatches) — its new images
+//     and every container's new resources (sent apart, to the resize subresource),
 //     the labels/annotations its containers read through env (the node daemon restarts
 //     them: State.UpdateEnvFromMetadata, see envmeta.go) and the template's other label
 //     and annotation changes;
@@ -43,6 +44,8 @@ func Prepare(pod *corev1.Pod, spec *UpdateSpec, revisionLabel string, now metav1
 		LastContainerStatuses: map[string]ContainerStatus{},
 		UpdateEnvFromMetadata: spec.UpdateEnvFromMetadata,
 		UpdateImages:          len(spec.ContainerImages) > 0,
+		UpdateResources:       len(spec.ContainerResources) > 0,
+		VerticalUpdateOnly:    spec.VerticalOnly(),
 	}
 	if spec.GraceSeconds > 0 {
 		if err := setGraceSpec(clone, spec); err != nil {
@@ -82,7 +85,8 @@ func PrepareNext(pod *corev1.Pod, revisionLabel string, now metav1.Time) (*corev
 			return nil, err
 		}
 		if state == nil {
-			state = &State{Revision: spec.Revision, UpdateTimestamp: now, UpdateEnvFromMetadata: spec.UpdateEnvFromMetadata, UpdateImages: len(spec.ContainerImages) > 0}
+			state = &State{Revision: spec.Revision, UpdateTimestamp: now, UpdateEnvFromMetadata: spec.UpdateEnvFromMetadata,
+				UpdateImages: len(spec.ContainerImages) > 0, UpdateResources: len(spec.ContainerResources) > 0, VerticalUpdateOnly: spec.VerticalOnly()}
 		}
 		return clone, applyBatch(clone, spec, state, now)
 	}
@@ -135,6 +139,11 @@ func applyBatch(pod *corev1.Pod, spec *UpdateSpec, state *State, now metav1.Time
 		}
 		state.LastContainerStatuses[c.Name] = recorded
 	}
+
+	// The batch's resources go into the copy's spec: the Executor sends them to the
+	// resize subresource (podpatch.ResizeBytes), the rest to the pod (podpatch.Bytes,
+	// which never sends resources).
+	applyResources(pod, batch, state)
 
 	names := batch.containerNames()
 	state.NextContainerImages, state.NextContainerRefMetadata, state.PreCheckBeforeNext = nil, nil, nil

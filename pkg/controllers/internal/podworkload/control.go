@@ -46,6 +46,9 @@ type Config struct {
 	// Fresh reads the workload from the API server, not the cache: adoption checks with
 	// it that the workload still is the one whose pods it adopts.
 	Fresh func(ctx context.Context, namespace, name string) (metav1.Object, error)
+	// InPlace is what in-place updates of the workload's pods may change beyond images
+	// and metadata (VerticalScaling: resources, through the resize subresource).
+	InPlace inplaceupdate.Options
 }
 
 // Control is what one workload controller uses to read and write its pods.

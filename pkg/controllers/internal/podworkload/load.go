@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/revision"
 )
@@ -78,5 +79,6 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 	}
 	return &Loaded{Pods: pods, Revisions: &Revisions{
 		Update: res.Update, Current: res.Current, All: res.Revisions, CollisionCount: res.CollisionCount,
+		specs: inplaceupdate.SpecCache{Options: c.InPlace},
 	}}, nil
 }

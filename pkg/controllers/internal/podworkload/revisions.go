@@ -43,12 +43,18 @@ func (r *Revisions) IsUpdated(pod *corev1.Pod) bool {
 
 // InPlaceSpec is the in-place update taking pod from its revision to the update
 // revision, computed once per sync for all pods of a revision; nil when it cannot be
-// done in place (the change touches more than in-place-able fields, or the pod's
-// revision is gone from history).
+// done in place (the change touches more than in-place-able fields, the pod's
+// revision is gone from history, or it resizes containers and this pod cannot be
+// resized: its node does not report container resources, or its QoS class would
+// change; inplaceupdate.CanResize).
 func (r *Revisions) InPlaceSpec(pod *corev1.Pod) (*inplaceupdate.UpdateSpec, error) {
 	old := r.ByName(pod.Labels[pub.ControllerRevisionHashLabelKey])
 	if old == nil {
 		return nil, nil
 	}
-	return r.specs.Spec(old, r.Update)
+	spec, err := r.specs.Spec(old, r.Update)
+	if err != nil || spec == nil || !inplaceupdate.CanResize(pod, spec) {
+		return nil, err
+	}
+	return spec, nil
 }
