@@ -49,6 +49,18 @@ func TestJobWithInjectedSidecarCompletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs := []string{"sidecar-job", "sidecar-job-onfailure"}
+	// A BroadcastJob too: one pod per node, the sidecar injected likewise.
+	if _, err := c.KubectlStdin(t, broadcastJob, "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatal(err)
+	}
+	bcjSucceeded := func() (string, error) {
+		out, stderr, err := c.Kubectl(t, "get", "broadcastjobs.apps.kruise.io", "-n", ns, "sidecar-bcj",
+			"-o", `jsonpath={.status.desired}/{.status.succeeded}/{.status.conditions[?(@.type=="Complete")].status}`)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s", err, stderr)
+		}
+		return out, nil
+	}
 
 	// Gate off: each pod's main container has finished, its sidecar runs, and nothing
 	// ends the pod.
@@ -66,6 +78,9 @@ func TestJobWithInjectedSidecarCompletes(t *testing.T) {
 			if finished(j) != "" || j.Status.Succeeded != 0 {
 				return false, fmt.Sprintf("job %s finished without SidecarTerminator: %+v", job, j.Status)
 			}
+		}
+		if got, err := bcjSucceeded(); err != nil || !strings.HasSuffix(got, "/0/") {
+			return false, fmt.Sprintf("BroadcastJob desired/succeeded/Complete = %q (%v), want none succeeded", got, err)
 		}
 		return true, ""
 	})
@@ -102,7 +117,36 @@ func TestJobWithInjectedSidecarCompletes(t *testing.T) {
 			t.Errorf("pod %s: condition %s = %+v, want True", pod.Name, v1alpha1.SidecarTerminatedCondition, cond)
 		}
 	}
+	want := fmt.Sprintf("%d/%d/True", c.Nodes, c.Nodes)
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		got, err := bcjSucceeded()
+		if err != nil {
+			return false, err
+		}
+		if got != want {
+			return false, fmt.Errorf("BroadcastJob desired/succeeded/Complete = %q, want %q", got, want)
+		}
+		return true, nil
+	})
 }
+
+// broadcastJob runs a pod like the example Job's on every node.
+const broadcastJob = `
+apiVersion: apps.kruise.io/v1alpha1
+kind: BroadcastJob
+metadata:
+  name: sidecar-bcj
+spec:
+  template:
+    metadata:
+      labels:
+        app: sidecar-job
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: busybox
+`
 
 // waitInjected waits until the pod webhook injects SidecarSet name into a pod the
 // example's Job would create (a server dry run): the webhook reads SidecarSets from a
