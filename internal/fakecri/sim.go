@@ -24,8 +24,10 @@ import (
 // with kubelet's labels and the env kubelet would resolve. It writes what only a
 // runtime knows into pod status (containerID, and restartCount/lastState when it restarts
 // a container that exited), restarts exited containers per the pod's restartPolicy,
-// replaces a container whose image kwok reports changed, and removes the sandboxes of
-// pods that are deleted.
+// replaces a container whose image kwok reports changed, exits a running container kwok
+// reports terminated (a job's main container ending while its sidecars run), stops the
+// containers of a pod the API shows Succeeded or Failed and reports them terminated,
+// and removes the sandboxes of pods that are deleted or terminal.
 type KubeletSim struct {
 	runtime  *Server
 	client   kubernetes.Interface

@@ -34,8 +34,16 @@ func (k *KubeletSim) syncPod(ctx context.Context, key string) error {
 		return nil // the event of our own write brings the pod back
 	}
 	sandboxes, containers := k.runtime.podView(namespace, name)
-	if pod == nil || pod.DeletionTimestamp != nil || pod.Spec.NodeName != k.nodeName ||
-		pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+	if pod == nil || pod.DeletionTimestamp != nil || pod.Spec.NodeName != k.nodeName {
+		return k.removeSandboxes(ctx, sandboxes, func(*Sandbox) bool { return true })
+	}
+	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		// The kubelet stops the containers of a pod the API shows terminal and reports
+		// them terminated (someone other than the kubelet may have ended it: OpenKruise's
+		// SidecarTerminator), then the sandbox goes.
+		if err := k.reportStopped(ctx, key, pod, containers); err != nil {
+			return err
+		}
 		return k.removeSandboxes(ctx, sandboxes, func(*Sandbox) bool { return true })
 	}
 	// A namesake pod from before (same name, other UID) leaves its sandboxes behind.
@@ -142,6 +150,20 @@ func (k *KubeletSim) ensureContainer(ctx context.Context, pod *corev1.Pod, envPo
 		// pod's container failing under restartPolicy OnFailure); the runtime follows.
 		logger.V(2).Info("Replacing container kwok restarted", "restartCount", cs.RestartCount)
 		return k.replaceContainer(ctx, pod, envPod, spec, cs, sb, cur, history, "its restart")
+
+	case cur.State == runtimeapi.ContainerState_CONTAINER_RUNNING && cs.State.Terminated != nil &&
+		cs.RestartCount == restartCountOf(cur) && (cs.ContainerID == "" || cs.ContainerID == ContainerIDPrefix+cur.ID):
+		// kwok ran the container to its end (hack/local/kwok/pod-job-main-complete.yaml:
+		// a job pod's main container exits while its sidecars run on); the runtime
+		// follows, with kwok's exit code.
+		logger.V(2).Info("Exiting container kwok reports terminated", "exitCode", cs.State.Terminated.ExitCode)
+		if err := k.runtime.ExitContainer(cur.ID, cs.State.Terminated.ExitCode, cs.State.Terminated.Reason); err != nil {
+			return nil, nil, err
+		}
+		if c, ok := k.runtime.Container(cur.ID); ok {
+			cur = &c
+		}
+		return cur, prev, nil // under restartPolicy Always the exit's event restarts it
 
 	case cur.State == runtimeapi.ContainerState_CONTAINER_EXITED:
 		if !shouldRestart(pod.Spec.RestartPolicy, cur.ExitCode) {

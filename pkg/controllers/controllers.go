@@ -17,6 +17,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/sidecarterminator"
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/controllers/workloadspread"
@@ -41,4 +42,5 @@ var All = []manager.NewFunc{
 	podunavailablebudget.New,
 	workloadspread.New,
 	podprobemarker.New,
+	sidecarterminator.New,
 }

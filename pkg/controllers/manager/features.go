@@ -21,11 +21,19 @@ const PreDownloadImageForDaemonSetUpdate featuregate.Feature = "PreDownloadImage
 // as upstream.
 const InPlaceWorkloadVerticalScaling featuregate.Feature = "InPlaceWorkloadVerticalScaling"
 
+// SidecarTerminator, OpenKruise's gate of the same name: a restartPolicy Never or
+// OnFailure pod whose main containers have finished is ended (phase from the main
+// containers, condition SidecarTerminated), so its kubelet stops the sidecars marked
+// KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT=true and its Job completes. Alpha and off, as
+// upstream.
+const SidecarTerminator featuregate.Feature = "SidecarTerminator"
+
 // features are the gates kruise-controller knows (--feature-gates).
 var features = map[featuregate.Feature]featuregate.FeatureSpec{
 	PreDownloadImageForInPlaceUpdate:   {Default: false, PreRelease: featuregate.Alpha},
 	PreDownloadImageForDaemonSetUpdate: {Default: false, PreRelease: featuregate.Alpha},
 	InPlaceWorkloadVerticalScaling:     {Default: false, PreRelease: featuregate.Alpha},
+	SidecarTerminator:                  {Default: false, PreRelease: featuregate.Alpha},
 }
 
 // newFeatureGate returns a gate that knows every feature of kruise-controller.
