@@ -31,6 +31,7 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdScaleDown(f, streams),
 		NewCmdSet(f, streams),
 		NewCmdDescribe(f, streams),
+		NewCmdCreate(f, streams),
 		NewCmdMigrate(f, streams),
 		NewCmdMigrateFromCRDs(f, streams),
 		NewCmdVersion(f, streams),
