@@ -32,6 +32,7 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdSet(f, streams),
 		NewCmdDescribe(f, streams),
 		NewCmdCreate(f, streams),
+		NewCmdGet(f, streams),
 		NewCmdMigrate(f, streams),
 		NewCmdMigrateFromCRDs(f, streams),
 		NewCmdVersion(f, streams),
