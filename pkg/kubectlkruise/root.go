@@ -33,6 +33,7 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdDescribe(f, streams),
 		NewCmdCreate(f, streams),
 		NewCmdGet(f, streams),
+		NewCmdExec(f, streams),
 		NewCmdMigrate(f, streams),
 		NewCmdMigrateFromCRDs(f, streams),
 		NewCmdVersion(f, streams),
