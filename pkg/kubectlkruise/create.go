@@ -10,8 +10,8 @@ import (
 )
 
 // NewCmdCreate is kubectl's create (-f, -k and its generators, unchanged), with `job`
-// able to start a Job from an AdvancedCronJob and the Kruise generator `broadcastjob`
-// (alias bcj), as OpenKruise's kubectl-kruise has them.
+// able to start a Job from an AdvancedCronJob and the Kruise generators `broadcastjob`
+// (alias bcj) and `containerrecreaterequest` (alias crr), as OpenKruise's kubectl-kruise has them.
 func NewCmdCreate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	registerKruiseTypes()
 	cmd := create.NewCmdCreate(f, streams)
@@ -21,6 +21,6 @@ func NewCmdCreate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.
 			cmd.RemoveCommand(sub)
 		}
 	}
-	cmd.AddCommand(newCmdCreateJob(f, streams), newCmdCreateBroadcastJob(f, streams))
+	cmd.AddCommand(newCmdCreateJob(f, streams), newCmdCreateBroadcastJob(f, streams), newCmdCreateCRR(f, streams))
 	return cmd
 }

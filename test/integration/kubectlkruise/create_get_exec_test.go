@@ -173,3 +173,38 @@ func TestExecSidecarContainer(t *testing.T) {
 	}
 	mustContain(t, "stderr", stderr, "error: sidecar nosuch is not a container of pod hot (nor a HotUpgrade sidecar of it) out of: main, envoy-1, envoy-2")
 }
+
+// `kubectl kruise create crr` asks to recreate containers of a running pod; the server
+// fills in the rest (preStop, ports, node), and an unknown container fails before any
+// write.
+func TestCreateContainerRecreateRequest(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "web-0"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx"}, {Name: "log-agent", Image: "busybox"}}},
+	}
+	if _, err := c.Client.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		p, err := c.Client.CoreV1().Pods(ns).Get(context.Background(), "web-0", metav1.GetOptions{})
+		return err == nil && p.Status.Phase == corev1.PodRunning, err
+	})
+	out, _, err := kk(t, "create", "crr", "r1", "--pod=web-0", "--containers=log-agent", "-n", ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "create crr", out, "containerrecreaterequest.apps.kruise.io/r1 created")
+	if got := jsonpath(t, ns, "crr/r1", ".spec.containers[*].name"); got != "log-agent" {
+		t.Errorf("containers = %q", got)
+	}
+	if got := jsonpath(t, ns, "crr/r1", ".spec.strategy.unreadyGracePeriodSeconds"); got != "3" {
+		t.Errorf("unreadyGracePeriodSeconds = %q", got)
+	}
+	_, stderr, err := kk(t, "create", "containerrecreaterequest", "r2", "--pod=web-0", "--containers=nosuch", "-n", ns)
+	if err == nil {
+		t.Fatal("create crr with an unknown container succeeded")
+	}
+	mustContain(t, "stderr", stderr, "error: container nosuch is not valid for pod web-0 out of: main, log-agent")
+}
