@@ -57,7 +57,9 @@ func TestSidecarContainer(t *testing.T) {
 // it alone without -S.
 func TestExecPodFnSetsContainer(t *testing.T) {
 	pod := sidecarPod(map[string]string{pub.SidecarSetWorkingHotUpgradeContainer: `{"envoy":"envoy-1"}`}, "main", "envoy-1", "envoy-2")
-	builtin := func(genericclioptions.RESTClientGetter, runtime.Object, time.Duration) (*corev1.Pod, error) { return pod, nil }
+	builtin := func(genericclioptions.RESTClientGetter, runtime.Object, time.Duration) (*corev1.Pod, error) {
+		return pod, nil
+	}
 	for _, tc := range []struct{ sidecar, want string }{{"envoy", "envoy-1"}, {"", ""}} {
 		var container string
 		got, err := execPodFn(builtin, tc.sidecar, &container)(nil, pod, time.Second)
