@@ -34,6 +34,7 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdCreate(f, streams),
 		NewCmdGet(f, streams),
 		NewCmdExec(f, streams),
+		NewCmdExpose(f, streams),
 		NewCmdMigrate(f, streams),
 		NewCmdMigrateFromCRDs(f, streams),
 		NewCmdVersion(f, streams),

@@ -208,3 +208,39 @@ func TestCreateContainerRecreateRequest(t *testing.T) {
 	}
 	mustContain(t, "stderr", stderr, "error: container nosuch is not valid for pod web-0 out of: main, log-agent")
 }
+
+// `kubectl kruise expose` makes a Service selecting a CloneSet's pods; `set subject` is
+// kubectl's, on a RoleBinding.
+func TestExposeAndSetSubject(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	createCloneSet(t, ns, newCloneSet("web", 1, "nginx:1.25"))
+	out, _, err := kk(t, "expose", "cloneset", "web", "--port=80", "--target-port=8080", "-n", ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "expose", out, "service/web exposed")
+	if got := jsonpath(t, ns, "service/web", ".spec.selector.app"); got != "web" {
+		t.Errorf("service selector app = %q", got)
+	}
+	if got := jsonpath(t, ns, "service/web", ".spec.ports[0].targetPort"); got != "8080" {
+		t.Errorf("service targetPort = %q", got)
+	}
+	_, stderr, err := kk(t, "expose", "daemonsets.apps.kruise.io/nosuch", "--port=80", "-n", ns)
+	if err == nil {
+		t.Fatal("expose of a missing DaemonSet succeeded")
+	}
+	mustContain(t, "stderr", stderr, "not found")
+
+	if _, _, err := c.Kubectl(t, "create", "rolebinding", "rb", "--clusterrole=view", "--user=bob", "-n", ns); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = kk(t, "set", "subject", "rolebinding/rb", "--user=alice", "-n", ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "set subject", out, "rolebinding.rbac.authorization.k8s.io/rb subject updated")
+	if got := jsonpath(t, ns, "rolebinding/rb", ".subjects[*].name"); got != "bob alice" {
+		t.Errorf("subjects = %q", got)
+	}
+}
