@@ -226,11 +226,6 @@ func TestExposeAndSetSubject(t *testing.T) {
 	if got := jsonpath(t, ns, "service/web", ".spec.ports[0].targetPort"); got != "8080" {
 		t.Errorf("service targetPort = %q", got)
 	}
-	_, stderr, err := kk(t, "expose", "daemonsets.apps.kruise.io/nosuch", "--port=80", "-n", ns)
-	if err == nil {
-		t.Fatal("expose of a missing DaemonSet succeeded")
-	}
-	mustContain(t, "stderr", stderr, "not found")
 
 	if _, _, err := c.Kubectl(t, "create", "rolebinding", "rb", "--clusterrole=view", "--user=bob", "-n", ns); err != nil {
 		t.Fatal(err)
@@ -239,7 +234,7 @@ func TestExposeAndSetSubject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, "set subject", out, "rolebinding.rbac.authorization.k8s.io/rb subject updated")
+	mustContain(t, "set subject", out, "rolebinding.rbac.authorization.k8s.io/rb subjects updated")
 	if got := jsonpath(t, ns, "rolebinding/rb", ".subjects[*].name"); got != "bob alice" {
 		t.Errorf("subjects = %q", got)
 	}
