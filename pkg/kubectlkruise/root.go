@@ -15,7 +15,9 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "kubectl-kruise",
 		Short: "kubectl commands for Kruise workloads",
 		Long: "kubectl kruise: rollout, set, describe, scaledown and migrate for CloneSet,\n" +
-			"Advanced StatefulSet and Advanced DaemonSet, served by Kruise Native.",
+			"Advanced StatefulSet and Advanced DaemonSet, served by Kruise Native; and, as\n" +
+			"OpenKruise's plugin has them, create job|broadcastjob --from=acj/NAME, create crr,\n" +
+			"get all, exec -S and expose.",
 		Annotations: map[string]string{
 			// Shown as "kubectl kruise" in usage when run as a kubectl plugin.
 			cobra.CommandDisplayNameAnnotation: "kubectl kruise",
@@ -31,6 +33,10 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdScaleDown(f, streams),
 		NewCmdSet(f, streams),
 		NewCmdDescribe(f, streams),
+		NewCmdCreate(f, streams),
+		NewCmdGet(f, streams),
+		NewCmdExec(f, streams),
+		NewCmdExpose(f, streams),
 		NewCmdMigrate(f, streams),
 		NewCmdMigrateFromCRDs(f, streams),
 		NewCmdVersion(f, streams),

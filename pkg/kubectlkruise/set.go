@@ -30,6 +30,7 @@ func NewCmdSet(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Com
 		set.NewCmdResources(f, streams),
 		set.NewCmdServiceAccount(f, streams),
 		set.NewCmdSelector(f, streams),
+		set.NewCmdSubject(f, streams),
 	} {
 		if ex, ok := setExamples[sub.Name()]; ok {
 			sub.Example = ex + "\n\n" + strings.ReplaceAll(sub.Example, "kubectl set ", "kubectl kruise set ")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,10 +32,16 @@ func kk(t *testing.T, args ...string) (stdout, stderr string, err error) {
 		os.Setenv("PATH", c.BinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	})
 	// kubectl refuses flags before a plugin's name, so --kubeconfig (which
-	// framework.Kubectl puts first) goes last here.
+	// framework.Kubectl puts first) goes last here, or before "--" (after it, it
+	// would be part of the command exec runs).
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(c.BinDir, "kubectl"), append(append([]string{"kruise"}, args...), "--kubeconfig="+c.Kubeconfig)...)
+	flags, command := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		flags, command = args[:i], args[i:]
+	}
+	argv := append(append(append([]string{"kruise"}, flags...), "--kubeconfig="+c.Kubeconfig), command...)
+	cmd := exec.CommandContext(ctx, filepath.Join(c.BinDir, "kubectl"), argv...)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err = cmd.Run(); err != nil {
