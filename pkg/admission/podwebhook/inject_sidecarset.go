@@ -106,7 +106,7 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 		}
 		addVolumes(pod, ss.Spec.Volumes)
 		addPullSecrets(pod, ss.Spec.ImagePullSecrets)
-		patchPodMetadata(pod, ss.Spec.PatchPodMetadata)
+		sidecarset.PatchPodMetadata(pod, ss.Spec.PatchPodMetadata)
 		if err := recordInjection(pod, ss, injected, now); err != nil {
 			return err
 		}

@@ -138,6 +138,9 @@ func upgrade(pod *corev1.Pod, t *target, sidecars map[string]bool, now metav1.Ti
 		setAnnotation(out, pub.SidecarSetVersionAltAnnotation(idle), out.Annotations[pub.SidecarSetVersionAnnotation(work)])
 		setAnnotation(out, pub.SidecarSetVersionAltAnnotation(work), version)
 	}
+	// The SidecarSet's current annotations go with its upgrade, as with OpenKruise: a
+	// changed Overwrite or MergePatchJson patch reaches the pods already injected.
+	sidecarset.PatchPodMetadata(out, t.ss.Spec.PatchPodMetadata)
 	if err := recordTarget(out, t, now); err != nil {
 		return nil, err
 	}
