@@ -41,30 +41,6 @@ func SidecarEnv(sc *apps.SidecarContainer, pod *corev1.Pod, appContainers []core
 	return env
 }
 
-// SharedMounts are the mounts of the pod's own containers that sidecar sc gets with
-// shareVolumePolicy enabled: those at a path the sidecar does not mount itself, at
-// most one per path (the first container's).
-func SharedMounts(sc *apps.SidecarContainer, appContainers []corev1.Container) []corev1.VolumeMount {
-	if sc.ShareVolumePolicy.Type != apps.ShareVolumePolicyEnabled {
-		return nil
-	}
-	paths := map[string]bool{}
-	for _, m := range sc.VolumeMounts {
-		paths[m.MountPath] = true
-	}
-	var out []corev1.VolumeMount
-	for _, app := range appContainers {
-		for _, m := range app.VolumeMounts {
-			if paths[m.MountPath] {
-				continue
-			}
-			paths[m.MountPath] = true
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // transferredEnv copies the named env vars of the source containers. A source
 // container or variable the pod does not have is left out, as OpenKruise does.
 func transferredEnv(transfers []apps.TransferEnvVar, pod *corev1.Pod, appContainers []corev1.Container) []corev1.EnvVar {

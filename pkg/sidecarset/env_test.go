@@ -69,3 +69,35 @@ func TestSidecarEnv(t *testing.T) {
 		})
 	}
 }
+
+func TestSharedDevices(t *testing.T) {
+	apps1 := []corev1.Container{
+		{Name: "db", VolumeDevices: []corev1.VolumeDevice{{Name: "data", DevicePath: "/dev/xvda"}, {Name: "wal", DevicePath: "/dev/xvdb"}}},
+		{Name: "replica", VolumeDevices: []corev1.VolumeDevice{{Name: "other", DevicePath: "/dev/xvda"}}},
+	}
+	enabled := &apps.ShareVolumePolicy{Type: apps.ShareVolumePolicyEnabled}
+	cases := []struct {
+		name string
+		sc   apps.SidecarContainer
+		want []string
+	}{
+		{name: "unset shares none", sc: apps.SidecarContainer{}},
+		{name: "disabled shares none", sc: apps.SidecarContainer{ShareVolumeDevicePolicy: &apps.ShareVolumePolicy{Type: apps.ShareVolumePolicyDisabled}}},
+		{name: "enabled shares each path once, the first container's", sc: apps.SidecarContainer{ShareVolumeDevicePolicy: enabled},
+			want: []string{"data", "wal"}},
+		{name: "a path the sidecar uses itself stays its own", sc: apps.SidecarContainer{ShareVolumeDevicePolicy: enabled,
+			Container: corev1.Container{VolumeDevices: []corev1.VolumeDevice{{Name: "mine", DevicePath: "/dev/xvdb"}}}},
+			want: []string{"data"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, d := range SharedDevices(&c.sc, apps1) {
+				got = append(got, d.Name)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("shared = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

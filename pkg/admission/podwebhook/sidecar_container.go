@@ -10,8 +10,8 @@ import (
 
 // sidecarContainer builds the container a sidecar becomes in pod: the SidecarSet's
 // container with the env sidecarset.SidecarEnv gives it, its mounts under their pod
-// volume names, and, with shareVolumePolicy enabled, the mounts of the pod's own
-// containers.
+// volume names, and, with shareVolumePolicy (shareVolumeDevicePolicy) enabled, the
+// mounts (volumeDevices) of the pod's own containers.
 func sidecarContainer(sc *apps.SidecarContainer, pod *corev1.Pod, appContainers []corev1.Container) corev1.Container {
 	c := *sc.Container.DeepCopy()
 	shared := sidecarset.SharedMounts(sc, appContainers)
@@ -23,6 +23,7 @@ func sidecarContainer(sc *apps.SidecarContainer, pod *corev1.Pod, appContainers 
 		c.VolumeDevices[i].Name = pub.PodVolumeName(c.VolumeDevices[i].Name)
 	}
 	c.VolumeMounts = append(c.VolumeMounts, shared...)
+	c.VolumeDevices = append(c.VolumeDevices, sidecarset.SharedDevices(sc, appContainers)...)
 	return c
 }
 
