@@ -18,7 +18,9 @@ type UpgradeSpec struct {
 	UpdateTimestamp metav1.Time `json:"updateTimestamp"`
 	Hash            string      `json:"hash"`
 	SidecarSetName  string      `json:"sidecarSetName"`
-	// SidecarList names the SidecarSet's containers in the pod (as in the SidecarSet).
+	// SidecarList names the SidecarSet's sidecars in the pod: its native sidecars and
+	// containers, sorted (see SidecarList); a name the pod had before injection is left
+	// out, so an upgrade never touches a container the SidecarSet did not inject.
 	SidecarList []string `json:"sidecarList"`
 	// ControllerRevision is the revision the sidecars came from, when known.
 	ControllerRevision string `json:"controllerRevision,omitempty"`
@@ -28,10 +30,21 @@ type UpgradeSpec struct {
 // annotation reads as no SidecarSet at all.
 func UpgradeSpecs(pod *corev1.Pod, annotation string) map[string]UpgradeSpec {
 	out := map[string]UpgradeSpec{}
-	if v, ok := pod.Annotations[annotation]; ok {
-		if err := json.Unmarshal([]byte(v), &out); err != nil {
-			return map[string]UpgradeSpec{}
-		}
+	v, ok := pod.Annotations[annotation]
+	if !ok {
+		return out
+	}
+	if err := json.Unmarshal([]byte(v), &out); err == nil {
+		return out
+	}
+	// OpenKruise before v0.9 wrote bare hashes by name; it still reads them.
+	older := map[string]string{}
+	if err := json.Unmarshal([]byte(v), &older); err != nil {
+		return map[string]UpgradeSpec{}
+	}
+	out = map[string]UpgradeSpec{}
+	for name, hash := range older {
+		out[name] = UpgradeSpec{Hash: hash, SidecarSetName: name}
 	}
 	return out
 }

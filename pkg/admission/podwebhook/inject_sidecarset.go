@@ -57,6 +57,7 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 
 	for _, ss := range matched {
 		var injected []string
+		anyInjected := false
 		initContainers := append([]apps.SidecarContainer(nil), ss.Spec.InitContainers...)
 		// OpenKruise injects init containers by name.
 		sort.SliceStable(initContainers, func(i, j int) bool { return initContainers[i].Name < initContainers[j].Name })
@@ -70,7 +71,10 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 				return err
 			}
 			place(c, sc.PodInjectPolicy, &initBefore, &initAfter)
-			injected = append(injected, sc.Name)
+			anyInjected = true
+			if sidecarset.IsNativeSidecar(&sc.Container) {
+				injected = append(injected, sc.Name) // a plain init container is no sidecar: it is never upgraded
+			}
 		}
 		for i := range ss.Spec.Containers {
 			sc := &ss.Spec.Containers[i]
@@ -85,6 +89,7 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 			if err != nil {
 				return err
 			}
+			anyInjected = true
 			if !hot {
 				place(c, sc.PodInjectPolicy, &before, &after)
 				injected = append(injected, sc.Name)
@@ -101,12 +106,13 @@ func injectSidecarSets(pod *corev1.Pod, matched []*apps.SidecarSet, now metav1.T
 			hotUpgraded = true
 			injected = append(injected, sc.Name)
 		}
-		if len(injected) == 0 {
+		if !anyInjected {
 			continue
 		}
+		sort.Strings(injected) // OpenKruise's sidecarList is sorted
 		addVolumes(pod, ss.Spec.Volumes)
 		addPullSecrets(pod, ss.Spec.ImagePullSecrets)
-		patchPodMetadata(pod, ss.Spec.PatchPodMetadata)
+		sidecarset.PatchPodMetadata(pod, ss.Spec.PatchPodMetadata)
 		if err := recordInjection(pod, ss, injected, now); err != nil {
 			return err
 		}
@@ -139,7 +145,10 @@ func sidecarNames(matched []*apps.SidecarSet) sets.Set[string] {
 	return names
 }
 
-// recordInjection writes the hash annotations and the injected list for ss.
+// recordInjection writes the hash annotations and the injected list for ss, as
+// OpenKruise does: per SidecarSet name, its hash (with and without images), name,
+// sidecarList (the native sidecars and containers injected, sorted) and the
+// ControllerRevision the sidecars came from.
 func recordInjection(pod *corev1.Pod, ss *apps.SidecarSet, injected []string, now metav1.Time) error {
 	hash, err := sidecarset.Hash(ss)
 	if err != nil {

@@ -46,7 +46,10 @@ type SidecarContainer struct {
 	PodInjectPolicy   PodInjectPolicyType
 	UpgradeStrategy   SidecarContainerUpgradeStrategy
 	ShareVolumePolicy ShareVolumePolicy
-	TransferEnv       []TransferEnvVar
+	// ShareVolumeDevicePolicy enabled gives the sidecar the volumeDevices of the pod's
+	// own containers; nil (the default) shares none and leaves the hash as before.
+	ShareVolumeDevicePolicy *ShareVolumePolicy
+	TransferEnv             []TransferEnvVar
 	// ResourcesPolicy computes the sidecar's resources from the pod's own containers
 	// when the pod is created; it excludes Container.Resources.
 	ResourcesPolicy *ResourcesPolicy

@@ -51,12 +51,31 @@ func classify(pod *corev1.Pod, t *target, canary labels.Selector) podStatus {
 		canary:   canary == nil || canary.Matches(labels.Set(pod.Labels)),
 		sidecars: map[string]bool{},
 	}
-	s.inPlace = s.updated || withoutImage.Hash == t.hashWithoutImage
 	for _, n := range spec.SidecarList {
 		s.sidecars[n] = true
 	}
+	s.inPlace = s.updated || withoutImage.Hash == t.hashWithoutImage && nativeSidecarsMatch(pod, t.ss, s.sidecars)
 	s.consistent = upgradeFinished(pod, t.ss.Name) && !switchOverPending(pod, t.ss, s.sidecars)
 	return s
+}
+
+// nativeSidecarsMatch: each native sidecar (init container with restartPolicy
+// Always) the SidecarSet injected into the pod runs the SidecarSet's image. Only
+// spec.containers are upgraded in place: a pod whose native sidecar changed needs
+// recreating to get the new one.
+func nativeSidecarsMatch(pod *corev1.Pod, ss *apps.SidecarSet, sidecars map[string]bool) bool {
+	for i := range ss.Spec.InitContainers {
+		sc := &ss.Spec.InitContainers[i]
+		if !sidecars[sc.Name] || !sidecarset.IsNativeSidecar(&sc.Container) {
+			continue
+		}
+		for _, c := range pod.Spec.InitContainers {
+			if c.Name == sc.Name && c.Image != sc.Image {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // upgradeFinished: every container the SidecarSet's last upgrade of the pod changed
@@ -138,6 +157,9 @@ func upgrade(pod *corev1.Pod, t *target, sidecars map[string]bool, now metav1.Ti
 		setAnnotation(out, pub.SidecarSetVersionAltAnnotation(idle), out.Annotations[pub.SidecarSetVersionAnnotation(work)])
 		setAnnotation(out, pub.SidecarSetVersionAltAnnotation(work), version)
 	}
+	// The SidecarSet's current annotations go with its upgrade, as with OpenKruise: a
+	// changed Overwrite or MergePatchJson patch reaches the pods already injected.
+	sidecarset.PatchPodMetadata(out, t.ss.Spec.PatchPodMetadata)
 	if err := recordTarget(out, t, now); err != nil {
 		return nil, err
 	}

@@ -6209,6 +6209,12 @@ func schema_pkg_apis_apps_v1alpha1_SidecarContainer(ref common.ReferenceCallback
 							Ref:         ref(v1alpha1.ShareVolumePolicy{}.OpenAPIModelName()),
 						},
 					},
+					"shareVolumeDevicePolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareVolumeDevicePolicy enabled gives the sidecar the volumeDevices of the pod's own containers (raw block volumes), as shareVolumePolicy does for volumeMounts. A pointer, as in OpenKruise: left unset, the kruise.io/sidecarset-hash of existing SidecarSets stays as it was.",
+							Ref:         ref(v1alpha1.ShareVolumePolicy{}.OpenAPIModelName()),
+						},
+					},
 					"transferEnv": {
 						VendorExtensible: spec.VendorExtensible{
 							Extensions: spec.Extensions{
@@ -13293,6 +13299,12 @@ func schema_pkg_apis_apps_v1beta1_SidecarContainer(ref common.ReferenceCallback)
 						SchemaProps: spec.SchemaProps{
 							Description: "ShareVolumePolicy enabled mounts the volumes of the pod's own containers into the sidecar. Defaults to disabled.",
 							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ShareVolumePolicy{}.OpenAPIModelName()),
+						},
+					},
+					"shareVolumeDevicePolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareVolumeDevicePolicy enabled gives the sidecar the volumeDevices of the pod's own containers (raw block volumes), as shareVolumePolicy does for volumeMounts. A pointer, as in OpenKruise: left unset, the kruise.io/sidecarset-hash of existing SidecarSets stays as it was.",
 							Ref:         ref(v1beta1.ShareVolumePolicy{}.OpenAPIModelName()),
 						},
 					},

@@ -4172,6 +4172,7 @@ func autoConvert_v1alpha1_SidecarContainer_To_apps_SidecarContainer(in *SidecarC
 	if err := Convert_v1alpha1_ShareVolumePolicy_To_apps_ShareVolumePolicy(&in.ShareVolumePolicy, &out.ShareVolumePolicy, s); err != nil {
 		return err
 	}
+	out.ShareVolumeDevicePolicy = (*apps.ShareVolumePolicy)(unsafe.Pointer(in.ShareVolumeDevicePolicy))
 	out.TransferEnv = *(*[]apps.TransferEnvVar)(unsafe.Pointer(&in.TransferEnv))
 	out.ResourcesPolicy = (*apps.ResourcesPolicy)(unsafe.Pointer(in.ResourcesPolicy))
 	return nil
@@ -4191,6 +4192,7 @@ func autoConvert_apps_SidecarContainer_To_v1alpha1_SidecarContainer(in *apps.Sid
 	if err := Convert_apps_ShareVolumePolicy_To_v1alpha1_ShareVolumePolicy(&in.ShareVolumePolicy, &out.ShareVolumePolicy, s); err != nil {
 		return err
 	}
+	out.ShareVolumeDevicePolicy = (*ShareVolumePolicy)(unsafe.Pointer(in.ShareVolumeDevicePolicy))
 	out.TransferEnv = *(*[]TransferEnvVar)(unsafe.Pointer(&in.TransferEnv))
 	out.ResourcesPolicy = (*ResourcesPolicy)(unsafe.Pointer(in.ResourcesPolicy))
 	return nil

@@ -4829,6 +4829,18 @@ func (m *SidecarContainer) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	_ = i
 	var l int
 	_ = l
+	if m.ShareVolumeDevicePolicy != nil {
+		{
+			size, err := m.ShareVolumeDevicePolicy.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x3a
+	}
 	if m.ResourcesPolicy != nil {
 		{
 			size, err := m.ResourcesPolicy.MarshalToSizedBuffer(dAtA[:i])
@@ -9216,6 +9228,10 @@ func (m *SidecarContainer) Size() (n int) {
 		l = m.ResourcesPolicy.Size()
 		n += 1 + l + sovGenerated(uint64(l))
 	}
+	if m.ShareVolumeDevicePolicy != nil {
+		l = m.ShareVolumeDevicePolicy.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
 	return n
 }
 
@@ -11456,6 +11472,7 @@ func (this *SidecarContainer) String() string {
 		`ShareVolumePolicy:` + strings.Replace(strings.Replace(this.ShareVolumePolicy.String(), "ShareVolumePolicy", "ShareVolumePolicy", 1), `&`, ``, 1) + `,`,
 		`TransferEnv:` + repeatedStringForTransferEnv + `,`,
 		`ResourcesPolicy:` + strings.Replace(this.ResourcesPolicy.String(), "ResourcesPolicy", "ResourcesPolicy", 1) + `,`,
+		`ShareVolumeDevicePolicy:` + strings.Replace(this.ShareVolumeDevicePolicy.String(), "ShareVolumePolicy", "ShareVolumePolicy", 1) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -26210,6 +26227,42 @@ func (m *SidecarContainer) Unmarshal(dAtA []byte) error {
 				m.ResourcesPolicy = &ResourcesPolicy{}
 			}
 			if err := m.ResourcesPolicy.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 7:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ShareVolumeDevicePolicy", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.ShareVolumeDevicePolicy == nil {
+				m.ShareVolumeDevicePolicy = &ShareVolumePolicy{}
+			}
+			if err := m.ShareVolumeDevicePolicy.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
 				return err
 			}
 			iNdEx = postIndex

@@ -93,6 +93,12 @@ type SidecarContainer struct {
 	// Defaults to disabled.
 	// +optional
 	ShareVolumePolicy ShareVolumePolicy `json:"shareVolumePolicy,omitempty" protobuf:"bytes,4,opt,name=shareVolumePolicy"`
+	// ShareVolumeDevicePolicy enabled gives the sidecar the volumeDevices of the pod's own
+	// containers (raw block volumes), as shareVolumePolicy does for volumeMounts. A
+	// pointer, as in OpenKruise: left unset, the kruise.io/sidecarset-hash of existing
+	// SidecarSets stays as it was.
+	// +optional
+	ShareVolumeDevicePolicy *ShareVolumePolicy `json:"shareVolumeDevicePolicy,omitempty" protobuf:"bytes,7,opt,name=shareVolumeDevicePolicy"`
 	// TransferEnv copies env vars of the pod's own containers into the sidecar.
 	// +optional
 	// +listType=atomic

@@ -118,6 +118,9 @@ func validateSidecarContainer(c *apps.SidecarContainer, initContainer bool, fldP
 	if !phaseIn(c.ShareVolumePolicy.Type, supportedShareVolumePolicies) {
 		allErrs = append(allErrs, field.NotSupported(fldPath.Child("shareVolumePolicy", "type"), c.ShareVolumePolicy.Type, supportedShareVolumePolicies))
 	}
+	if p := c.ShareVolumeDevicePolicy; p != nil && !phaseIn(p.Type, supportedShareVolumePolicies) {
+		allErrs = append(allErrs, field.NotSupported(fldPath.Child("shareVolumeDevicePolicy", "type"), p.Type, supportedShareVolumePolicies))
+	}
 	upgradePath := fldPath.Child("upgradeStrategy")
 	upgradeTypes := supportedUpgradeTypes
 	if initContainer {

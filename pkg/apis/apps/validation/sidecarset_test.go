@@ -141,6 +141,9 @@ func TestValidateSidecarSet(t *testing.T) {
 			want: []wantErr{notSupported("spec.containers[0].podInjectPolicy")}},
 		{name: "unknown share volume policy", mutate: func(ss *apps.SidecarSet) { ss.Spec.Containers[0].ShareVolumePolicy.Type = "Enabled" },
 			want: []wantErr{notSupported("spec.containers[0].shareVolumePolicy.type")}},
+		{name: "unknown share volume device policy", mutate: func(ss *apps.SidecarSet) {
+			ss.Spec.Containers[0].ShareVolumeDevicePolicy = &apps.ShareVolumePolicy{Type: "yes"}
+		}, want: []wantErr{notSupported("spec.containers[0].shareVolumeDevicePolicy.type")}},
 		{name: "unknown upgrade type", mutate: func(ss *apps.SidecarSet) { ss.Spec.Containers[0].UpgradeStrategy.UpgradeType = "WarmUpgrade" },
 			want: []wantErr{notSupported("spec.containers[0].upgradeStrategy.upgradeType")}},
 		{name: "hot upgrade", mutate: func(ss *apps.SidecarSet) { ss.Spec.Containers = append(ss.Spec.Containers, hotSidecar("envoy")) }},

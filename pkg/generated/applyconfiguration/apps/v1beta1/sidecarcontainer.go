@@ -37,6 +37,11 @@ type SidecarContainerApplyConfiguration struct {
 	// ShareVolumePolicy enabled mounts the volumes of the pod's own containers into the sidecar.
 	// Defaults to disabled.
 	ShareVolumePolicy *ShareVolumePolicyApplyConfiguration `json:"shareVolumePolicy,omitempty"`
+	// ShareVolumeDevicePolicy enabled gives the sidecar the volumeDevices of the pod's own
+	// containers (raw block volumes), as shareVolumePolicy does for volumeMounts. A
+	// pointer, as in OpenKruise: left unset, the kruise.io/sidecarset-hash of existing
+	// SidecarSets stays as it was.
+	ShareVolumeDevicePolicy *ShareVolumePolicyApplyConfiguration `json:"shareVolumeDevicePolicy,omitempty"`
 	// TransferEnv copies env vars of the pod's own containers into the sidecar.
 	TransferEnv []TransferEnvVarApplyConfiguration `json:"transferEnv,omitempty"`
 	// ResourcesPolicy computes the sidecar's resources from the pod's own containers
@@ -310,6 +315,14 @@ func (b *SidecarContainerApplyConfiguration) WithUpgradeStrategy(value *SidecarC
 // If called multiple times, the ShareVolumePolicy field is set to the value of the last call.
 func (b *SidecarContainerApplyConfiguration) WithShareVolumePolicy(value *ShareVolumePolicyApplyConfiguration) *SidecarContainerApplyConfiguration {
 	b.ShareVolumePolicy = value
+	return b
+}
+
+// WithShareVolumeDevicePolicy sets the ShareVolumeDevicePolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ShareVolumeDevicePolicy field is set to the value of the last call.
+func (b *SidecarContainerApplyConfiguration) WithShareVolumeDevicePolicy(value *ShareVolumePolicyApplyConfiguration) *SidecarContainerApplyConfiguration {
+	b.ShareVolumeDevicePolicy = value
 	return b
 }
 

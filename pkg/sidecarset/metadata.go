@@ -1,4 +1,4 @@
-package podwebhook
+package sidecarset
 
 import (
 	"encoding/json"
@@ -8,10 +8,12 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
-// patchPodMetadata writes a SidecarSet's annotations into the pod: Retain keeps a value
-// the pod has, Overwrite replaces it, MergePatchJson merges the JSON object into the
-// pod's (RFC 7386; a pod value that is not a JSON object is kept as it is).
-func patchPodMetadata(pod *corev1.Pod, patches []apps.SidecarSetPatchPodMetadata) {
+// PatchPodMetadata writes a SidecarSet's annotations into the pod, at injection and
+// at each in-place upgrade of its sidecars (as OpenKruise does): Retain keeps a value
+// the pod has (and adds a missing one), Overwrite replaces it, MergePatchJson merges
+// the JSON object into the pod's (RFC 7386; a pod value that is not a JSON object is
+// kept as it is).
+func PatchPodMetadata(pod *corev1.Pod, patches []apps.SidecarSetPatchPodMetadata) {
 	for _, p := range patches {
 		for k, v := range p.Annotations {
 			current, exists := pod.Annotations[k]
