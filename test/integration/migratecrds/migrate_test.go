@@ -232,6 +232,18 @@ func TestMigrateFromCRDs(t *testing.T) {
 				return false, fmt.Errorf("uniteddeployment %s: observedGeneration %d of %d", ud.GetName(), obs, ud.GetGeneration())
 			}
 		}
+		// the SidecarSets find the pods OpenKruise injected them into up to date
+		for name, n := range st.sidecarPods {
+			ss, err := e.c.Dynamic.Resource(gvr("sidecarsets")).Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			matched, _, _ := unstructured.NestedInt64(ss.Object, "status", "matchedPods")
+			updated, _, _ := unstructured.NestedInt64(ss.Object, "status", "updatedPods")
+			if matched != int64(n) || updated != int64(n) {
+				return false, fmt.Errorf("sidecarset %s: %d matched, %d updated, want %d of %d", name, matched, updated, n, n)
+			}
+		}
 		list, err := e.c.Dynamic.Resource(gvr("clonesets")).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: "apps.kruise.io/subset-name"})
 		if err != nil {
 			return false, err

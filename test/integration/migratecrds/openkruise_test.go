@@ -3,6 +3,7 @@ package migratecrds
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,8 +26,11 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/revisiondata"
+	"github.com/kruise-native/kruise-native/pkg/sidecarset"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
@@ -335,6 +339,8 @@ type standIn struct {
 	cloneSets []string
 	// udSubsets are the UnitedDeployments' subset CloneSets
 	udSubsets []string
+	// sidecarPods counts the pods each SidecarSet was injected into
+	sidecarPods map[string]int
 }
 
 const (
@@ -349,7 +355,7 @@ const (
 // labels, DaemonSet pods pinned to their node, and each workload's status.
 func (e *env) populate(t *testing.T, ns string, sz sizes) *standIn {
 	t.Helper()
-	s := &standIn{uids: map[string]string{}, pods: map[string]string{}}
+	s := &standIn{uids: map[string]string{}, pods: map[string]string{}, sidecarPods: map[string]int{}}
 	var pods []*corev1.Pod
 	node := 0
 	nextNode := func() string {
@@ -488,6 +494,11 @@ spec:
   containers: [{name: sidecar, image: busybox}]
 `, name, name))
 		record("sidecarsets", obj)
+		// the pods of CloneSet cs-<2+i> carry its sidecar, as OpenKruise's webhook
+		// injected it
+		if target := fmt.Sprintf("cs-%d", 2+i); 2+i < sz.CloneSets {
+			s.sidecarPods[name] = injectSidecars(t, obj, pods, target)
+		}
 	}
 	for i := 0; i < sz.UnitedDeployments; i++ {
 		name := fmt.Sprintf("ud-%d", i)
@@ -552,6 +563,58 @@ spec:
 		s.pods[p.Name] = string(p.UID)
 	}
 	return s
+}
+
+// injectSidecars gives the pods of CloneSet target what OpenKruise's pod webhook gives
+// a pod it injects a SidecarSet into: the selector's label, the sidecar containers, and
+// the hash annotations (kruise.io/sidecarset-hash and -hash-without-image, OpenKruise's
+// values for the SidecarSet as stored) with the injected list. It returns how many.
+func injectSidecars(t *testing.T, obj *unstructured.Unstructured, pods []*corev1.Pod, target string) int {
+	t.Helper()
+	v := &v1beta1.SidecarSet{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, v); err != nil {
+		t.Fatal(err)
+	}
+	v1beta1.SetObjectDefaults_SidecarSet(v) // OpenKruise's webhook defaulted it too
+	sch := runtime.NewScheme()
+	if err := apps.AddToScheme(sch); err != nil {
+		t.Fatal(err)
+	}
+	if err := v1beta1.AddToScheme(sch); err != nil {
+		t.Fatal(err)
+	}
+	ss := &apps.SidecarSet{}
+	if err := sch.Convert(v, ss, nil); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := sidecarset.Hash(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withoutImage, err := sidecarset.HashWithoutImage(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, pod := range pods {
+		if pod.Labels["app"] != target {
+			continue
+		}
+		pod.Labels["sidecar"] = ss.Name
+		for _, c := range v.Spec.Containers {
+			pod.Spec.Containers = append(pod.Spec.Containers, c.Container)
+		}
+		pod.Annotations = maps.Clone(pod.Annotations)
+		for annotation, h := range map[string]string{pub.SidecarSetHashAnnotation: hash, pub.SidecarSetHashWithoutImageAnnotation: withoutImage} {
+			spec := sidecarset.UpgradeSpec{UpdateTimestamp: metav1.Now(), Hash: h, SidecarSetName: ss.Name, SidecarList: sidecarset.SidecarList(ss)}
+			if err := sidecarset.SetUpgradeSpec(pod, annotation, spec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sidecarset.AddToInjectedList(pod, ss.Name)
+		n++
+	}
+	return n
 }
 
 // udSubsetPods is the pod count of each UnitedDeployment subset.
