@@ -25,6 +25,7 @@ var WorkloadSpreadTargets = []schema.GroupKind{
 	{Group: apps.GroupName, Kind: "StatefulSet"},
 	{Group: "apps", Kind: "Deployment"},
 	{Group: "apps", Kind: "ReplicaSet"},
+	{Group: "apps", Kind: "StatefulSet"},
 	{Group: "batch", Kind: "Job"},
 }
 

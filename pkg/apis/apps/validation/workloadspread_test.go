@@ -42,6 +42,10 @@ func TestValidateWorkloadSpread(t *testing.T) {
 		{name: "deployment target", mut: func(w *apps.WorkloadSpread) {
 			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
 		}},
+		// OpenKruise v1.5+ spreads a native StatefulSet's pods too.
+		{name: "native statefulset target", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web"}
+		}},
 		{name: "job target", mut: func(w *apps.WorkloadSpread) {
 			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "batch/v1", Kind: "Job", Name: "web"}
 		}},
