@@ -214,6 +214,11 @@ func spreadOf(ctx context.Context, store SpreadStore, pod *corev1.Pod) (*appsv1b
 		if ws.DeletionTimestamp != nil || ref == nil {
 			continue
 		}
+		// targetFilter: a pod its selector does not match is not the spread's (another
+		// spread of the same workload may take it).
+		if ok, err := workloadspread.Selects(ws, pod.Labels); err != nil || !ok {
+			continue
+		}
 		gv, err := schema.ParseGroupVersion(ref.APIVersion)
 		if err != nil {
 			continue

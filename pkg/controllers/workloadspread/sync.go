@@ -11,6 +11,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
@@ -63,12 +64,17 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			return 0, err
 		}
 	}
+	replicas, err := filteredReplicas(ws, t)
+	if err != nil {
+		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the target's replicas: %v", err)
+		return 0, nil
+	}
 	now := c.now()
 	views := make([]workloadspread.Pod, len(pods))
 	for i, p := range pods {
 		views[i] = c.view(ws, p)
 	}
-	res, err := workloadspread.Compute(ws, t.Replicas, views, now)
+	res, err := workloadspread.Compute(ws, replicas, views, now)
 	if err != nil {
 		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the subsets: %v", err)
 		return 0, nil
@@ -117,6 +123,10 @@ func (c *Controller) podsOf(ws *appsv1beta1.WorkloadSpread, sel *metav1.LabelSel
 	out := list[:0:0]
 	for _, p := range list {
 		if ref := metav1.GetControllerOf(p); direct && (ref == nil || ref.UID != uid) {
+			continue
+		}
+		// targetFilter: the pods its selector does not match are not the spread's.
+		if ok, err := workloadspread.Selects(ws, p.Labels); err != nil || !ok {
 			continue
 		}
 		out = append(out, p)
@@ -212,4 +222,18 @@ func (c *Controller) rescheduleStuck(ctx context.Context, ws *appsv1beta1.Worklo
 			"Deleted pod %s, unschedulable in subset %s for %s, to place it in another subset", p.Name, v.Subset, critical)
 	}
 	return nil
+}
+
+// filteredReplicas is the replicas the subsets' percents are taken of: the target's,
+// or with targetFilter.replicasPathList the sum of those fields of the target.
+func filteredReplicas(ws *appsv1beta1.WorkloadSpread, t *workloadtarget.Target) (int32, error) {
+	f := ws.Spec.TargetFilter
+	if f == nil || len(f.ReplicasPathList) == 0 || t.Object == nil {
+		return workloadspread.FilteredReplicas(ws, nil, t.Replicas)
+	}
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(t.Object)
+	if err != nil {
+		return 0, fmt.Errorf("reading the target's fields: %w", err)
+	}
+	return workloadspread.FilteredReplicas(ws, obj, t.Replicas)
 }
