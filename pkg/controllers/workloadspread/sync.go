@@ -75,6 +75,15 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		views[i] = c.view(ws, p)
 	}
 	res, err := workloadspread.Compute(ws, replicas, views, now)
+	if err == nil {
+		// Deployment and ReplicaSet targets: each pod version's subsets as well, which
+		// the webhook places that version's new pods by.
+		var requeue time.Duration
+		res.Status.VersionedSubsetStatuses, requeue, err = workloadspread.ComputeVersions(ws, replicas, views, now)
+		if requeue > 0 && (res.RequeueAfter == 0 || requeue < res.RequeueAfter) {
+			res.RequeueAfter = requeue
+		}
+	}
 	if err != nil {
 		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the subsets: %v", err)
 		return 0, nil
@@ -142,6 +151,7 @@ func (c *Controller) view(ws *appsv1beta1.WorkloadSpread, p *corev1.Pod) workloa
 		Name:        p.Name,
 		Created:     p.CreationTimestamp.Time,
 		Terminating: p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed,
+		Version:     workloadspread.PodVersion(ws, p),
 	}
 	if _, ok := p.Annotations[corev1.PodDeletionCost]; ok {
 		cost := podorder.DeletionCost(p.Annotations)
