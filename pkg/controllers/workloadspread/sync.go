@@ -100,6 +100,18 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			}
 		}
 	}
+	// Pods made before the spread, counted in the subset their node matches, are marked
+	// with it and given its patch's labels and annotations (OpenKruise does; its
+	// annotation opts out of the patch), within the same burst.
+	for i, p := range pods {
+		if _, placed := workloadspread.PlacementOf(p); placed || views[i].Subset == "" || views[i].Terminating || patched >= batch.Burst {
+			continue
+		}
+		patched++
+		if err := c.markExisting(ctx, ws, p, views[i].Subset); err != nil {
+			return 0, err
+		}
+	}
 	if !apiequality.Semantic.DeepEqual(res.Status, ws.Status) {
 		out := ws.DeepCopy()
 		out.Status = res.Status
@@ -246,4 +258,37 @@ func filteredReplicas(ws *appsv1beta1.WorkloadSpread, t *workloadtarget.Target) 
 		return 0, fmt.Errorf("reading the target's fields: %w", err)
 	}
 	return workloadspread.FilteredReplicas(ws, obj, t.Replicas)
+}
+
+// markExisting patches a pod created before ws with its subset's mark and metadata
+// (pkg/workloadspread.ExistingPodPatch), guarded by the pod's uid.
+func (c *Controller) markExisting(ctx context.Context, ws *appsv1beta1.WorkloadSpread, p *corev1.Pod, subset string) error {
+	for i := range ws.Spec.Subsets {
+		if ws.Spec.Subsets[i].Name != subset {
+			continue
+		}
+		patch, err := workloadspread.ExistingPodPatch(ws, &ws.Spec.Subsets[i])
+		if err != nil {
+			c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot patch pod %s: %v", p.Name, err)
+			return nil
+		}
+		// The uid in the patch makes it fail on a pod of the same name recreated since.
+		var withUID map[string]map[string]any
+		if err := json.Unmarshal(patch, &withUID); err != nil {
+			return err
+		}
+		withUID["metadata"]["uid"] = p.UID
+		if patch, err = json.Marshal(withUID); err != nil {
+			return err
+		}
+		_, err = c.kube.CoreV1().Pods(p.Namespace).Patch(ctx, p.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{FieldManager: ControllerName})
+		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("marking pod %s with subset %s: %w", p.Name, subset, err)
+		}
+		return nil
+	}
+	return nil
 }
