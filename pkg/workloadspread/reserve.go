@@ -43,7 +43,11 @@ func Reserve(ws *appsv1beta1.WorkloadSpread, pod string, now metav1.Time) (Decis
 	if !Ready(ws) {
 		return NotReady, ""
 	}
-	st := ws.Status.SubsetStatuses
+	return reserveIn(ws.Status.SubsetStatuses, pod, now)
+}
+
+// reserveIn takes the first slot with room in st (modified in place).
+func reserveIn(st []appsv1beta1.WorkloadSpreadSubsetStatus, pod string, now metav1.Time) (Decision, string) {
 	for i := range st {
 		if _, ok := st[i].CreatingPods[pod]; ok {
 			return Reserved, st[i].Name
@@ -71,8 +75,12 @@ func Reserve(ws *appsv1beta1.WorkloadSpread, pod string, now metav1.Time) (Decis
 // deletingPods until the controller sees it gone. False when nothing changed (an
 // unknown subset, or already recorded).
 func Release(ws *appsv1beta1.WorkloadSpread, subset, pod string, now metav1.Time) bool {
-	for i := range ws.Status.SubsetStatuses {
-		s := &ws.Status.SubsetStatuses[i]
+	return releaseIn(ws.Status.SubsetStatuses, subset, pod, now)
+}
+
+func releaseIn(st []appsv1beta1.WorkloadSpreadSubsetStatus, subset, pod string, now metav1.Time) bool {
+	for i := range st {
+		s := &st[i]
 		if s.Name != subset {
 			continue
 		}

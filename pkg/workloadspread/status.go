@@ -33,6 +33,8 @@ type Pod struct {
 	DeletionCost *int32
 	// UnschedulableSince is when the scheduler marked the pod Unschedulable (zero if not).
 	UnschedulableSince time.Time
+	// Version is the pod's version for a versioned spread (PodVersion), else "".
+	Version string
 }
 
 // Result is the computed status and the pod-deletion-cost each pod should carry

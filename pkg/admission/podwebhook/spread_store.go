@@ -2,15 +2,19 @@ package podwebhook
 
 import (
 	"context"
+	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	appslisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/workloadspread"
 )
 
 // SpreadStore is what the WorkloadSpread handler reads and writes.
@@ -24,6 +28,9 @@ type SpreadStore interface {
 	// ReplicaSetController returns the controller reference of a ReplicaSet, if any: a
 	// spread whose target is a Deployment places the pods of its ReplicaSets.
 	ReplicaSetController(ctx context.Context, namespace, name string) (*metav1.OwnerReference, error)
+	// TargetReplicas reads the replicas of a versioned spread's target (a Deployment or
+	// ReplicaSet), through its targetFilter's replicasPathList if set.
+	TargetReplicas(ctx context.Context, ws *appsv1beta1.WorkloadSpread) (int32, error)
 	// Synced reports whether the cache List reads has synced.
 	Synced() bool
 }
@@ -62,3 +69,33 @@ func (s *informerSpreads) ReplicaSetController(ctx context.Context, namespace, n
 }
 
 func (s *informerSpreads) Synced() bool { return s.synced() }
+
+func (s *informerSpreads) TargetReplicas(ctx context.Context, ws *appsv1beta1.WorkloadSpread) (int32, error) {
+	ref := ws.Spec.TargetReference
+	var obj runtime.Object
+	var replicas *int32
+	switch ref.Kind {
+	case "Deployment":
+		d, err := s.kube.AppsV1().Deployments(ws.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err != nil {
+			return 0, err
+		}
+		obj, replicas = d, d.Spec.Replicas
+	case "ReplicaSet":
+		rs, err := s.kube.AppsV1().ReplicaSets(ws.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if err != nil {
+			return 0, err
+		}
+		obj, replicas = rs, rs.Spec.Replicas
+	default:
+		return 0, fmt.Errorf("%s is not a versioned target", ref.Kind)
+	}
+	var fields map[string]any
+	if f := ws.Spec.TargetFilter; f != nil && len(f.ReplicasPathList) > 0 {
+		var err error
+		if fields, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
+			return 0, err
+		}
+	}
+	return workloadspread.FilteredReplicas(ws, fields, ptr.Deref(replicas, 1))
+}

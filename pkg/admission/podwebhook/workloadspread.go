@@ -31,6 +31,10 @@ type spreadRequest struct {
 	op     spreadOp
 	pod    string
 	subset string // release: the pod's subset
+	// version is the pod's version for a versioned spread ("" otherwise); init is
+	// that version's statuses should the spread have none yet (its first pod).
+	version string
+	init    appsv1beta1.WorkloadSpreadSubsetStatusList
 }
 
 type spreadResult struct {
@@ -48,11 +52,11 @@ func decideSpread(ws *appsv1beta1.WorkloadSpread, batch []spreadRequest, now met
 	for i, r := range batch {
 		switch r.op {
 		case spreadReserve:
-			d, s := workloadspread.Reserve(ws, r.pod, now)
+			d, s := workloadspread.ReserveVersion(ws, r.version, r.init, r.pod, now)
 			out[i] = spreadResult{decision: d, subset: s}
 			changed = changed || d == workloadspread.Reserved
 		case spreadRelease:
-			changed = workloadspread.Release(ws, r.subset, r.pod, now) || changed
+			changed = workloadspread.ReleaseVersion(ws, r.version, r.subset, r.pod, now) || changed
 		}
 	}
 	return out, changed
@@ -110,11 +114,15 @@ func placeInSpread(ctx context.Context, store SpreadStore, b *spreadBatcher, req
 	if pod.Name == "" && pod.GenerateName != "" {
 		pod.Name = names.SimpleNameGenerator.GenerateName(pod.GenerateName)
 	}
+	reserve, err := reserveRequest(ctx, store, ws, pod)
+	if err != nil {
+		return err
+	}
 	var res spreadResult
 	if req.DryRun != nil && *req.DryRun {
-		out, _ := decideSpread(b.peek(ws), []spreadRequest{{op: spreadReserve, pod: pod.Name}}, metav1.NewTime(b.now()))
+		out, _ := decideSpread(b.peek(ws), []spreadRequest{reserve}, metav1.NewTime(b.now()))
 		res = out[0]
-	} else if res, err = b.submit(ctx, ws, spreadRequest{op: spreadReserve, pod: pod.Name}); err != nil {
+	} else if res, err = b.submit(ctx, ws, reserve); err != nil {
 		return err
 	}
 	logger := klog.FromContext(ctx).WithValues("workloadspread", klog.KObj(ws), "pod", klog.KObj(pod))
@@ -188,7 +196,8 @@ func releaseFromSpread(ctx context.Context, store SpreadStore, b *spreadBatcher,
 	}
 	for _, ws := range spreads {
 		if ws.Name == p.Name && ws.DeletionTimestamp == nil {
-			_, err := b.submit(ctx, ws, spreadRequest{op: spreadRelease, pod: pod.Name, subset: p.Subset})
+			_, err := b.submit(ctx, ws, spreadRequest{op: spreadRelease, pod: pod.Name, subset: p.Subset,
+				version: workloadspread.PodVersion(ws, pod)})
 			return err
 		}
 	}
@@ -212,6 +221,11 @@ func spreadOf(ctx context.Context, store SpreadStore, pod *corev1.Pod) (*appsv1b
 	for _, ws := range spreads {
 		ref := ws.Spec.TargetReference
 		if ws.DeletionTimestamp != nil || ref == nil {
+			continue
+		}
+		// targetFilter: a pod its selector does not match is not the spread's (another
+		// spread of the same workload may take it).
+		if ok, err := workloadspread.Selects(ws, pod.Labels); err != nil || !ok {
 			continue
 		}
 		gv, err := schema.ParseGroupVersion(ref.APIVersion)
@@ -239,4 +253,30 @@ func spreadOf(ctx context.Context, store SpreadStore, pod *corev1.Pod) (*appsv1b
 		}
 	}
 	return nil, nil
+}
+
+// reserveRequest is the reservation of pod's slot. A pod of a version the spread has
+// not counted yet (the first pod of a Deployment's new ReplicaSet) brings that
+// version's empty statuses, their percents resolved against the target's replicas.
+func reserveRequest(ctx context.Context, store SpreadStore, ws *appsv1beta1.WorkloadSpread, pod *corev1.Pod) (spreadRequest, error) {
+	r := spreadRequest{op: spreadReserve, pod: pod.Name, version: workloadspread.PodVersion(ws, pod)}
+	if r.version == "" {
+		return r, nil
+	}
+	if _, counted := ws.Status.VersionedSubsetStatuses[r.version]; counted {
+		return r, nil
+	}
+	var replicas int32
+	if workloadspread.NeedsReplicas(ws) {
+		var err error
+		if replicas, err = store.TargetReplicas(ctx, ws); err != nil {
+			return r, fmt.Errorf("reading the replicas of WorkloadSpread %s/%s's target: %w", ws.Namespace, ws.Name, err)
+		}
+	}
+	init, err := workloadspread.NewVersion(ws, replicas)
+	if err != nil {
+		return r, err
+	}
+	r.init = init
+	return r, nil
 }

@@ -25,11 +25,12 @@ import (
 // fakeSpreads is one WorkloadSpread with the API server's optimistic concurrency; the
 // cache (List) lags: it returns the version the test stored first.
 type fakeSpreads struct {
-	mu      sync.Mutex
-	cached  *appsv1beta1.WorkloadSpread
-	stored  *appsv1beta1.WorkloadSpread
-	writes  int
-	rsOwner *metav1.OwnerReference
+	mu       sync.Mutex
+	cached   *appsv1beta1.WorkloadSpread
+	stored   *appsv1beta1.WorkloadSpread
+	writes   int
+	rsOwner  *metav1.OwnerReference
+	replicas int32
 }
 
 func (f *fakeSpreads) List(string) ([]*appsv1beta1.WorkloadSpread, error) {
@@ -57,6 +58,9 @@ func (f *fakeSpreads) ReplicaSetController(context.Context, string, string) (*me
 	return f.rsOwner, nil
 }
 func (f *fakeSpreads) Synced() bool { return true }
+func (f *fakeSpreads) TargetReplicas(context.Context, *appsv1beta1.WorkloadSpread) (int32, error) {
+	return f.replicas, nil
+}
 
 func zoneSpread(target appsv1beta1.TargetReference) *appsv1beta1.WorkloadSpread {
 	three := intstr.FromInt32(3)

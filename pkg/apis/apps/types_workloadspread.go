@@ -26,6 +26,15 @@ type WorkloadSpreadSpec struct {
 	TargetReference  *TargetReference
 	Subsets          []WorkloadSpreadSubset
 	ScheduleStrategy WorkloadSpreadScheduleStrategy
+	// TargetFilter narrows the spread to the target's pods its selector matches, with
+	// the replicas summed from ReplicasPathList; nil: all of the target's pods.
+	TargetFilter *TargetFilter
+}
+
+// TargetFilter selects the part of a workload's pods a WorkloadSpread manages.
+type TargetFilter struct {
+	Selector         *metav1.LabelSelector
+	ReplicasPathList []string
 }
 
 // TargetReference names a workload in the WorkloadSpread's namespace.
@@ -73,7 +82,13 @@ type AdaptiveWorkloadSpreadStrategy struct {
 type WorkloadSpreadStatus struct {
 	ObservedGeneration int64
 	SubsetStatuses     []WorkloadSpreadSubsetStatus
+	// VersionedSubsetStatuses: the subsets counted per pod version (pod-template-hash),
+	// for Deployment and ReplicaSet targets.
+	VersionedSubsetStatuses map[string]WorkloadSpreadSubsetStatusList
 }
+
+// WorkloadSpreadSubsetStatusList is one version's subset statuses.
+type WorkloadSpreadSubsetStatusList []WorkloadSpreadSubsetStatus
 
 // WorkloadSpreadSubsetStatus counts a subset's room and the pods in flight.
 type WorkloadSpreadSubsetStatus struct {

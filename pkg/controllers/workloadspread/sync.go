@@ -11,6 +11,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
@@ -63,12 +64,26 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			return 0, err
 		}
 	}
+	replicas, err := filteredReplicas(ws, t)
+	if err != nil {
+		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the target's replicas: %v", err)
+		return 0, nil
+	}
 	now := c.now()
 	views := make([]workloadspread.Pod, len(pods))
 	for i, p := range pods {
 		views[i] = c.view(ws, p)
 	}
-	res, err := workloadspread.Compute(ws, t.Replicas, views, now)
+	res, err := workloadspread.Compute(ws, replicas, views, now)
+	if err == nil {
+		// Deployment and ReplicaSet targets: each pod version's subsets as well, which
+		// the webhook places that version's new pods by.
+		var requeue time.Duration
+		res.Status.VersionedSubsetStatuses, requeue, err = workloadspread.ComputeVersions(ws, replicas, views, now)
+		if requeue > 0 && (res.RequeueAfter == 0 || requeue < res.RequeueAfter) {
+			res.RequeueAfter = requeue
+		}
+	}
 	if err != nil {
 		c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot count the subsets: %v", err)
 		return 0, nil
@@ -83,6 +98,18 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 			if err := c.setDeletionCost(ctx, p, cost); err != nil {
 				return 0, err
 			}
+		}
+	}
+	// Pods made before the spread, counted in the subset their node matches, are marked
+	// with it and given its patch's labels and annotations (OpenKruise does; its
+	// annotation opts out of the patch), within the same burst.
+	for i, p := range pods {
+		if _, placed := workloadspread.PlacementOf(p); placed || views[i].Subset == "" || views[i].Terminating || patched >= batch.Burst {
+			continue
+		}
+		patched++
+		if err := c.markExisting(ctx, ws, p, views[i].Subset); err != nil {
+			return 0, err
 		}
 	}
 	if !apiequality.Semantic.DeepEqual(res.Status, ws.Status) {
@@ -119,6 +146,10 @@ func (c *Controller) podsOf(ws *appsv1beta1.WorkloadSpread, sel *metav1.LabelSel
 		if ref := metav1.GetControllerOf(p); direct && (ref == nil || ref.UID != uid) {
 			continue
 		}
+		// targetFilter: the pods its selector does not match are not the spread's.
+		if ok, err := workloadspread.Selects(ws, p.Labels); err != nil || !ok {
+			continue
+		}
 		out = append(out, p)
 	}
 	return out, nil
@@ -132,6 +163,7 @@ func (c *Controller) view(ws *appsv1beta1.WorkloadSpread, p *corev1.Pod) workloa
 		Name:        p.Name,
 		Created:     p.CreationTimestamp.Time,
 		Terminating: p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed,
+		Version:     workloadspread.PodVersion(ws, p),
 	}
 	if _, ok := p.Annotations[corev1.PodDeletionCost]; ok {
 		cost := podorder.DeletionCost(p.Annotations)
@@ -210,6 +242,53 @@ func (c *Controller) rescheduleStuck(ctx context.Context, ws *appsv1beta1.Worklo
 		}
 		c.recorder.Eventf(ws, corev1.EventTypeNormal, reasonRescheduled,
 			"Deleted pod %s, unschedulable in subset %s for %s, to place it in another subset", p.Name, v.Subset, critical)
+	}
+	return nil
+}
+
+// filteredReplicas is the replicas the subsets' percents are taken of: the target's,
+// or with targetFilter.replicasPathList the sum of those fields of the target.
+func filteredReplicas(ws *appsv1beta1.WorkloadSpread, t *workloadtarget.Target) (int32, error) {
+	f := ws.Spec.TargetFilter
+	if f == nil || len(f.ReplicasPathList) == 0 || t.Object == nil {
+		return workloadspread.FilteredReplicas(ws, nil, t.Replicas)
+	}
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(t.Object)
+	if err != nil {
+		return 0, fmt.Errorf("reading the target's fields: %w", err)
+	}
+	return workloadspread.FilteredReplicas(ws, obj, t.Replicas)
+}
+
+// markExisting patches a pod created before ws with its subset's mark and metadata
+// (pkg/workloadspread.ExistingPodPatch), guarded by the pod's uid.
+func (c *Controller) markExisting(ctx context.Context, ws *appsv1beta1.WorkloadSpread, p *corev1.Pod, subset string) error {
+	for i := range ws.Spec.Subsets {
+		if ws.Spec.Subsets[i].Name != subset {
+			continue
+		}
+		patch, err := workloadspread.ExistingPodPatch(ws, &ws.Spec.Subsets[i])
+		if err != nil {
+			c.recorder.Eventf(ws, corev1.EventTypeWarning, reasonInvalidSpread, "Cannot patch pod %s: %v", p.Name, err)
+			return nil
+		}
+		// The uid in the patch makes it fail on a pod of the same name recreated since.
+		var withUID map[string]map[string]any
+		if err := json.Unmarshal(patch, &withUID); err != nil {
+			return err
+		}
+		withUID["metadata"]["uid"] = p.UID
+		if patch, err = json.Marshal(withUID); err != nil {
+			return err
+		}
+		_, err = c.kube.CoreV1().Pods(p.Namespace).Patch(ctx, p.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{FieldManager: ControllerName})
+		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("marking pod %s with subset %s: %w", p.Name, subset, err)
+		}
+		return nil
 	}
 	return nil
 }

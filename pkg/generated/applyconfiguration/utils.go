@@ -266,6 +266,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.SubsetTemplateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SyncStatus"):
 		return &appsv1alpha1.SyncStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("TargetFilter"):
+		return &appsv1alpha1.TargetFilterApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("TargetReference"):
 		return &appsv1alpha1.TargetReferenceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("Topology"):
@@ -500,6 +502,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.SubsetTemplateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("SyncStatus"):
 		return &appsv1beta1.SyncStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("TargetFilter"):
+		return &appsv1beta1.TargetFilterApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("TargetReference"):
 		return &appsv1beta1.TargetReferenceApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("Topology"):

@@ -171,6 +171,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.Subset{}.OpenAPIModelName():                                          schema_pkg_apis_apps_v1alpha1_Subset(ref),
 		v1alpha1.SubsetTemplate{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_SubsetTemplate(ref),
 		v1alpha1.SyncStatus{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_SyncStatus(ref),
+		v1alpha1.TargetFilter{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_TargetFilter(ref),
 		v1alpha1.TargetReference{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1alpha1_TargetReference(ref),
 		v1alpha1.Topology{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_Topology(ref),
 		v1alpha1.TransferEnvVar{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_TransferEnvVar(ref),
@@ -304,6 +305,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.Subset{}.OpenAPIModelName():                                           schema_pkg_apis_apps_v1beta1_Subset(ref),
 		v1beta1.SubsetTemplate{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_SubsetTemplate(ref),
 		v1beta1.SyncStatus{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1beta1_SyncStatus(ref),
+		v1beta1.TargetFilter{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_TargetFilter(ref),
 		v1beta1.TargetReference{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_TargetReference(ref),
 		v1beta1.Topology{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_Topology(ref),
 		v1beta1.TransferEnvVar{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_TransferEnvVar(ref),
@@ -7481,6 +7483,47 @@ func schema_pkg_apis_apps_v1alpha1_SyncStatus(ref common.ReferenceCallback) comm
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_TargetFilter(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetFilter selects the part of a workload's pods a WorkloadSpread manages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector matches the pods the spread manages; nil matches every pod of the target.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"replicasPathList": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ReplicasPathList: dot-separated paths of integer fields in the target object (e.g. spec.tfReplicaSpecs.Worker.replicas); their sum is the number of selected replicas. Empty: the target's own replicas.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -8410,12 +8453,18 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadSpec(ref common.ReferenceCallba
 							Ref:         ref(v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName()),
 						},
 					},
+					"targetFilter": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetFilter narrows the spread to part of the target's pods (OpenKruise v1.5+): only pods its selector matches are placed and counted, and the replicas that percent maxReplicas are taken of are the sum of replicasPathList's fields of the target object.",
+							Ref:         ref(v1alpha1.TargetFilter{}.OpenAPIModelName()),
+						},
+					},
 				},
 				Required: []string{"targetRef", "subsets"},
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.TargetReference{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName()},
+			v1alpha1.TargetFilter{}.OpenAPIModelName(), v1alpha1.TargetReference{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1alpha1.WorkloadSpreadSubset{}.OpenAPIModelName()},
 	}
 }
 
@@ -8447,6 +8496,28 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadStatus(ref common.ReferenceCall
 									SchemaProps: spec.SchemaProps{
 										Default: map[string]interface{}{},
 										Ref:     ref(v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"versionedSubsetStatuses": {
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionedSubsetStatuses counts the subsets per pod version (the pod-template-hash of a Deployment's or ReplicaSet's pods), so that during a rollout that surges, the new version's pods fill each subset up to maxReplicas on their own instead of finding it full of the old version's pods.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type: []string{"array"},
+										Items: &spec.SchemaOrArray{
+											Schema: &spec.Schema{
+												SchemaProps: spec.SchemaProps{
+													Default: map[string]interface{}{},
+													Ref:     ref(v1alpha1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+												},
+											},
+										},
 									},
 								},
 							},
@@ -14574,6 +14645,47 @@ func schema_pkg_apis_apps_v1beta1_SyncStatus(ref common.ReferenceCallback) commo
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_TargetFilter(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "TargetFilter selects the part of a workload's pods a WorkloadSpread manages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector matches the pods the spread manages; nil matches every pod of the target.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"replicasPathList": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ReplicasPathList: dot-separated paths of integer fields in the target object (e.g. spec.tfReplicaSpecs.Worker.replicas); their sum is the number of selected replicas. Empty: the target's own replicas.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_TargetReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -15503,12 +15615,18 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadSpec(ref common.ReferenceCallbac
 							Ref:         ref(v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName()),
 						},
 					},
+					"targetFilter": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetFilter narrows the spread to part of the target's pods (OpenKruise v1.5+): only pods its selector matches are placed and counted, and the replicas that percent maxReplicas are taken of are the sum of replicasPathList's fields of the target object.",
+							Ref:         ref(v1beta1.TargetFilter{}.OpenAPIModelName()),
+						},
+					},
 				},
 				Required: []string{"targetRef", "subsets"},
 			},
 		},
 		Dependencies: []string{
-			v1beta1.TargetReference{}.OpenAPIModelName(), v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1beta1.WorkloadSpreadSubset{}.OpenAPIModelName()},
+			v1beta1.TargetFilter{}.OpenAPIModelName(), v1beta1.TargetReference{}.OpenAPIModelName(), v1beta1.WorkloadSpreadScheduleStrategy{}.OpenAPIModelName(), v1beta1.WorkloadSpreadSubset{}.OpenAPIModelName()},
 	}
 }
 
@@ -15540,6 +15658,28 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadStatus(ref common.ReferenceCallb
 									SchemaProps: spec.SchemaProps{
 										Default: map[string]interface{}{},
 										Ref:     ref(v1beta1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"versionedSubsetStatuses": {
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionedSubsetStatuses counts the subsets per pod version (the pod-template-hash of a Deployment's or ReplicaSet's pods), so that during a rollout that surges, the new version's pods fill each subset up to maxReplicas on their own instead of finding it full of the old version's pods.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type: []string{"array"},
+										Items: &spec.SchemaOrArray{
+											Schema: &spec.Schema{
+												SchemaProps: spec.SchemaProps{
+													Default: map[string]interface{}{},
+													Ref:     ref(v1beta1.WorkloadSpreadSubsetStatus{}.OpenAPIModelName()),
+												},
+											},
+										},
 									},
 								},
 							},

@@ -262,6 +262,8 @@ func (m *SubsetTemplate) Reset() { *m = SubsetTemplate{} }
 
 func (m *SyncStatus) Reset() { *m = SyncStatus{} }
 
+func (m *TargetFilter) Reset() { *m = TargetFilter{} }
+
 func (m *TargetReference) Reset() { *m = TargetReference{} }
 
 func (m *Topology) Reset() { *m = Topology{} }
@@ -309,6 +311,8 @@ func (m *WorkloadSpreadSubset) Reset() { *m = WorkloadSpreadSubset{} }
 func (m *WorkloadSpreadSubsetCondition) Reset() { *m = WorkloadSpreadSubsetCondition{} }
 
 func (m *WorkloadSpreadSubsetStatus) Reset() { *m = WorkloadSpreadSubsetStatus{} }
+
+func (m *WorkloadSpreadSubsetStatusList) Reset() { *m = WorkloadSpreadSubsetStatusList{} }
 
 func (m *AdaptiveUnitedDeploymentStrategy) Marshal() (dAtA []byte, err error) {
 	size := m.Size()
@@ -6279,6 +6283,50 @@ func (m *SyncStatus) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
+func (m *TargetFilter) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *TargetFilter) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *TargetFilter) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.ReplicasPathList) > 0 {
+		for iNdEx := len(m.ReplicasPathList) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.ReplicasPathList[iNdEx])
+			copy(dAtA[i:], m.ReplicasPathList[iNdEx])
+			i = encodeVarintGenerated(dAtA, i, uint64(len(m.ReplicasPathList[iNdEx])))
+			i--
+			dAtA[i] = 0x12
+		}
+	}
+	if m.Selector != nil {
+		{
+			size, err := m.Selector.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
 func (m *TargetReference) Marshal() (dAtA []byte, err error) {
 	size := m.Size()
 	dAtA = make([]byte, size)
@@ -7258,6 +7306,18 @@ func (m *WorkloadSpreadSpec) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	_ = i
 	var l int
 	_ = l
+	if m.TargetFilter != nil {
+		{
+			size, err := m.TargetFilter.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintGenerated(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x22
+	}
 	{
 		size, err := m.ScheduleStrategy.MarshalToSizedBuffer(dAtA[:i])
 		if err != nil {
@@ -7317,6 +7377,35 @@ func (m *WorkloadSpreadStatus) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	_ = i
 	var l int
 	_ = l
+	if len(m.VersionedSubsetStatuses) > 0 {
+		keysForVersionedSubsetStatuses := make([]string, 0, len(m.VersionedSubsetStatuses))
+		for k := range m.VersionedSubsetStatuses {
+			keysForVersionedSubsetStatuses = append(keysForVersionedSubsetStatuses, string(k))
+		}
+		sort.Strings(keysForVersionedSubsetStatuses)
+		for iNdEx := len(keysForVersionedSubsetStatuses) - 1; iNdEx >= 0; iNdEx-- {
+			v := m.VersionedSubsetStatuses[string(keysForVersionedSubsetStatuses[iNdEx])]
+			baseI := i
+			{
+				size, err := (&v).MarshalToSizedBuffer(dAtA[:i])
+				if err != nil {
+					return 0, err
+				}
+				i -= size
+				i = encodeVarintGenerated(dAtA, i, uint64(size))
+			}
+			i--
+			dAtA[i] = 0x12
+			i -= len(keysForVersionedSubsetStatuses[iNdEx])
+			copy(dAtA[i:], keysForVersionedSubsetStatuses[iNdEx])
+			i = encodeVarintGenerated(dAtA, i, uint64(len(keysForVersionedSubsetStatuses[iNdEx])))
+			i--
+			dAtA[i] = 0xa
+			i = encodeVarintGenerated(dAtA, i, uint64(baseI-i))
+			i--
+			dAtA[i] = 0x1a
+		}
+	}
 	if len(m.SubsetStatuses) > 0 {
 		for iNdEx := len(m.SubsetStatuses) - 1; iNdEx >= 0; iNdEx-- {
 			{
@@ -7583,6 +7672,43 @@ func (m *WorkloadSpreadSubsetStatus) MarshalToSizedBuffer(dAtA []byte) (int, err
 	i = encodeVarintGenerated(dAtA, i, uint64(len(m.Name)))
 	i--
 	dAtA[i] = 0xa
+	return len(dAtA) - i, nil
+}
+
+func (m WorkloadSpreadSubsetStatusList) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m WorkloadSpreadSubsetStatusList) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m WorkloadSpreadSubsetStatusList) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m) > 0 {
+		for iNdEx := len(m) - 1; iNdEx >= 0; iNdEx-- {
+			{
+				size, err := m[iNdEx].MarshalToSizedBuffer(dAtA[:i])
+				if err != nil {
+					return 0, err
+				}
+				i -= size
+				i = encodeVarintGenerated(dAtA, i, uint64(size))
+			}
+			i--
+			dAtA[i] = 0xa
+		}
+	}
 	return len(dAtA) - i, nil
 }
 
@@ -9730,6 +9856,25 @@ func (m *SyncStatus) Size() (n int) {
 	return n
 }
 
+func (m *TargetFilter) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Selector != nil {
+		l = m.Selector.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
+	if len(m.ReplicasPathList) > 0 {
+		for _, s := range m.ReplicasPathList {
+			l = len(s)
+			n += 1 + l + sovGenerated(uint64(l))
+		}
+	}
+	return n
+}
+
 func (m *TargetReference) Size() (n int) {
 	if m == nil {
 		return 0
@@ -10098,6 +10243,10 @@ func (m *WorkloadSpreadSpec) Size() (n int) {
 	}
 	l = m.ScheduleStrategy.Size()
 	n += 1 + l + sovGenerated(uint64(l))
+	if m.TargetFilter != nil {
+		l = m.TargetFilter.Size()
+		n += 1 + l + sovGenerated(uint64(l))
+	}
 	return n
 }
 
@@ -10112,6 +10261,15 @@ func (m *WorkloadSpreadStatus) Size() (n int) {
 		for _, e := range m.SubsetStatuses {
 			l = e.Size()
 			n += 1 + l + sovGenerated(uint64(l))
+		}
+	}
+	if len(m.VersionedSubsetStatuses) > 0 {
+		for k, v := range m.VersionedSubsetStatuses {
+			_ = k
+			_ = v
+			l = v.Size()
+			mapEntrySize := 1 + len(k) + sovGenerated(uint64(len(k))) + 1 + l + sovGenerated(uint64(l))
+			n += mapEntrySize + 1 + sovGenerated(uint64(mapEntrySize))
 		}
 	}
 	return n
@@ -10203,6 +10361,21 @@ func (m *WorkloadSpreadSubsetStatus) Size() (n int) {
 		}
 	}
 	n += 1 + sovGenerated(uint64(m.Replicas))
+	return n
+}
+
+func (m WorkloadSpreadSubsetStatusList) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if len(m) > 0 {
+		for _, e := range m {
+			l = e.Size()
+			n += 1 + l + sovGenerated(uint64(l))
+		}
+	}
 	return n
 }
 
@@ -11856,6 +12029,17 @@ func (this *SyncStatus) String() string {
 	}, "")
 	return s
 }
+func (this *TargetFilter) String() string {
+	if this == nil {
+		return "nil"
+	}
+	s := strings.Join([]string{`&TargetFilter{`,
+		`Selector:` + strings.Replace(fmt.Sprintf("%v", this.Selector), "LabelSelector", "v1.LabelSelector", 1) + `,`,
+		`ReplicasPathList:` + fmt.Sprintf("%v", this.ReplicasPathList) + `,`,
+		`}`,
+	}, "")
+	return s
+}
 func (this *TargetReference) String() string {
 	if this == nil {
 		return "nil"
@@ -12157,6 +12341,7 @@ func (this *WorkloadSpreadSpec) String() string {
 		`TargetReference:` + strings.Replace(this.TargetReference.String(), "TargetReference", "TargetReference", 1) + `,`,
 		`Subsets:` + repeatedStringForSubsets + `,`,
 		`ScheduleStrategy:` + strings.Replace(strings.Replace(this.ScheduleStrategy.String(), "WorkloadSpreadScheduleStrategy", "WorkloadSpreadScheduleStrategy", 1), `&`, ``, 1) + `,`,
+		`TargetFilter:` + strings.Replace(this.TargetFilter.String(), "TargetFilter", "TargetFilter", 1) + `,`,
 		`}`,
 	}, "")
 	return s
@@ -12170,9 +12355,20 @@ func (this *WorkloadSpreadStatus) String() string {
 		repeatedStringForSubsetStatuses += strings.Replace(strings.Replace(f.String(), "WorkloadSpreadSubsetStatus", "WorkloadSpreadSubsetStatus", 1), `&`, ``, 1) + ","
 	}
 	repeatedStringForSubsetStatuses += "}"
+	keysForVersionedSubsetStatuses := make([]string, 0, len(this.VersionedSubsetStatuses))
+	for k := range this.VersionedSubsetStatuses {
+		keysForVersionedSubsetStatuses = append(keysForVersionedSubsetStatuses, k)
+	}
+	sort.Strings(keysForVersionedSubsetStatuses)
+	mapStringForVersionedSubsetStatuses := "map[string]WorkloadSpreadSubsetStatusList{"
+	for _, k := range keysForVersionedSubsetStatuses {
+		mapStringForVersionedSubsetStatuses += fmt.Sprintf("%v: %v,", k, this.VersionedSubsetStatuses[k])
+	}
+	mapStringForVersionedSubsetStatuses += "}"
 	s := strings.Join([]string{`&WorkloadSpreadStatus{`,
 		`ObservedGeneration:` + fmt.Sprintf("%v", this.ObservedGeneration) + `,`,
 		`SubsetStatuses:` + repeatedStringForSubsetStatuses + `,`,
+		`VersionedSubsetStatuses:` + mapStringForVersionedSubsetStatuses + `,`,
 		`}`,
 	}, "")
 	return s
@@ -30491,6 +30687,124 @@ func (m *SyncStatus) Unmarshal(dAtA []byte) error {
 	}
 	return nil
 }
+func (m *TargetFilter) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowGenerated
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: TargetFilter: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: TargetFilter: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Selector", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Selector == nil {
+				m.Selector = &v1.LabelSelector{}
+			}
+			if err := m.Selector.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReplicasPathList", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ReplicasPathList = append(m.ReplicasPathList, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipGenerated(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
 func (m *TargetReference) Unmarshal(dAtA []byte) error {
 	l := len(dAtA)
 	iNdEx := 0
@@ -33741,6 +34055,42 @@ func (m *WorkloadSpreadSpec) Unmarshal(dAtA []byte) error {
 				return err
 			}
 			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field TargetFilter", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.TargetFilter == nil {
+				m.TargetFilter = &TargetFilter{}
+			}
+			if err := m.TargetFilter.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])
@@ -33843,6 +34193,135 @@ func (m *WorkloadSpreadStatus) Unmarshal(dAtA []byte) error {
 			if err := m.SubsetStatuses[len(m.SubsetStatuses)-1].Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
 				return err
 			}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field VersionedSubsetStatuses", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.VersionedSubsetStatuses == nil {
+				m.VersionedSubsetStatuses = make(map[string]WorkloadSpreadSubsetStatusList)
+			}
+			var mapkey string
+			mapvalue := &WorkloadSpreadSubsetStatusList{}
+			for iNdEx < postIndex {
+				entryPreIndex := iNdEx
+				var wire uint64
+				for shift := uint(0); ; shift += 7 {
+					if shift >= 64 {
+						return ErrIntOverflowGenerated
+					}
+					if iNdEx >= l {
+						return io.ErrUnexpectedEOF
+					}
+					b := dAtA[iNdEx]
+					iNdEx++
+					wire |= uint64(b&0x7F) << shift
+					if b < 0x80 {
+						break
+					}
+				}
+				fieldNum := int32(wire >> 3)
+				if fieldNum == 1 {
+					var stringLenmapkey uint64
+					for shift := uint(0); ; shift += 7 {
+						if shift >= 64 {
+							return ErrIntOverflowGenerated
+						}
+						if iNdEx >= l {
+							return io.ErrUnexpectedEOF
+						}
+						b := dAtA[iNdEx]
+						iNdEx++
+						stringLenmapkey |= uint64(b&0x7F) << shift
+						if b < 0x80 {
+							break
+						}
+					}
+					intStringLenmapkey := int(stringLenmapkey)
+					if intStringLenmapkey < 0 {
+						return ErrInvalidLengthGenerated
+					}
+					postStringIndexmapkey := iNdEx + intStringLenmapkey
+					if postStringIndexmapkey < 0 {
+						return ErrInvalidLengthGenerated
+					}
+					if postStringIndexmapkey > l {
+						return io.ErrUnexpectedEOF
+					}
+					mapkey = string(dAtA[iNdEx:postStringIndexmapkey])
+					iNdEx = postStringIndexmapkey
+				} else if fieldNum == 2 {
+					var mapmsglen int
+					for shift := uint(0); ; shift += 7 {
+						if shift >= 64 {
+							return ErrIntOverflowGenerated
+						}
+						if iNdEx >= l {
+							return io.ErrUnexpectedEOF
+						}
+						b := dAtA[iNdEx]
+						iNdEx++
+						mapmsglen |= int(b&0x7F) << shift
+						if b < 0x80 {
+							break
+						}
+					}
+					if mapmsglen < 0 {
+						return ErrInvalidLengthGenerated
+					}
+					postmsgIndex := iNdEx + mapmsglen
+					if postmsgIndex < 0 {
+						return ErrInvalidLengthGenerated
+					}
+					if postmsgIndex > l {
+						return io.ErrUnexpectedEOF
+					}
+					mapvalue = &WorkloadSpreadSubsetStatusList{}
+					if err := mapvalue.Unmarshal(dAtA[iNdEx:postmsgIndex]); err != nil {
+						return err
+					}
+					iNdEx = postmsgIndex
+				} else {
+					iNdEx = entryPreIndex
+					skippy, err := skipGenerated(dAtA[iNdEx:])
+					if err != nil {
+						return err
+					}
+					if (skippy < 0) || (iNdEx+skippy) < 0 {
+						return ErrInvalidLengthGenerated
+					}
+					if (iNdEx + skippy) > postIndex {
+						return io.ErrUnexpectedEOF
+					}
+					iNdEx += skippy
+				}
+			}
+			m.VersionedSubsetStatuses[mapkey] = *mapvalue
 			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
@@ -34722,6 +35201,90 @@ func (m *WorkloadSpreadSubsetStatus) Unmarshal(dAtA []byte) error {
 					break
 				}
 			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipGenerated(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *WorkloadSpreadSubsetStatusList) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowGenerated
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: WorkloadSpreadSubsetStatusList: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: WorkloadSpreadSubsetStatusList: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Items", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowGenerated
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthGenerated
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			*m = append(*m, WorkloadSpreadSubsetStatus{})
+			if err := (*m)[len(*m)-1].Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := skipGenerated(dAtA[iNdEx:])

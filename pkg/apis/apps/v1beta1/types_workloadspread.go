@@ -1,6 +1,8 @@
 package v1beta1
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -40,6 +42,26 @@ type WorkloadSpreadSpec struct {
 	// ScheduleStrategy is Fixed (default) or Adaptive.
 	// +optional
 	ScheduleStrategy WorkloadSpreadScheduleStrategy `json:"scheduleStrategy,omitempty" protobuf:"bytes,3,opt,name=scheduleStrategy"`
+
+	// TargetFilter narrows the spread to part of the target's pods (OpenKruise v1.5+):
+	// only pods its selector matches are placed and counted, and the replicas that
+	// percent maxReplicas are taken of are the sum of replicasPathList's fields of the
+	// target object.
+	// +optional
+	TargetFilter *TargetFilter `json:"targetFilter,omitempty" protobuf:"bytes,4,opt,name=targetFilter"`
+}
+
+// TargetFilter selects the part of a workload's pods a WorkloadSpread manages.
+type TargetFilter struct {
+	// Selector matches the pods the spread manages; nil matches every pod of the target.
+	// +optional
+	Selector *metav1.LabelSelector `json:"selector,omitempty" protobuf:"bytes,1,opt,name=selector"`
+	// ReplicasPathList: dot-separated paths of integer fields in the target object
+	// (e.g. spec.tfReplicaSpecs.Worker.replicas); their sum is the number of selected
+	// replicas. Empty: the target's own replicas.
+	// +optional
+	// +listType=atomic
+	ReplicasPathList []string `json:"replicasPathList,omitempty" protobuf:"bytes,2,rep,name=replicasPathList"`
 }
 
 // TargetReference names a workload in the WorkloadSpread's namespace.
@@ -120,6 +142,22 @@ type WorkloadSpreadStatus struct {
 	// +optional
 	// +listType=atomic
 	SubsetStatuses []WorkloadSpreadSubsetStatus `json:"subsetStatuses,omitempty" protobuf:"bytes,2,rep,name=subsetStatuses"`
+
+	// VersionedSubsetStatuses counts the subsets per pod version (the pod-template-hash
+	// of a Deployment's or ReplicaSet's pods), so that during a rollout that surges, the
+	// new version's pods fill each subset up to maxReplicas on their own instead of
+	// finding it full of the old version's pods.
+	// +optional
+	VersionedSubsetStatuses map[string]WorkloadSpreadSubsetStatusList `json:"versionedSubsetStatuses,omitempty" protobuf:"bytes,3,rep,name=versionedSubsetStatuses"`
+}
+
+// WorkloadSpreadSubsetStatusList is one version's subset statuses (a JSON array).
+// +protobuf.nullable=true
+// +protobuf.options.(gogoproto.goproto_stringer)=false
+type WorkloadSpreadSubsetStatusList []WorkloadSpreadSubsetStatus
+
+func (l WorkloadSpreadSubsetStatusList) String() string {
+	return fmt.Sprintf("%v", []WorkloadSpreadSubsetStatus(l))
 }
 
 // WorkloadSpreadSubsetStatus counts a subset's room and its pods in flight.

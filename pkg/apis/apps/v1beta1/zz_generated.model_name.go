@@ -567,6 +567,11 @@ func (in SyncStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in TargetFilter) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.TargetFilter"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in TargetReference) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.TargetReference"
 }

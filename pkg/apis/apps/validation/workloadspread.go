@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -25,6 +28,7 @@ var WorkloadSpreadTargets = []schema.GroupKind{
 	{Group: apps.GroupName, Kind: "StatefulSet"},
 	{Group: "apps", Kind: "Deployment"},
 	{Group: "apps", Kind: "ReplicaSet"},
+	{Group: "apps", Kind: "StatefulSet"},
 	{Group: "batch", Kind: "Job"},
 }
 
@@ -76,6 +80,7 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 	} else {
 		allErrs = append(allErrs, validateWorkloadSpreadTarget(spec.TargetReference, fld.Child("targetRef"))...)
 	}
+	allErrs = append(allErrs, validateTargetFilter(spec.TargetFilter, fld.Child("targetFilter"))...)
 	subsetsPath := fld.Child("subsets")
 	if len(spec.Subsets) == 0 {
 		allErrs = append(allErrs, field.Required(subsetsPath, "at least one subset"))
@@ -205,6 +210,29 @@ func validateSpreadScheduleStrategy(s *apps.WorkloadSpreadScheduleStrategy, fld 
 	default:
 		allErrs = append(allErrs, field.NotSupported(fld.Child("type"), s.Type,
 			[]apps.WorkloadSpreadScheduleStrategyType{apps.FixedWorkloadSpreadScheduleStrategyType, apps.AdaptiveWorkloadSpreadScheduleStrategyType}))
+	}
+	return allErrs
+}
+
+// validateTargetFilter checks the selector with kube's rules and each replicas path:
+// dot-separated field names, none empty (the controller sums the integers found there).
+func validateTargetFilter(f *apps.TargetFilter, fld *field.Path) field.ErrorList {
+	if f == nil {
+		return nil
+	}
+	var allErrs field.ErrorList
+	if f.Selector != nil {
+		allErrs = append(allErrs, metav1validation.ValidateLabelSelector(f.Selector,
+			metav1validation.LabelSelectorValidationOptions{}, fld.Child("selector"))...)
+	}
+	for i, path := range f.ReplicasPathList {
+		p := fld.Child("replicasPathList").Index(i)
+		switch {
+		case path == "":
+			allErrs = append(allErrs, field.Required(p, ""))
+		case slices.Contains(strings.Split(path, "."), ""):
+			allErrs = append(allErrs, field.Invalid(p, path, "must be field names separated by single dots, e.g. spec.replicas"))
+		}
 	}
 	return allErrs
 }

@@ -42,10 +42,31 @@ func TestValidateWorkloadSpread(t *testing.T) {
 		{name: "deployment target", mut: func(w *apps.WorkloadSpread) {
 			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
 		}},
+		// OpenKruise v1.5+ spreads a native StatefulSet's pods too.
+		{name: "native statefulset target", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web"}
+		}},
 		{name: "job target", mut: func(w *apps.WorkloadSpread) {
 			w.Spec.TargetReference = &apps.TargetReference{APIVersion: "batch/v1", Kind: "Job", Name: "web"}
 		}},
 		{name: "percent", mut: func(w *apps.WorkloadSpread) { p := intstr.FromString("50%"); w.Spec.Subsets[0].MaxReplicas = &p }},
+		{name: "target filter", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetFilter = &apps.TargetFilter{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"role": "worker"}},
+				ReplicasPathList: []string{"spec.tfReplicaSpecs.Worker.replicas", "spec.replicas"}}
+		}},
+		{name: "target filter bad selector", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetFilter = &apps.TargetFilter{Selector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+				{Key: "role", Operator: "Near"}}}}
+		}, field: "spec.targetFilter.selector.matchExpressions[0].operator"},
+		{name: "target filter empty path", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetFilter = &apps.TargetFilter{ReplicasPathList: []string{""}}
+		}, field: "spec.targetFilter.replicasPathList[0]"},
+		{name: "target filter path with an empty step", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetFilter = &apps.TargetFilter{ReplicasPathList: []string{"spec.replicas", "spec..replicas"}}
+		}, field: "spec.targetFilter.replicasPathList[1]"},
+		{name: "target filter path ending in a dot", mut: func(w *apps.WorkloadSpread) {
+			w.Spec.TargetFilter = &apps.TargetFilter{ReplicasPathList: []string{"spec.replicas."}}
+		}, field: "spec.targetFilter.replicasPathList[0]"},
 		{name: "no target", mut: func(w *apps.WorkloadSpread) { w.Spec.TargetReference = nil }, field: "spec.targetRef"},
 		{name: "unsupported kind", mut: func(w *apps.WorkloadSpread) { w.Spec.TargetReference.Kind = "DaemonSet" }, field: "spec.targetRef.kind"},
 		{name: "kind of another group", mut: func(w *apps.WorkloadSpread) { w.Spec.TargetReference.APIVersion = "apps/v1" }, field: "spec.targetRef.kind"},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -23,6 +24,9 @@ type Target struct {
 	// OwnsPodsDirectly: the workload is its pods' controller (not a Deployment,
 	// whose pods belong to its ReplicaSets).
 	OwnsPodsDirectly bool
+	// Object is the workload as read (a typed object), for fields beyond the above
+	// (a WorkloadSpread's targetFilter.replicasPathList).
+	Object runtime.Object
 }
 
 // Client reads targets with the typed clients, live (one GET per sync).
@@ -52,37 +56,37 @@ func (t Client) Get(ctx context.Context, ns, apiVersion, kind, name string) (*Ta
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
 	case "StatefulSet.apps.kruise.io":
 		o, err := t.Kruise.AppsV1beta1().StatefulSets(ns).Get(ctx, name, opts)
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
 	case "Deployment.apps":
 		o, err := t.Kube.AppsV1().Deployments(ns).Get(ctx, name, opts)
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector}, nil
 	case "ReplicaSet.apps":
 		o, err := t.Kube.AppsV1().ReplicaSets(ns).Get(ctx, name, opts)
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
 	case "StatefulSet.apps":
 		o, err := t.Kube.AppsV1().StatefulSets(ns).Get(ctx, name, opts)
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
 	case "Job.batch":
 		o, err := t.Kube.BatchV1().Jobs(ns).Get(ctx, name, opts)
 		if err != nil {
 			return nil, err
 		}
-		return &Target{UID: o.UID, Replicas: replicas(o.Spec.Parallelism), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
+		return &Target{Object: o, UID: o.UID, Replicas: replicas(o.Spec.Parallelism), Selector: o.Spec.Selector, OwnsPodsDirectly: true}, nil
 	default:
 		return nil, fmt.Errorf("targetRef names %s, which cannot be followed", gk)
 	}

@@ -31,6 +31,11 @@ type WorkloadSpreadSpecApplyConfiguration struct {
 	Subsets []WorkloadSpreadSubsetApplyConfiguration `json:"subsets,omitempty"`
 	// ScheduleStrategy is Fixed (default) or Adaptive.
 	ScheduleStrategy *WorkloadSpreadScheduleStrategyApplyConfiguration `json:"scheduleStrategy,omitempty"`
+	// TargetFilter narrows the spread to part of the target's pods (OpenKruise v1.5+):
+	// only pods its selector matches are placed and counted, and the replicas that
+	// percent maxReplicas are taken of are the sum of replicasPathList's fields of the
+	// target object.
+	TargetFilter *TargetFilterApplyConfiguration `json:"targetFilter,omitempty"`
 }
 
 // WorkloadSpreadSpecApplyConfiguration constructs a declarative configuration of the WorkloadSpreadSpec type for use with
@@ -65,5 +70,13 @@ func (b *WorkloadSpreadSpecApplyConfiguration) WithSubsets(values ...*WorkloadSp
 // If called multiple times, the ScheduleStrategy field is set to the value of the last call.
 func (b *WorkloadSpreadSpecApplyConfiguration) WithScheduleStrategy(value *WorkloadSpreadScheduleStrategyApplyConfiguration) *WorkloadSpreadSpecApplyConfiguration {
 	b.ScheduleStrategy = value
+	return b
+}
+
+// WithTargetFilter sets the TargetFilter field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the TargetFilter field is set to the value of the last call.
+func (b *WorkloadSpreadSpecApplyConfiguration) WithTargetFilter(value *TargetFilterApplyConfiguration) *WorkloadSpreadSpecApplyConfiguration {
+	b.TargetFilter = value
 	return b
 }

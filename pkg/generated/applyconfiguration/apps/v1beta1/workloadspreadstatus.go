@@ -18,6 +18,10 @@ limitations under the License.
 
 package v1beta1
 
+import (
+	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+)
+
 // WorkloadSpreadStatusApplyConfiguration represents a declarative configuration of the WorkloadSpreadStatus type for use
 // with apply.
 //
@@ -27,6 +31,11 @@ type WorkloadSpreadStatusApplyConfiguration struct {
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
 	// SubsetStatuses: one per subset.
 	SubsetStatuses []WorkloadSpreadSubsetStatusApplyConfiguration `json:"subsetStatuses,omitempty"`
+	// VersionedSubsetStatuses counts the subsets per pod version (the pod-template-hash
+	// of a Deployment's or ReplicaSet's pods), so that during a rollout that surges, the
+	// new version's pods fill each subset up to maxReplicas on their own instead of
+	// finding it full of the old version's pods.
+	VersionedSubsetStatuses map[string]appsv1beta1.WorkloadSpreadSubsetStatusList `json:"versionedSubsetStatuses,omitempty"`
 }
 
 // WorkloadSpreadStatusApplyConfiguration constructs a declarative configuration of the WorkloadSpreadStatus type for use with
@@ -52,6 +61,20 @@ func (b *WorkloadSpreadStatusApplyConfiguration) WithSubsetStatuses(values ...*W
 			panic("nil value passed to WithSubsetStatuses")
 		}
 		b.SubsetStatuses = append(b.SubsetStatuses, *values[i])
+	}
+	return b
+}
+
+// WithVersionedSubsetStatuses puts the entries into the VersionedSubsetStatuses field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, the entries provided by each call will be put on the VersionedSubsetStatuses field,
+// overwriting an existing map entries in VersionedSubsetStatuses field with the same key.
+func (b *WorkloadSpreadStatusApplyConfiguration) WithVersionedSubsetStatuses(entries map[string]appsv1beta1.WorkloadSpreadSubsetStatusList) *WorkloadSpreadStatusApplyConfiguration {
+	if b.VersionedSubsetStatuses == nil && len(entries) > 0 {
+		b.VersionedSubsetStatuses = make(map[string]appsv1beta1.WorkloadSpreadSubsetStatusList, len(entries))
+	}
+	for k, v := range entries {
+		b.VersionedSubsetStatuses[k] = v
 	}
 	return b
 }
