@@ -61,7 +61,11 @@ type Controller struct {
 	// injected holds, per job key, the pods patched but not yet seen with the job's
 	// containers in the cache.
 	injected *expectations.Scale
-	now      func() time.Time
+	// written holds jobs whose status this controller wrote until the cache has the
+	// write: a sync on the older cached job would compute the change again and write
+	// it once more (a conflict, but a write all the same).
+	written *expectations.ResourceVersion
+	now     func() time.Time
 
 	loop *reconcile.Loop
 }
@@ -77,10 +81,15 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		jobs:     jobInformer.Lister(),
 		pods:     podInformer.Lister(),
 		injected: expectations.NewScale(),
+		written:  expectations.NewResourceVersion(),
 		now:      time.Now,
 	}
 	c.loop = reconcile.NewLoop("ephemeraljob", c.sync, jobInformer.Informer().HasSynced, podInformer.Informer().HasSynced)
-	if _, err := jobInformer.Informer().AddEventHandler(c.loop.Handler()); err != nil {
+	if _, err := jobInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.loop.Enqueue,
+		UpdateFunc: c.loop.EnqueueUpdate,
+		DeleteFunc: c.onJobDeleted,
+	}); err != nil {
 		return nil, fmt.Errorf("ephemeraljob handler: %w", err)
 	}
 	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -101,6 +110,17 @@ func (c *Controller) HasSynced() bool { return c.loop.HasSynced() }
 
 // Run processes the queue until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) { c.loop.Run(ctx, workers) }
+
+// onJobDeleted forgets what was expected of the job and syncs its key (which finds it gone).
+func (c *Controller) onJobDeleted(obj interface{}) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if j, ok := obj.(*v1alpha1.EphemeralJob); ok {
+		c.written.Forget(j.UID)
+		c.loop.Enqueue(j)
+	}
+}
 
 // onPod queues the jobs of the pod's namespace that select it.
 func (c *Controller) onPod(obj interface{}) {
@@ -137,6 +157,9 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	}
 	if job.DeletionTimestamp != nil {
 		return 0, nil
+	}
+	if !c.written.Observe(job) {
+		return 0, nil // the event of our status write syncs again
 	}
 	now := c.now()
 	if job.Status.CompletionTime != nil {
@@ -202,12 +225,13 @@ func (c *Controller) writeStatus(ctx context.Context, job *v1alpha1.EphemeralJob
 	}
 	upd := job.DeepCopy()
 	upd.Status = *status
-	_, err := c.kruise.AppsV1alpha1().EphemeralJobs(job.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{FieldManager: ControllerName})
+	written, err := c.kruise.AppsV1alpha1().EphemeralJobs(job.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{FieldManager: ControllerName})
+	if err == nil {
+		c.written.Expect(written)
+		return nil
+	}
 	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 		return nil // the newer job's event syncs again
 	}
-	if err != nil {
-		return fmt.Errorf("updating status of EphemeralJob %s/%s: %w", job.Namespace, job.Name, err)
-	}
-	return nil
+	return fmt.Errorf("updating status of EphemeralJob %s/%s: %w", job.Namespace, job.Name, err)
 }
