@@ -53,7 +53,7 @@ echo "+ apply configurations"
 # stay plain structs in our apply configurations.
 CORE_AC=""
 for t in Container ContainerPort EnvFromSource EnvVar ResourceRequirements ContainerResizePolicy \
-  ContainerRestartRule VolumeMount VolumeDevice Probe ProbeHandler ExecAction HTTPGetAction HTTPHeader TCPSocketAction GRPCAction Lifecycle SecurityContext; do
+  ContainerRestartRule EphemeralContainer VolumeMount VolumeDevice Probe ProbeHandler ExecAction HTTPGetAction HTTPHeader TCPSocketAction GRPCAction Lifecycle SecurityContext; do
   CORE_AC+="${CORE_AC:+,}k8s.io/api/core/v1.${t}:k8s.io/client-go/applyconfigurations/core/v1"
 done
 rm -rf "${GEN}/applyconfiguration"

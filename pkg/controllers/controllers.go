@@ -9,6 +9,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/controllers/daemonset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/deletionprotection"
+	"github.com/kruise-native/kruise-native/pkg/controllers/ephemeraljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
@@ -43,4 +44,5 @@ var All = []manager.NewFunc{
 	workloadspread.New,
 	podprobemarker.New,
 	sidecarterminator.New,
+	ephemeraljob.New,
 }

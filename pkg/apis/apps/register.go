@@ -43,6 +43,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&WorkloadSpread{}, &WorkloadSpreadList{},
 		&PodProbeMarker{}, &PodProbeMarkerList{},
 		&NodePodProbe{}, &NodePodProbeList{},
+		&EphemeralJob{}, &EphemeralJobList{},
 	)
 	return nil
 }

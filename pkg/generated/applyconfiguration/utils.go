@@ -124,6 +124,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("DeploymentTemplateSpec"):
 		return &appsv1alpha1.DeploymentTemplateSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("EphemeralContainerTemplateSpec"):
+		return &appsv1alpha1.EphemeralContainerTemplateSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("EphemeralJob"):
+		return &appsv1alpha1.EphemeralJobApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("EphemeralJobCondition"):
+		return &appsv1alpha1.EphemeralJobConditionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("EphemeralJobSpec"):
+		return &appsv1alpha1.EphemeralJobSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("EphemeralJobStatus"):
+		return &appsv1alpha1.EphemeralJobStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1alpha1.FailedImageStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("FailurePolicy"):

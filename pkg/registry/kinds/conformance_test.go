@@ -19,6 +19,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/ephemeraljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
@@ -261,6 +262,21 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 				n.Status.PodProbeStatuses = []apps.PodProbeStatus{{Name: "pod-1", Namespace: "default", UID: "uid-1",
 					ProbeStates: []apps.ContainerProbeState{{Name: "ppm#Idle", State: apps.ProbeSucceeded}}}}
 			},
+		}, none)
+	},
+	ephemeraljob.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, ephemeraljob.Kind, registrytest.Fixture[*apps.EphemeralJob]{
+			Name: "ejob",
+			Valid: func() *apps.EphemeralJob {
+				return hub(&v1alpha1.EphemeralJob{ObjectMeta: metav1.ObjectMeta{Name: "ejob", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.EphemeralJobSpec{Selector: selector("app"), Template: v1alpha1.EphemeralContainerTemplateSpec{
+						EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{
+							Name: "debugger", Image: "busybox"}}}}}}, &apps.EphemeralJob{})
+			},
+			BreakCreate:  func(j *apps.EphemeralJob) { j.Spec.Template.EphemeralContainers[0].Image = "" },
+			BreakUpdate:  func(j *apps.EphemeralJob) { j.Spec.Selector = nil },
+			ChangeSpec:   func(j *apps.EphemeralJob) { j.Spec.Paused = true },
+			ChangeStatus: func(j *apps.EphemeralJob) { j.Status.Matches++ },
 		}, none)
 	},
 	podunavailablebudget.Kind.GroupResource(): func(t *testing.T) {

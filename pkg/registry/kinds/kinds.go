@@ -14,6 +14,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/cloneset"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/daemonset"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/ephemeraljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagelistpulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
@@ -46,6 +47,7 @@ func All() []resource.Descriptor {
 		workloadspread.Kind,
 		podprobemarker.Kind,
 		nodepodprobe.Kind,
+		ephemeraljob.Kind,
 		podunavailablebudget.Kind,
 	}
 }

@@ -159,6 +159,7 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1alpha1", "CloneSet"},
 	{"apps.kruise.io", "v1alpha1", "ContainerRecreateRequest"},
 	{"apps.kruise.io", "v1alpha1", "DaemonSet"},
+	{"apps.kruise.io", "v1alpha1", "EphemeralJob"},
 	{"apps.kruise.io", "v1alpha1", "ImageListPullJob"},
 	{"apps.kruise.io", "v1alpha1", "ImagePullJob"},
 	{"apps.kruise.io", "v1alpha1", "NodeImage"},
@@ -188,7 +189,6 @@ var parityRows = []parityRow{
 
 // notServed are OpenKruise kinds Kruise Native does not serve at all, with the reason.
 var notServed = map[parityRow]string{
-	{"apps.kruise.io", "v1alpha1", "EphemeralJob"}:       "not implemented: ephemeral containers are created with kubectl debug",
 	{"apps.kruise.io", "v1alpha1", "PersistentPodState"}: "not implemented",
 }
 

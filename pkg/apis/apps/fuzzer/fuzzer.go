@@ -130,6 +130,10 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(npp)
 			defaulter.apply(npp, &v1alpha1.NodePodProbe{})
 		},
+		func(ej *apps.EphemeralJob, c randfill.Continue) {
+			c.FillNoCustom(ej)
+			defaulter.apply(ej, &v1alpha1.EphemeralJob{})
+		},
 		func(ws *apps.WorkloadSpread, c randfill.Continue) {
 			c.FillNoCustom(ws)
 			// subsetStatuses and the per-subset maps and lists are omitempty: JSON cannot

@@ -42,6 +42,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&WorkloadSpread{}, &WorkloadSpreadList{},
 		&PodProbeMarker{}, &PodProbeMarkerList{},
 		&NodePodProbe{}, &NodePodProbeList{},
+		&EphemeralJob{}, &EphemeralJobList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

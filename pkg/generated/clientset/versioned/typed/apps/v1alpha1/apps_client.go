@@ -33,6 +33,7 @@ type AppsV1alpha1Interface interface {
 	CloneSetsGetter
 	ContainerRecreateRequestsGetter
 	DaemonSetsGetter
+	EphemeralJobsGetter
 	ImageListPullJobsGetter
 	ImagePullJobsGetter
 	NodeImagesGetter
@@ -68,6 +69,10 @@ func (c *AppsV1alpha1Client) ContainerRecreateRequests(namespace string) Contain
 
 func (c *AppsV1alpha1Client) DaemonSets(namespace string) DaemonSetInterface {
 	return newDaemonSets(c, namespace)
+}
+
+func (c *AppsV1alpha1Client) EphemeralJobs(namespace string) EphemeralJobInterface {
+	return newEphemeralJobs(c, namespace)
 }
 
 func (c *AppsV1alpha1Client) ImageListPullJobs(namespace string) ImageListPullJobInterface {

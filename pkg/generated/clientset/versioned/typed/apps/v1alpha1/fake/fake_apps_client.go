@@ -48,6 +48,10 @@ func (c *FakeAppsV1alpha1) DaemonSets(namespace string) v1alpha1.DaemonSetInterf
 	return newFakeDaemonSets(c, namespace)
 }
 
+func (c *FakeAppsV1alpha1) EphemeralJobs(namespace string) v1alpha1.EphemeralJobInterface {
+	return newFakeEphemeralJobs(c, namespace)
+}
+
 func (c *FakeAppsV1alpha1) ImageListPullJobs(namespace string) v1alpha1.ImageListPullJobInterface {
 	return newFakeImageListPullJobs(c, namespace)
 }
