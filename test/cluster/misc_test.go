@@ -146,7 +146,7 @@ func (s *suite) testContainerLaunchPriority(t *testing.T) {
 // testNotServed: the examples of kinds Kruise Native does not serve yet (examples/README.md)
 // are refused by kube-apiserver as unknown kinds.
 func (s *suite) testNotServed(t *testing.T) {
-	for _, f := range []string{"persistentpodstate.yaml", "ephemeraljob.yaml"} {
+	for _, f := range []string{"ephemeraljob.yaml"} {
 		out, err := s.run(context.Background(), example(t, f), "kubectl", "apply", "--dry-run=server", "-f", "-")
 		if err == nil || !strings.Contains(out, "no matches for kind") {
 			t.Errorf("%s: %v\n%s\nwant: no matches for kind", f, err, out)

@@ -18,6 +18,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodepodprobe"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/persistentpodstate"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
@@ -46,6 +47,7 @@ func All() []resource.Descriptor {
 		workloadspread.Kind,
 		podprobemarker.Kind,
 		nodepodprobe.Kind,
+		persistentpodstate.Kind,
 		podunavailablebudget.Kind,
 	}
 }

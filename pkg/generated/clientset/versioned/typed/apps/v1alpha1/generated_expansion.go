@@ -36,6 +36,8 @@ type NodeImageExpansion interface{}
 
 type NodePodProbeExpansion interface{}
 
+type PersistentPodStateExpansion interface{}
+
 type PodProbeMarkerExpansion interface{}
 
 type ResourceDistributionExpansion interface{}
