@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/persistentpodstate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
@@ -43,4 +44,5 @@ var All = []manager.NewFunc{
 	workloadspread.New,
 	podprobemarker.New,
 	sidecarterminator.New,
+	persistentpodstate.New,
 }
