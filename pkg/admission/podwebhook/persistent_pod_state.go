@@ -12,8 +12,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	"github.com/kruise-native/kruise-native/pkg/persistentpodstate"
 )
@@ -44,8 +44,10 @@ type informerPodStates struct {
 	synced func() bool
 }
 
-func (s informerPodStates) List(ns string) ([]*appsv1beta1.PersistentPodState, error) { return s.list(ns) }
-func (s informerPodStates) Synced() bool                                              { return s.synced() }
+func (s informerPodStates) List(ns string) ([]*appsv1beta1.PersistentPodState, error) {
+	return s.list(ns)
+}
+func (s informerPodStates) Synced() bool { return s.synced() }
 
 // persistentPodStateHandler gives a StatefulSet pod created again under a recorded
 // name node affinity to the topology its PersistentPodState recorded
