@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -51,7 +52,10 @@ func TestDocumentedExample(t *testing.T) {
 	if got := requiredValue(pod, "kubernetes.io/hostname"); got != recorded.NodeName || pod.Spec.NodeName != recorded.NodeName {
 		t.Errorf("recreated echoserver-1 requires hostname %q and runs on %s; recorded on %s", got, pod.Spec.NodeName, recorded.NodeName)
 	}
-	pref := pod.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+	var pref []corev1.PreferredSchedulingTerm
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil {
+		pref = a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+	}
 	if len(pref) != 1 || pref[0].Weight != 100 || pref[0].Preference.MatchExpressions[0].Key != zoneKey ||
 		pref[0].Preference.MatchExpressions[0].Values[0] != recorded.NodeTopologyLabels[zoneKey] {
 		t.Errorf("preferred terms: %+v", pref)
