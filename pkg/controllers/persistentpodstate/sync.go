@@ -16,7 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ordinals"
 	"github.com/kruise-native/kruise-native/pkg/persistentpodstate"
 )
 
@@ -24,7 +24,7 @@ import (
 type workload struct {
 	meta       metav1.Object
 	apiVersion string
-	desired    statefulset.Desired
+	desired    ordinals.Desired
 }
 
 // getWorkload reads a StatefulSet from the caches; nil when there is none.
@@ -37,7 +37,7 @@ func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workloa
 		} else if err != nil {
 			return nil, err
 		}
-		reserved, err := statefulset.ParseReserved(o.Spec.ReserveOrdinals)
+		reserved, err := ordinals.ParseReserved(o.Spec.ReserveOrdinals)
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +46,7 @@ func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workloa
 			start = int(o.Spec.Ordinals.Start)
 		}
 		return &workload{meta: o, apiVersion: appsv1beta1.SchemeGroupVersion.String(),
-			desired: statefulset.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved)}, nil
+			desired: ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved)}, nil
 	case kubeStatefulSet:
 		o, err := c.sts.StatefulSets(ns).Get(name)
 		if apierrors.IsNotFound(err) {
@@ -59,7 +59,7 @@ func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workloa
 			start = int(o.Spec.Ordinals.Start)
 		}
 		return &workload{meta: o, apiVersion: "apps/v1",
-			desired: statefulset.NewDesired(start, int(replicas(o.Spec.Replicas)), statefulset.Reserved{})}, nil
+			desired: ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), ordinals.Reserved{})}, nil
 	}
 	return nil, nil
 }
@@ -100,7 +100,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	var pods []*corev1.Pod
 	if !target.Gone {
 		setName := w.meta.GetName()
-		target.Desired = func(pod string) bool { return w.desired.Has(statefulset.OrdinalOf(setName, pod)) }
+		target.Desired = func(pod string) bool { return w.desired.Has(ordinals.OrdinalOf(setName, pod)) }
 		if pods, err = c.podsOf(ns, w.meta.GetUID()); err != nil {
 			return 0, err
 		}
