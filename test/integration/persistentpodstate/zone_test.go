@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/podwebhook"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
@@ -62,6 +63,13 @@ spec:
 	}
 	if r := pps.Spec.RequiredPersistentTopology; r == nil || len(r.Keys) != 1 || r.Keys[0] != zoneKey {
 		t.Errorf("generated spec: %+v", pps.Spec)
+	}
+	// Created, the generated object widened the mutating Pod webhook's call scope to
+	// its set's pod creates (its clause), or the recreated pod would never be sent.
+	if clauses, narrowed := c.PodWebhookCallScope(t, podwebhook.Mutating); narrowed {
+		if _, ok := clauses["persistentpodstate/"+ns+"/web"]; !ok {
+			t.Errorf("the mutating Pod webhook's scope has no clause for the PersistentPodState: %v", clauses)
+		}
 	}
 	recorded := pps.Status.PodStates["web-0"]
 	if want := nodeZone[recorded.NodeName]; want == "" || recorded.NodeTopologyLabels[zoneKey] != want ||
