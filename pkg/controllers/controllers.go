@@ -14,6 +14,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	"github.com/kruise-native/kruise-native/pkg/controllers/nodeimage"
+	"github.com/kruise-native/kruise-native/pkg/controllers/persistentpodstate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/controllers/podunavailablebudget"
 	"github.com/kruise-native/kruise-native/pkg/controllers/resourcedistribution"
@@ -45,4 +46,5 @@ var All = []manager.NewFunc{
 	podprobemarker.New,
 	sidecarterminator.New,
 	ephemeraljob.New,
+	persistentpodstate.New,
 }

@@ -142,16 +142,3 @@ func (s *suite) testContainerLaunchPriority(t *testing.T) {
 		t.Logf("%s: sidecar started %s, main %s (%s later)", name, sideAt.Format(time.RFC3339), mainAt.Format(time.RFC3339), mainAt.Sub(sideAt))
 	}
 }
-
-// testNotServed: the examples of kinds Kruise Native does not serve yet (examples/README.md)
-// are refused by kube-apiserver as unknown kinds.
-func (s *suite) testNotServed(t *testing.T) {
-	for _, f := range []string{"persistentpodstate.yaml"} {
-		out, err := s.run(context.Background(), example(t, f), "kubectl", "apply", "--dry-run=server", "-f", "-")
-		if err == nil || !strings.Contains(out, "no matches for kind") {
-			t.Errorf("%s: %v\n%s\nwant: no matches for kind", f, err, out)
-			continue
-		}
-		t.Logf("%s: not served, as examples/README.md says: %s", f, firstLines(out, 1))
-	}
-}

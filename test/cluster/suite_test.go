@@ -233,7 +233,6 @@ func (s *suite) runExamples(t *testing.T, prefix string) {
 		{"ResourceDistribution", s.testResourceDistribution},
 		{"deletion protection", s.testDeletionProtection},
 		{"container launch priority", s.testContainerLaunchPriority},
-		{"kinds not served yet", s.testNotServed},
 	} {
 		s.step(t, prefix+st.name, st.fn)
 	}

@@ -242,6 +242,9 @@ func ObjectCallClauses(obj runtime.Object) map[Phase]CallClauses {
 	case *policy.PodUnavailableBudget:
 		key, expr, ok = BudgetCallClause(o)
 		phases = []Phase{Validating}
+	case *apps.PersistentPodState:
+		key, expr, ok = PersistentPodStateCallClause(o)
+		phases = []Phase{Mutating}
 	}
 	if !ok {
 		return nil

@@ -38,6 +38,9 @@ type Config struct {
 	// Spreads, if set, turns on WorkloadSpread: new pods of a spread's target are placed
 	// in its subsets, and placed pods being deleted free their slot (SpreadsFromInformers).
 	Spreads SpreadStore
+	// PodStates, if set, turns on PersistentPodState: a StatefulSet pod created again
+	// under a recorded name gets node affinity to its recorded topology.
+	PodStates PodStateStore
 	// Now is the clock of the injection timestamps and of the budgets' records.
 	Now func() time.Time
 	// DeletionChildren counts the children of a protected object being deleted
@@ -59,6 +62,10 @@ func Handlers(cfg Config) []Handler {
 	out := []Handler{sidecarSetInjection(cfg), launchPriority()}
 	if cfg.ReadinessGate {
 		out = append(out, readinessGate())
+	}
+	if cfg.PodStates != nil {
+		// Before placement: a spread's required term is ANDed into the recorded one.
+		out = append(out, persistentPodStateHandler(cfg.PodStates))
 	}
 	var spreads []Handler
 	if cfg.Spreads != nil {
@@ -82,8 +89,13 @@ func Handlers(cfg Config) []Handler {
 // configurations are generated from it, so they cover whatever flags the server runs
 // with (a request no running handler matches is let through unchanged).
 func EveryHandler() []Handler {
-	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}, Spreads: noSpreads{}})
+	return Handlers(Config{ReadinessGate: true, Budgets: noBudgets{}, Spreads: noSpreads{}, PodStates: noPodStates{}})
 }
+
+// noPodStates stands in for a PodStateStore where only the handlers' rules matter.
+type noPodStates struct{ PodStateStore }
+
+func (noPodStates) Synced() bool { return true }
 
 // noSpreads stands in for a SpreadStore where only the handlers' rules matter.
 type noSpreads struct{ SpreadStore }

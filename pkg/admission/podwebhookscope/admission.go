@@ -1,5 +1,5 @@
 // Package podwebhookscope widens the Pod webhook's registrations before a SidecarSet,
-// WorkloadSpread or PodUnavailableBudget that changes which requests the webhook must
+// WorkloadSpread, PersistentPodState or PodUnavailableBudget that changes which requests the webhook must
 // see is stored: kube-apiserver calls the webhook only for the requests the
 // registrations' match conditions pick (podwebhook.CallScopeKeeper), and a pod created
 // right after its SidecarSet, or evicted right after its budget's creation, must not

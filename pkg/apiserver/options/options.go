@@ -283,6 +283,7 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 		kubeClient, metadataClient, o.PodWebhookReadinessGate)
 	webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient, metadataClient)
 	webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
+	webhookConfig.PodStates = podwebhook.PodStatesFromInformers(kruiseInformers)
 	handlers := podwebhook.Handlers(webhookConfig)
 	server, err := podwebhook.NewServer(handlers)
 	if err != nil {
@@ -294,8 +295,9 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	sidecarSets := kruiseInformers.Apps().V1beta1().SidecarSets().Informer()
 	spreads := kruiseInformers.Apps().V1beta1().WorkloadSpreads().Informer()
 	budgets := kruiseInformers.Policy().V1beta1().PodUnavailableBudgets().Informer()
+	podStates := kruiseInformers.Apps().V1beta1().PersistentPodStates().Informer()
 	mutating, err := podwebhook.NewCallScopeKeeper(podwebhook.ConfigurationName, podwebhook.Mutating, o.PodWebhookCallScope,
-		kubeClient, c.SharedInformerFactory, handlers, sidecarSets, spreads)
+		kubeClient, c.SharedInformerFactory, handlers, sidecarSets, spreads, podStates)
 	if err != nil {
 		return nil, nil, nil, err
 	}

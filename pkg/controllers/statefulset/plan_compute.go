@@ -91,7 +91,7 @@ func (plan *Plan) scaleUp(d Desired, slots []slot, p Params) bool {
 		}
 	}
 	next := 0 // the first slot not walked yet
-	for pos, ord := 0, d.first(); pos < d.Len(); {
+	for pos, ord := 0, d.First(); pos < d.Len(); {
 		if next < len(slots) && slots[next].pos == pos {
 			s := slots[next].pod
 			next++
@@ -109,7 +109,7 @@ func (plan *Plan) scaleUp(d Desired, slots []slot, p Params) bool {
 				plan.Waiting = fmt.Sprintf("ordinal %d is not available", s.Ordinal)
 				return false
 			}
-			pos, ord = pos+1, d.after(ord)
+			pos, ord = pos+1, d.After(ord)
 			continue
 		}
 		// pos has no pod.
@@ -140,7 +140,7 @@ func (plan *Plan) scaleUp(d Desired, slots []slot, p Params) bool {
 			plan.Waiting = fmt.Sprintf("created ordinal %d", ord)
 			return false
 		}
-		pos, ord = pos+1, d.after(ord)
+		pos, ord = pos+1, d.After(ord)
 	}
 	return true
 }

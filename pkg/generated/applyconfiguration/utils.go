@@ -184,6 +184,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.NodePodProbeSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("NodePodProbeStatus"):
 		return &appsv1alpha1.NodePodProbeStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("NodeTopologyTerm"):
+		return &appsv1alpha1.NodeTopologyTermApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PersistentPodAnnotation"):
+		return &appsv1alpha1.PersistentPodAnnotationApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PersistentPodState"):
+		return &appsv1alpha1.PersistentPodStateApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PersistentPodStateSpec"):
+		return &appsv1alpha1.PersistentPodStateSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PersistentPodStateStatus"):
+		return &appsv1alpha1.PersistentPodStateStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodContainerProbe"):
 		return &appsv1alpha1.PodContainerProbeApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodProbe"):
@@ -196,6 +206,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1alpha1.PodProbeMarkerStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodProbeStatus"):
 		return &appsv1alpha1.PodProbeStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PodState"):
+		return &appsv1alpha1.PodStateApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PreferredTopologyTerm"):
+		return &appsv1alpha1.PreferredTopologyTermApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ProbeHandler"):
 		return &appsv1alpha1.ProbeHandlerApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ProbeMarkerPolicy"):
@@ -432,6 +446,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.NodeImageSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("NodeImageStatus"):
 		return &appsv1beta1.NodeImageStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodeTopologyTerm"):
+		return &appsv1beta1.NodeTopologyTermApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodAnnotation"):
+		return &appsv1beta1.PersistentPodAnnotationApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodState"):
+		return &appsv1beta1.PersistentPodStateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodStateSpec"):
+		return &appsv1beta1.PersistentPodStateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodStateStatus"):
+		return &appsv1beta1.PersistentPodStateStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodState"):
+		return &appsv1beta1.PodStateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PreferredTopologyTerm"):
+		return &appsv1beta1.PreferredTopologyTermApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ProbeHandler"):
 		return &appsv1beta1.ProbeHandlerApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PullPolicy"):

@@ -126,6 +126,12 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.NodePodProbeList{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_NodePodProbeList(ref),
 		v1alpha1.NodePodProbeSpec{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_NodePodProbeSpec(ref),
 		v1alpha1.NodePodProbeStatus{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_NodePodProbeStatus(ref),
+		v1alpha1.NodeTopologyTerm{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_NodeTopologyTerm(ref),
+		v1alpha1.PersistentPodAnnotation{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_PersistentPodAnnotation(ref),
+		v1alpha1.PersistentPodState{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_PersistentPodState(ref),
+		v1alpha1.PersistentPodStateList{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_PersistentPodStateList(ref),
+		v1alpha1.PersistentPodStateSpec{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1alpha1_PersistentPodStateSpec(ref),
+		v1alpha1.PersistentPodStateStatus{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_PersistentPodStateStatus(ref),
 		v1alpha1.PodContainerProbe{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_PodContainerProbe(ref),
 		v1alpha1.PodProbe{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_PodProbe(ref),
 		v1alpha1.PodProbeMarker{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_PodProbeMarker(ref),
@@ -133,6 +139,8 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.PodProbeMarkerSpec{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1alpha1_PodProbeMarkerSpec(ref),
 		v1alpha1.PodProbeMarkerStatus{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_PodProbeMarkerStatus(ref),
 		v1alpha1.PodProbeStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1alpha1_PodProbeStatus(ref),
+		v1alpha1.PodState{}.OpenAPIModelName():                                        schema_pkg_apis_apps_v1alpha1_PodState(ref),
+		v1alpha1.PreferredTopologyTerm{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1alpha1_PreferredTopologyTerm(ref),
 		v1alpha1.ProbeHandler{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1alpha1_ProbeHandler(ref),
 		v1alpha1.ProbeMarkerPolicy{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_ProbeMarkerPolicy(ref),
 		v1alpha1.PullPolicy{}.OpenAPIModelName():                                      schema_pkg_apis_apps_v1alpha1_PullPolicy(ref),
@@ -267,6 +275,14 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.NodeImageList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageList(ref),
 		v1beta1.NodeImageSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageSpec(ref),
 		v1beta1.NodeImageStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref),
+		v1beta1.NodeTopologyTerm{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_NodeTopologyTerm(ref),
+		v1beta1.PersistentPodAnnotation{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_PersistentPodAnnotation(ref),
+		v1beta1.PersistentPodState{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_PersistentPodState(ref),
+		v1beta1.PersistentPodStateList{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_PersistentPodStateList(ref),
+		v1beta1.PersistentPodStateSpec{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_PersistentPodStateSpec(ref),
+		v1beta1.PersistentPodStateStatus{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_PersistentPodStateStatus(ref),
+		v1beta1.PodState{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_PodState(ref),
+		v1beta1.PreferredTopologyTerm{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1beta1_PreferredTopologyTerm(ref),
 		v1beta1.ProbeHandler{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ProbeHandler(ref),
 		v1beta1.PullPolicy{}.OpenAPIModelName():                                       schema_pkg_apis_apps_v1beta1_PullPolicy(ref),
 		v1beta1.ReferenceObject{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_ReferenceObject(ref),
@@ -5084,6 +5100,271 @@ func schema_pkg_apis_apps_v1alpha1_NodePodProbeStatus(ref common.ReferenceCallba
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_NodeTopologyTerm(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeTopologyTerm lists node label keys.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"nodeTopologyKeys": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeTopologyKeys are node label keys (v1beta1: keys).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"nodeTopologyKeys"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PersistentPodAnnotation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodAnnotation names a pod annotation to record.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the annotation.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"key"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PersistentPodState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodState records where each pod of a StatefulSet (apps/v1 or Advanced) ran: its node and the node labels the spec names. When a pod of the same name is created again, kruise-apiserver's pod webhook gives it node affinity to that topology (required and preferred as the spec says). kruise-controller writes the status.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.PersistentPodStateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1alpha1.PersistentPodStateStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PersistentPodStateSpec{}.OpenAPIModelName(), v1alpha1.PersistentPodStateStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PersistentPodStateList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateList is a list of PersistentPodStates.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.PersistentPodState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PersistentPodState{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PersistentPodStateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateSpec is the workload and the topology to keep.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference is the workload whose pods are recorded: a StatefulSet of apps/v1 or apps.kruise.io in the same namespace. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"persistentPodAnnotations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PersistentPodAnnotations are pod annotations recorded with the topology.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.PersistentPodAnnotation{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"requiredPersistentTopology": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequiredPersistentTopology lists node labels (e.g. kubernetes.io/hostname, topology.kubernetes.io/zone) a recreated pod must match again.",
+							Ref:         ref(v1alpha1.NodeTopologyTerm{}.OpenAPIModelName()),
+						},
+					},
+					"preferredPersistentTopology": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PreferredPersistentTopology lists node labels a recreated pod prefers, with weights (1-100).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.PreferredTopologyTerm{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"persistentPodStateRetentionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PersistentPodStateRetentionPolicy: WhenScaled (default) drops the records of pods the workload scaled away; WhenDeleted keeps them until the workload is deleted.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"targetRef"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.NodeTopologyTerm{}.OpenAPIModelName(), v1alpha1.PersistentPodAnnotation{}.OpenAPIModelName(), v1alpha1.PreferredTopologyTerm{}.OpenAPIModelName(), v1alpha1.TargetReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PersistentPodStateStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateStatus is what kruise-controller recorded.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the controller last acted on.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"podStates": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodStates maps a pod's name to where it ran once it was ready.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1alpha1.PodState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"observedGeneration"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.PodState{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_PodContainerProbe(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -5448,6 +5729,89 @@ func schema_pkg_apis_apps_v1alpha1_PodProbeStatus(ref common.ReferenceCallback) 
 		},
 		Dependencies: []string{
 			v1alpha1.ContainerProbeState{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PodState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodState is where one pod ran.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the pod's spec.nodeName.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeTopologyLabels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeTopologyLabels are the node's labels of the spec's topology keys, e.g. kubernetes.io/hostname=node-1.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"annotations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Annotations are the pod's values of the spec's persistentPodAnnotations.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_PreferredTopologyTerm(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PreferredTopologyTerm is a weighted NodeTopologyTerm.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"weight": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Weight of the preference, 1-100.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"preference": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Preference is the node labels to prefer.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.NodeTopologyTerm{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"weight", "preference"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.NodeTopologyTerm{}.OpenAPIModelName()},
 	}
 }
 
@@ -12590,6 +12954,354 @@ func schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref common.ReferenceCallback) 
 		},
 		Dependencies: []string{
 			v1beta1.ImageStatus{}.OpenAPIModelName(), v1beta1.SyncStatus{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodeTopologyTerm(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeTopologyTerm lists node label keys.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"keys": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Keys are node label keys (v1alpha1: nodeTopologyKeys).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"keys"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PersistentPodAnnotation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodAnnotation names a pod annotation to record.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the annotation.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"key"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PersistentPodState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodState records where each pod of a StatefulSet (apps/v1 or Advanced) ran: its node and the node labels the spec names. When a pod of the same name is created again, kruise-apiserver's pod webhook gives it node affinity to that topology (required and preferred as the spec says). kruise-controller writes the status.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.PersistentPodStateSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.PersistentPodStateStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.PersistentPodStateSpec{}.OpenAPIModelName(), v1beta1.PersistentPodStateStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PersistentPodStateList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateList is a list of PersistentPodStates.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PersistentPodState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.PersistentPodState{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PersistentPodStateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateSpec is the workload and the topology to keep.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReference is the workload whose pods are recorded: a StatefulSet of apps/v1 or apps.kruise.io in the same namespace. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.TargetReference{}.OpenAPIModelName()),
+						},
+					},
+					"persistentPodAnnotations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PersistentPodAnnotations are pod annotations recorded with the topology.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PersistentPodAnnotation{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"requiredPersistentTopology": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequiredPersistentTopology lists node labels (e.g. kubernetes.io/hostname, topology.kubernetes.io/zone) a recreated pod must match again.",
+							Ref:         ref(v1beta1.NodeTopologyTerm{}.OpenAPIModelName()),
+						},
+					},
+					"preferredPersistentTopology": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PreferredPersistentTopology lists node labels a recreated pod prefers, with weights (1-100).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PreferredTopologyTerm{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"persistentPodStateRetentionPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PersistentPodStateRetentionPolicy: WhenScaled (default) drops the records of pods the workload scaled away; WhenDeleted keeps them until the workload is deleted.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"targetRef"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodeTopologyTerm{}.OpenAPIModelName(), v1beta1.PersistentPodAnnotation{}.OpenAPIModelName(), v1beta1.PreferredTopologyTerm{}.OpenAPIModelName(), v1beta1.TargetReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PersistentPodStateStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PersistentPodStateStatus is what kruise-controller recorded.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the controller last acted on.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"podStates": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PodStates maps a pod's name to where it ran once it was ready.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PodState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"observedGeneration"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.PodState{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PodState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodState is where one pod ran.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the pod's spec.nodeName.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeTopologyLabels": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeTopologyLabels are the node's labels of the spec's topology keys, e.g. kubernetes.io/hostname=node-1.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+					"annotations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Annotations are the pod's values of the spec's persistentPodAnnotations.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: "",
+										Type:    []string{"string"},
+										Format:  "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PreferredTopologyTerm(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PreferredTopologyTerm is a weighted NodeTopologyTerm.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"weight": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Weight of the preference, 1-100.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"preference": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Preference is the node labels to prefer.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.NodeTopologyTerm{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"weight", "preference"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodeTopologyTerm{}.OpenAPIModelName()},
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodepodprobe"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/persistentpodstate"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
@@ -277,6 +278,27 @@ var conformance = map[schema.GroupResource]func(t *testing.T){
 			BreakUpdate:  func(j *apps.EphemeralJob) { j.Spec.Selector = nil },
 			ChangeSpec:   func(j *apps.EphemeralJob) { j.Spec.Paused = true },
 			ChangeStatus: func(j *apps.EphemeralJob) { j.Status.Matches++ },
+		}, none)
+	},
+	persistentpodstate.Kind.GroupResource(): func(t *testing.T) {
+		registrytest.RunConformance(t, persistentpodstate.Kind, registrytest.Fixture[*apps.PersistentPodState]{
+			Name: "web",
+			Valid: func() *apps.PersistentPodState {
+				return hub(&v1alpha1.PersistentPodState{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: metav1.NamespaceDefault},
+					Spec: v1alpha1.PersistentPodStateSpec{
+						TargetReference:            v1alpha1.TargetReference{APIVersion: "apps.kruise.io/v1beta1", Kind: "StatefulSet", Name: "web"},
+						RequiredPersistentTopology: &v1alpha1.NodeTopologyTerm{NodeTopologyKeys: []string{"topology.kubernetes.io/zone"}},
+					}}, &apps.PersistentPodState{})
+			},
+			BreakCreate: func(p *apps.PersistentPodState) { p.Spec.RequiredPersistentTopology = nil },
+			BreakUpdate: func(p *apps.PersistentPodState) { p.Spec.TargetReference.Name = "other" },
+			ChangeSpec: func(p *apps.PersistentPodState) {
+				p.Spec.PersistentPodStateRetentionPolicy = apps.PersistentPodStateRetentionPolicyWhenDeleted
+			},
+			ChangeStatus: func(p *apps.PersistentPodState) {
+				p.Status.PodStates = map[string]apps.PodState{"web-0": {NodeName: "node-1",
+					NodeTopologyLabels: map[string]string{"topology.kubernetes.io/zone": "a"}}}
+			},
 		}, none)
 	},
 	podunavailablebudget.Kind.GroupResource(): func(t *testing.T) {

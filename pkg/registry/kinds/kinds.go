@@ -19,6 +19,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/imagepulljob"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodeimage"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/nodepodprobe"
+	"github.com/kruise-native/kruise-native/pkg/registry/apps/persistentpodstate"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/podprobemarker"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/registry/apps/sidecarset"
@@ -48,6 +49,7 @@ func All() []resource.Descriptor {
 		podprobemarker.Kind,
 		nodepodprobe.Kind,
 		ephemeraljob.Kind,
+		persistentpodstate.Kind,
 		podunavailablebudget.Kind,
 	}
 }

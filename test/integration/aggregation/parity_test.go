@@ -164,6 +164,7 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1alpha1", "ImagePullJob"},
 	{"apps.kruise.io", "v1alpha1", "NodeImage"},
 	{"apps.kruise.io", "v1alpha1", "NodePodProbe"},
+	{"apps.kruise.io", "v1alpha1", "PersistentPodState"},
 	{"apps.kruise.io", "v1alpha1", "PodProbeMarker"},
 	{"apps.kruise.io", "v1alpha1", "ResourceDistribution"},
 	{"apps.kruise.io", "v1alpha1", "SidecarSet"},
@@ -178,6 +179,7 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1beta1", "ImageListPullJob"},
 	{"apps.kruise.io", "v1beta1", "ImagePullJob"},
 	{"apps.kruise.io", "v1beta1", "NodeImage"},
+	{"apps.kruise.io", "v1beta1", "PersistentPodState"},
 	{"apps.kruise.io", "v1beta1", "ResourceDistribution"},
 	{"apps.kruise.io", "v1beta1", "SidecarSet"},
 	{"apps.kruise.io", "v1beta1", "StatefulSet"},
@@ -189,7 +191,6 @@ var parityRows = []parityRow{
 
 // notServed are OpenKruise kinds Kruise Native does not serve at all, with the reason.
 var notServed = map[parityRow]string{
-	{"apps.kruise.io", "v1alpha1", "PersistentPodState"}: "not implemented",
 }
 
 func readGolden(t *testing.T, r parityRow) []string {

@@ -134,6 +134,29 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 			c.FillNoCustom(ej)
 			defaulter.apply(ej, &v1alpha1.EphemeralJob{})
 		},
+		func(pps *apps.PersistentPodState, c randfill.Continue) {
+			c.FillNoCustom(pps)
+			// The lists and maps are omitempty: JSON cannot tell empty from unset.
+			if len(pps.Spec.PersistentPodAnnotations) == 0 {
+				pps.Spec.PersistentPodAnnotations = nil
+			}
+			if len(pps.Spec.PreferredPersistentTopology) == 0 {
+				pps.Spec.PreferredPersistentTopology = nil
+			}
+			if len(pps.Status.PodStates) == 0 {
+				pps.Status.PodStates = nil
+			}
+			for name, st := range pps.Status.PodStates {
+				if len(st.NodeTopologyLabels) == 0 {
+					st.NodeTopologyLabels = nil
+				}
+				if len(st.Annotations) == 0 {
+					st.Annotations = nil
+				}
+				pps.Status.PodStates[name] = st
+			}
+			defaulter.apply(pps, &v1beta1.PersistentPodState{})
+		},
 		func(ws *apps.WorkloadSpread, c randfill.Continue) {
 			c.FillNoCustom(ws)
 			// subsetStatuses and the per-subset maps and lists are omitempty: JSON cannot

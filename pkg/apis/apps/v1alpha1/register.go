@@ -41,6 +41,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ResourceDistribution{}, &ResourceDistributionList{},
 		&WorkloadSpread{}, &WorkloadSpreadList{},
 		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&PersistentPodState{}, &PersistentPodStateList{},
 		&NodePodProbe{}, &NodePodProbeList{},
 		&EphemeralJob{}, &EphemeralJobList{},
 	)

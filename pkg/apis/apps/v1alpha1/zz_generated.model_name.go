@@ -407,6 +407,36 @@ func (in NodePodProbeStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeTopologyTerm) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.NodeTopologyTerm"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodAnnotation) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PersistentPodAnnotation"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PersistentPodState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PersistentPodStateList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PersistentPodStateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PersistentPodStateStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodContainerProbe) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.PodContainerProbe"
 }
@@ -439,6 +469,16 @@ func (in PodProbeMarkerStatus) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodProbeStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1alpha1.PodProbeStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PodState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PreferredTopologyTerm) OpenAPIModelName() string {
+	return "io.kruise.apps.v1alpha1.PreferredTopologyTerm"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -652,6 +652,76 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*PersistentPodAnnotation)(nil), (*apps.PersistentPodAnnotation)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation(a.(*PersistentPodAnnotation), b.(*apps.PersistentPodAnnotation), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PersistentPodAnnotation)(nil), (*PersistentPodAnnotation)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PersistentPodAnnotation_To_v1beta1_PersistentPodAnnotation(a.(*apps.PersistentPodAnnotation), b.(*PersistentPodAnnotation), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PersistentPodState)(nil), (*apps.PersistentPodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PersistentPodState_To_apps_PersistentPodState(a.(*PersistentPodState), b.(*apps.PersistentPodState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PersistentPodState)(nil), (*PersistentPodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PersistentPodState_To_v1beta1_PersistentPodState(a.(*apps.PersistentPodState), b.(*PersistentPodState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PersistentPodStateList)(nil), (*apps.PersistentPodStateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PersistentPodStateList_To_apps_PersistentPodStateList(a.(*PersistentPodStateList), b.(*apps.PersistentPodStateList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PersistentPodStateList)(nil), (*PersistentPodStateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PersistentPodStateList_To_v1beta1_PersistentPodStateList(a.(*apps.PersistentPodStateList), b.(*PersistentPodStateList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PersistentPodStateSpec)(nil), (*apps.PersistentPodStateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec(a.(*PersistentPodStateSpec), b.(*apps.PersistentPodStateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PersistentPodStateSpec)(nil), (*PersistentPodStateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec(a.(*apps.PersistentPodStateSpec), b.(*PersistentPodStateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PersistentPodStateStatus)(nil), (*apps.PersistentPodStateStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus(a.(*PersistentPodStateStatus), b.(*apps.PersistentPodStateStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PersistentPodStateStatus)(nil), (*PersistentPodStateStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(a.(*apps.PersistentPodStateStatus), b.(*PersistentPodStateStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodState)(nil), (*apps.PodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodState_To_apps_PodState(a.(*PodState), b.(*apps.PodState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodState)(nil), (*PodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodState_To_v1beta1_PodState(a.(*apps.PodState), b.(*PodState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PreferredTopologyTerm)(nil), (*apps.PreferredTopologyTerm)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm(a.(*PreferredTopologyTerm), b.(*apps.PreferredTopologyTerm), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PreferredTopologyTerm)(nil), (*PreferredTopologyTerm)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm(a.(*apps.PreferredTopologyTerm), b.(*PreferredTopologyTerm), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*ProbeHandler)(nil), (*apps.ProbeHandler)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_ProbeHandler_To_apps_ProbeHandler(a.(*ProbeHandler), b.(*apps.ProbeHandler), scope)
 	}); err != nil {
@@ -1347,6 +1417,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.NodeTopologyTerm)(nil), (*NodeTopologyTerm)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodeTopologyTerm_To_v1beta1_NodeTopologyTerm(a.(*apps.NodeTopologyTerm), b.(*NodeTopologyTerm), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*CloneSetScaleStrategy)(nil), (*apps.CloneSetScaleStrategy)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_CloneSetScaleStrategy_To_apps_CloneSetScaleStrategy(a.(*CloneSetScaleStrategy), b.(*apps.CloneSetScaleStrategy), scope)
 	}); err != nil {
@@ -1359,6 +1434,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*NodeTopologyTerm)(nil), (*apps.NodeTopologyTerm)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodeTopologyTerm_To_apps_NodeTopologyTerm(a.(*NodeTopologyTerm), b.(*apps.NodeTopologyTerm), scope)
 	}); err != nil {
 		return err
 	}
@@ -3149,6 +3229,250 @@ func autoConvert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in *apps.NodeIm
 // Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus is an autogenerated conversion function.
 func Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in *apps.NodeImageStatus, out *NodeImageStatus, s conversion.Scope) error {
 	return autoConvert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_NodeTopologyTerm_To_apps_NodeTopologyTerm(in *NodeTopologyTerm, out *apps.NodeTopologyTerm, s conversion.Scope) error {
+	// WARNING: in.Keys requires manual conversion: does not exist in peer-type
+	return nil
+}
+
+func autoConvert_apps_NodeTopologyTerm_To_v1beta1_NodeTopologyTerm(in *apps.NodeTopologyTerm, out *NodeTopologyTerm, s conversion.Scope) error {
+	// WARNING: in.NodeTopologyKeys requires manual conversion: does not exist in peer-type
+	return nil
+}
+
+func autoConvert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation(in *PersistentPodAnnotation, out *apps.PersistentPodAnnotation, s conversion.Scope) error {
+	out.Key = in.Key
+	return nil
+}
+
+// Convert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation is an autogenerated conversion function.
+func Convert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation(in *PersistentPodAnnotation, out *apps.PersistentPodAnnotation, s conversion.Scope) error {
+	return autoConvert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation(in, out, s)
+}
+
+func autoConvert_apps_PersistentPodAnnotation_To_v1beta1_PersistentPodAnnotation(in *apps.PersistentPodAnnotation, out *PersistentPodAnnotation, s conversion.Scope) error {
+	out.Key = in.Key
+	return nil
+}
+
+// Convert_apps_PersistentPodAnnotation_To_v1beta1_PersistentPodAnnotation is an autogenerated conversion function.
+func Convert_apps_PersistentPodAnnotation_To_v1beta1_PersistentPodAnnotation(in *apps.PersistentPodAnnotation, out *PersistentPodAnnotation, s conversion.Scope) error {
+	return autoConvert_apps_PersistentPodAnnotation_To_v1beta1_PersistentPodAnnotation(in, out, s)
+}
+
+func autoConvert_v1beta1_PersistentPodState_To_apps_PersistentPodState(in *PersistentPodState, out *apps.PersistentPodState, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_PersistentPodState_To_apps_PersistentPodState is an autogenerated conversion function.
+func Convert_v1beta1_PersistentPodState_To_apps_PersistentPodState(in *PersistentPodState, out *apps.PersistentPodState, s conversion.Scope) error {
+	return autoConvert_v1beta1_PersistentPodState_To_apps_PersistentPodState(in, out, s)
+}
+
+func autoConvert_apps_PersistentPodState_To_v1beta1_PersistentPodState(in *apps.PersistentPodState, out *PersistentPodState, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_PersistentPodState_To_v1beta1_PersistentPodState is an autogenerated conversion function.
+func Convert_apps_PersistentPodState_To_v1beta1_PersistentPodState(in *apps.PersistentPodState, out *PersistentPodState, s conversion.Scope) error {
+	return autoConvert_apps_PersistentPodState_To_v1beta1_PersistentPodState(in, out, s)
+}
+
+func autoConvert_v1beta1_PersistentPodStateList_To_apps_PersistentPodStateList(in *PersistentPodStateList, out *apps.PersistentPodStateList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.PersistentPodState, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_PersistentPodState_To_apps_PersistentPodState(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_PersistentPodStateList_To_apps_PersistentPodStateList is an autogenerated conversion function.
+func Convert_v1beta1_PersistentPodStateList_To_apps_PersistentPodStateList(in *PersistentPodStateList, out *apps.PersistentPodStateList, s conversion.Scope) error {
+	return autoConvert_v1beta1_PersistentPodStateList_To_apps_PersistentPodStateList(in, out, s)
+}
+
+func autoConvert_apps_PersistentPodStateList_To_v1beta1_PersistentPodStateList(in *apps.PersistentPodStateList, out *PersistentPodStateList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]PersistentPodState, len(*in))
+		for i := range *in {
+			if err := Convert_apps_PersistentPodState_To_v1beta1_PersistentPodState(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_PersistentPodStateList_To_v1beta1_PersistentPodStateList is an autogenerated conversion function.
+func Convert_apps_PersistentPodStateList_To_v1beta1_PersistentPodStateList(in *apps.PersistentPodStateList, out *PersistentPodStateList, s conversion.Scope) error {
+	return autoConvert_apps_PersistentPodStateList_To_v1beta1_PersistentPodStateList(in, out, s)
+}
+
+func autoConvert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec(in *PersistentPodStateSpec, out *apps.PersistentPodStateSpec, s conversion.Scope) error {
+	if err := Convert_v1beta1_TargetReference_To_apps_TargetReference(&in.TargetReference, &out.TargetReference, s); err != nil {
+		return err
+	}
+	out.PersistentPodAnnotations = *(*[]apps.PersistentPodAnnotation)(unsafe.Pointer(&in.PersistentPodAnnotations))
+	if in.RequiredPersistentTopology != nil {
+		in, out := &in.RequiredPersistentTopology, &out.RequiredPersistentTopology
+		*out = new(apps.NodeTopologyTerm)
+		if err := Convert_v1beta1_NodeTopologyTerm_To_apps_NodeTopologyTerm(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.RequiredPersistentTopology = nil
+	}
+	if in.PreferredPersistentTopology != nil {
+		in, out := &in.PreferredPersistentTopology, &out.PreferredPersistentTopology
+		*out = make([]apps.PreferredTopologyTerm, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.PreferredPersistentTopology = nil
+	}
+	out.PersistentPodStateRetentionPolicy = apps.PersistentPodStateRetentionPolicyType(in.PersistentPodStateRetentionPolicy)
+	return nil
+}
+
+// Convert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec is an autogenerated conversion function.
+func Convert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec(in *PersistentPodStateSpec, out *apps.PersistentPodStateSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_PersistentPodStateSpec_To_apps_PersistentPodStateSpec(in, out, s)
+}
+
+func autoConvert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec(in *apps.PersistentPodStateSpec, out *PersistentPodStateSpec, s conversion.Scope) error {
+	if err := Convert_apps_TargetReference_To_v1beta1_TargetReference(&in.TargetReference, &out.TargetReference, s); err != nil {
+		return err
+	}
+	out.PersistentPodAnnotations = *(*[]PersistentPodAnnotation)(unsafe.Pointer(&in.PersistentPodAnnotations))
+	if in.RequiredPersistentTopology != nil {
+		in, out := &in.RequiredPersistentTopology, &out.RequiredPersistentTopology
+		*out = new(NodeTopologyTerm)
+		if err := Convert_apps_NodeTopologyTerm_To_v1beta1_NodeTopologyTerm(*in, *out, s); err != nil {
+			return err
+		}
+	} else {
+		out.RequiredPersistentTopology = nil
+	}
+	if in.PreferredPersistentTopology != nil {
+		in, out := &in.PreferredPersistentTopology, &out.PreferredPersistentTopology
+		*out = make([]PreferredTopologyTerm, len(*in))
+		for i := range *in {
+			if err := Convert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.PreferredPersistentTopology = nil
+	}
+	out.PersistentPodStateRetentionPolicy = PersistentPodStateRetentionPolicyType(in.PersistentPodStateRetentionPolicy)
+	return nil
+}
+
+// Convert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec is an autogenerated conversion function.
+func Convert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec(in *apps.PersistentPodStateSpec, out *PersistentPodStateSpec, s conversion.Scope) error {
+	return autoConvert_apps_PersistentPodStateSpec_To_v1beta1_PersistentPodStateSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus(in *PersistentPodStateStatus, out *apps.PersistentPodStateStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.PodStates = *(*map[string]apps.PodState)(unsafe.Pointer(&in.PodStates))
+	return nil
+}
+
+// Convert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus is an autogenerated conversion function.
+func Convert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus(in *PersistentPodStateStatus, out *apps.PersistentPodStateStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_PersistentPodStateStatus_To_apps_PersistentPodStateStatus(in, out, s)
+}
+
+func autoConvert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(in *apps.PersistentPodStateStatus, out *PersistentPodStateStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.PodStates = *(*map[string]PodState)(unsafe.Pointer(&in.PodStates))
+	return nil
+}
+
+// Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus is an autogenerated conversion function.
+func Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(in *apps.PersistentPodStateStatus, out *PersistentPodStateStatus, s conversion.Scope) error {
+	return autoConvert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_PodState_To_apps_PodState(in *PodState, out *apps.PodState, s conversion.Scope) error {
+	out.NodeName = in.NodeName
+	out.NodeTopologyLabels = *(*map[string]string)(unsafe.Pointer(&in.NodeTopologyLabels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_v1beta1_PodState_To_apps_PodState is an autogenerated conversion function.
+func Convert_v1beta1_PodState_To_apps_PodState(in *PodState, out *apps.PodState, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodState_To_apps_PodState(in, out, s)
+}
+
+func autoConvert_apps_PodState_To_v1beta1_PodState(in *apps.PodState, out *PodState, s conversion.Scope) error {
+	out.NodeName = in.NodeName
+	out.NodeTopologyLabels = *(*map[string]string)(unsafe.Pointer(&in.NodeTopologyLabels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_apps_PodState_To_v1beta1_PodState is an autogenerated conversion function.
+func Convert_apps_PodState_To_v1beta1_PodState(in *apps.PodState, out *PodState, s conversion.Scope) error {
+	return autoConvert_apps_PodState_To_v1beta1_PodState(in, out, s)
+}
+
+func autoConvert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm(in *PreferredTopologyTerm, out *apps.PreferredTopologyTerm, s conversion.Scope) error {
+	out.Weight = in.Weight
+	if err := Convert_v1beta1_NodeTopologyTerm_To_apps_NodeTopologyTerm(&in.Preference, &out.Preference, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm is an autogenerated conversion function.
+func Convert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm(in *PreferredTopologyTerm, out *apps.PreferredTopologyTerm, s conversion.Scope) error {
+	return autoConvert_v1beta1_PreferredTopologyTerm_To_apps_PreferredTopologyTerm(in, out, s)
+}
+
+func autoConvert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm(in *apps.PreferredTopologyTerm, out *PreferredTopologyTerm, s conversion.Scope) error {
+	out.Weight = in.Weight
+	if err := Convert_apps_NodeTopologyTerm_To_v1beta1_NodeTopologyTerm(&in.Preference, &out.Preference, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm is an autogenerated conversion function.
+func Convert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm(in *apps.PreferredTopologyTerm, out *PreferredTopologyTerm, s conversion.Scope) error {
+	return autoConvert_apps_PreferredTopologyTerm_To_v1beta1_PreferredTopologyTerm(in, out, s)
 }
 
 func autoConvert_v1beta1_ProbeHandler_To_apps_ProbeHandler(in *ProbeHandler, out *apps.ProbeHandler, s conversion.Scope) error {

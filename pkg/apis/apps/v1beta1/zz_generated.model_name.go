@@ -347,6 +347,46 @@ func (in NodeImageStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodeTopologyTerm) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodeTopologyTerm"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodAnnotation) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PersistentPodAnnotation"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PersistentPodState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PersistentPodStateList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PersistentPodStateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PersistentPodStateStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PersistentPodStateStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PreferredTopologyTerm) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PreferredTopologyTerm"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ProbeHandler) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ProbeHandler"
 }

@@ -78,7 +78,7 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 	if spec.TargetReference == nil {
 		allErrs = append(allErrs, field.Required(fld.Child("targetRef"), ""))
 	} else {
-		allErrs = append(allErrs, validateWorkloadSpreadTarget(spec.TargetReference, fld.Child("targetRef"))...)
+		allErrs = append(allErrs, validateWorkloadTarget(spec.TargetReference, WorkloadSpreadTargets, fld.Child("targetRef"))...)
 	}
 	allErrs = append(allErrs, validateTargetFilter(spec.TargetFilter, fld.Child("targetFilter"))...)
 	subsetsPath := fld.Child("subsets")
@@ -107,7 +107,9 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 	return append(allErrs, validateSpreadScheduleStrategy(&spec.ScheduleStrategy, fld.Child("scheduleStrategy"))...)
 }
 
-func validateWorkloadSpreadTarget(ref *apps.TargetReference, fld *field.Path) field.ErrorList {
+// validateWorkloadTarget checks a targetRef names one of the supported kinds (shared by
+// WorkloadSpread and PersistentPodState).
+func validateWorkloadTarget(ref *apps.TargetReference, targets []schema.GroupKind, fld *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	gv, err := schema.ParseGroupVersion(ref.APIVersion)
 	switch {
@@ -122,7 +124,7 @@ func validateWorkloadSpreadTarget(ref *apps.TargetReference, fld *field.Path) fi
 		gk := gv.WithKind(ref.Kind).GroupKind()
 		supported := false
 		var names []string
-		for _, s := range WorkloadSpreadTargets {
+		for _, s := range targets {
 			supported = supported || s == gk
 			names = append(names, s.String())
 		}

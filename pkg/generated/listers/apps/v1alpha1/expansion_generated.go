@@ -90,6 +90,14 @@ type NodeImageListerExpansion interface{}
 // NodePodProbeLister.
 type NodePodProbeListerExpansion interface{}
 
+// PersistentPodStateListerExpansion allows custom methods to be added to
+// PersistentPodStateLister.
+type PersistentPodStateListerExpansion interface{}
+
+// PersistentPodStateNamespaceListerExpansion allows custom methods to be added to
+// PersistentPodStateNamespaceLister.
+type PersistentPodStateNamespaceListerExpansion interface{}
+
 // PodProbeMarkerListerExpansion allows custom methods to be added to
 // PodProbeMarkerLister.
 type PodProbeMarkerListerExpansion interface{}

@@ -44,6 +44,8 @@ type Interface interface {
 	NodeImages() NodeImageInformer
 	// NodePodProbes returns a NodePodProbeInformer.
 	NodePodProbes() NodePodProbeInformer
+	// PersistentPodStates returns a PersistentPodStateInformer.
+	PersistentPodStates() PersistentPodStateInformer
 	// PodProbeMarkers returns a PodProbeMarkerInformer.
 	PodProbeMarkers() PodProbeMarkerInformer
 	// ResourceDistributions returns a ResourceDistributionInformer.
@@ -117,6 +119,11 @@ func (v *version) NodeImages() NodeImageInformer {
 // NodePodProbes returns a NodePodProbeInformer.
 func (v *version) NodePodProbes() NodePodProbeInformer {
 	return &nodePodProbeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// PersistentPodStates returns a PersistentPodStateInformer.
+func (v *version) PersistentPodStates() PersistentPodStateInformer {
+	return &persistentPodStateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // PodProbeMarkers returns a PodProbeMarkerInformer.

@@ -38,6 +38,7 @@ type AppsV1alpha1Interface interface {
 	ImagePullJobsGetter
 	NodeImagesGetter
 	NodePodProbesGetter
+	PersistentPodStatesGetter
 	PodProbeMarkersGetter
 	ResourceDistributionsGetter
 	SidecarSetsGetter
@@ -89,6 +90,10 @@ func (c *AppsV1alpha1Client) NodeImages() NodeImageInterface {
 
 func (c *AppsV1alpha1Client) NodePodProbes() NodePodProbeInterface {
 	return newNodePodProbes(c)
+}
+
+func (c *AppsV1alpha1Client) PersistentPodStates(namespace string) PersistentPodStateInterface {
+	return newPersistentPodStates(c, namespace)
 }
 
 func (c *AppsV1alpha1Client) PodProbeMarkers(namespace string) PodProbeMarkerInterface {

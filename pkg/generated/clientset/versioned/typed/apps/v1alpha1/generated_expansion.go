@@ -38,6 +38,8 @@ type NodeImageExpansion interface{}
 
 type NodePodProbeExpansion interface{}
 
+type PersistentPodStateExpansion interface{}
+
 type PodProbeMarkerExpansion interface{}
 
 type ResourceDistributionExpansion interface{}

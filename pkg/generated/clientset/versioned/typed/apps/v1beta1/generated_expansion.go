@@ -34,6 +34,8 @@ type ImagePullJobExpansion interface{}
 
 type NodeImageExpansion interface{}
 
+type PersistentPodStateExpansion interface{}
+
 type ResourceDistributionExpansion interface{}
 
 type SidecarSetExpansion interface{}

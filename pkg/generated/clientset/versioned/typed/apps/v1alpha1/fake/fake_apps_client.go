@@ -68,6 +68,10 @@ func (c *FakeAppsV1alpha1) NodePodProbes() v1alpha1.NodePodProbeInterface {
 	return newFakeNodePodProbes(c)
 }
 
+func (c *FakeAppsV1alpha1) PersistentPodStates(namespace string) v1alpha1.PersistentPodStateInterface {
+	return newFakePersistentPodStates(c, namespace)
+}
+
 func (c *FakeAppsV1alpha1) PodProbeMarkers(namespace string) v1alpha1.PodProbeMarkerInterface {
 	return newFakePodProbeMarkers(c, namespace)
 }

@@ -1,4 +1,4 @@
-package statefulset
+package ordinals
 
 import (
 	"fmt"
@@ -77,7 +77,7 @@ func checkDesired(t *testing.T, d Desired, want []int) {
 		t.Fatalf("Len() = %d, want %d", d.Len(), len(want))
 	}
 	var walked []int
-	for i, ord := 0, d.first(); i < d.Len(); i, ord = i+1, d.after(ord) {
+	for i, ord := 0, d.First(); i < d.Len(); i, ord = i+1, d.After(ord) {
 		walked = append(walked, ord)
 	}
 	if !slices.Equal(walked, want) && len(want) > 0 {
