@@ -190,8 +190,7 @@ var parityRows = []parityRow{
 }
 
 // notServed are OpenKruise kinds Kruise Native does not serve at all, with the reason.
-var notServed = map[parityRow]string{
-}
+var notServed = map[parityRow]string{}
 
 func readGolden(t *testing.T, r parityRow) []string {
 	t.Helper()
