@@ -180,13 +180,7 @@ func (o *Options) Complete() error {
 func (o *Options) Validate() error {
 	errs := append(o.ServerRun.Validate(), o.Recommended.Validate()...)
 	errs = append(errs, o.PodWebhookRegistration.Validate()...)
-	if err := features.Validate(utilfeature.DefaultFeatureGate); err != nil {
-		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
-	}
-	if o.PodWebhookReadinessGate && !utilfeature.DefaultFeatureGate.Enabled(features.KruisePodReadinessGate) {
-		errs = append(errs, fmt.Errorf("--pod-webhook-readiness-gate gives pods the KruisePodReady readiness gate, "+
-			"which --feature-gates=%s=false turns off: drop one of them", features.KruisePodReadinessGate))
-	}
+	errs = append(errs, validateGates(utilfeature.DefaultFeatureGate, o.PodWebhookReadinessGate)...)
 	if o.embedded {
 		errs = append(errs, o.EmbeddedEtcd.Validate()...)
 		if o.etcdTLSFlagsWithEmbedded {
