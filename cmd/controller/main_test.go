@@ -53,7 +53,7 @@ func TestRefusesAGateItCannotHonour(t *testing.T) {
 		gates   string
 		refused string
 	}{
-		{gates: "CloneSetPartitionRollback=true", refused: "CloneSetPartitionRollback=true is not supported"},
+		{gates: "CloneSetShortHash=true", refused: "CloneSetShortHash=true is not supported"},
 		{gates: "PodWebhook=false", refused: "PodWebhook=false is not supported"},
 	} {
 		t.Run(tt.gates, func(t *testing.T) {

@@ -114,7 +114,7 @@ func TestValidate(t *testing.T) {
 			refused: []string{"PreDownloadImageForInPlaceUpdate=true needs ImagePullJobGate=true"}},
 		// AllAlpha turns on every alpha gate, the unbuilt ones too; naming them off
 		// again is accepted.
-		{flag: "AllAlpha=true", refused: []string{"CloneSetPartitionRollback=true", "add CloneSetPartitionRollback=false"}},
+		{flag: "AllAlpha=true", refused: []string{"CloneSetShortHash=true", "add CloneSetShortHash=false"}},
 		{flag: "AllAlpha=true,CloneSetShortHash=false,CloneSetPartitionRollback=false,TemplateNoDefaults=false," +
 			"SidecarTerminator=false,CloneSetEventHandlerOptimization=false,PreparingUpdateAsUpdate=false," +
 			"EnhancedLivenessProbe=false,RecreatePodWhenChangeVCTInCloneSetGate=false,EnableExternalCerts=false," +

@@ -55,6 +55,9 @@ type Controller struct {
 	// readinessGate is KruisePodReadinessGate: new pods get the KruisePodReady gate
 	// their lifecycle hooks need (lifecycle.InjectReadinessGate).
 	readinessGate bool
+	// partitionRollback is CloneSetPartitionRollback: raising the partition takes
+	// updated pods back to the current revision (Limits.PartitionRollback).
+	partitionRollback bool
 }
 
 // New builds the controller on the shared informers.
@@ -79,6 +82,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},
 	}
 	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
+	c.partitionRollback = cc.Enabled(features.CloneSetPartitionRollback)
 	if cc.Enabled(features.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}

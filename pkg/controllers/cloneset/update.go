@@ -7,14 +7,28 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
 // updatePod brings one old pod to the update revision: in place when the policy
 // allows and only in-place-able fields changed, otherwise by deleting it (the
 // replacement is created at the update revision by a later sync).
 func (c *Controller) updatePod(ctx context.Context, st *syncState, pod *corev1.Pod) error {
+	return c.movePod(ctx, st, st.revs, pod)
+}
+
+// rollbackPod brings one updated pod back to the current revision (feature gate
+// CloneSetPartitionRollback), the same way: in place when possible, otherwise by
+// deleting it (no more pods may be updated, so its replacement is created at the
+// current revision).
+func (c *Controller) rollbackPod(ctx context.Context, st *syncState, pod *corev1.Pod) error {
+	return c.movePod(ctx, st, st.revs.Toward(st.revs.Current), pod)
+}
+
+// movePod brings pod to revs.Update.
+func (c *Controller) movePod(ctx context.Context, st *syncState, revs *podworkload.Revisions, pod *corev1.Pod) error {
 	if inPlace(st.cs) {
-		done, err := c.pods.UpdateInPlace(ctx, st.cs, st.revs, pod, st.cs.Spec.Lifecycle, inPlaceStrategy(st.cs),
+		done, err := c.pods.UpdateInPlace(ctx, st.cs, revs, pod, st.cs.Spec.Lifecycle, inPlaceStrategy(st.cs),
 			metav1.NewTime(st.now), &st.requeue)
 		if err != nil || done {
 			return err
