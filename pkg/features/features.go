@@ -110,7 +110,7 @@ var Gates = map[featuregate.Feature]Gate{
 		Why: "names the injection itself here: on, pods of Kruise workloads get the KruisePodReady gate where it is used (lifecycle hooks with markPodNotReady; with kruise-apiserver --pod-webhook-readiness-gate, every CloneSet and Advanced StatefulSet pod), as OpenKruise's off state does; off, no pod gets it (such hooks then cannot take a pod out of endpoints). OpenKruise's on state (the gate on every pod in the cluster) is not built"},
 	PreDownloadImageForInPlaceUpdate:   {Upstream: alpha(false), Default: false, Support: Switchable},
 	PreDownloadImageForDaemonSetUpdate: {Upstream: alpha(false), Default: false, Support: Switchable},
-	CloneSetPartitionRollback: {Upstream: alpha(false), Default: false, Support: Switchable},
+	CloneSetPartitionRollback:          {Upstream: alpha(false), Default: false, Support: Switchable},
 	ResourcesDeletionProtection: {Upstream: beta(true), Default: true, Support: AlwaysOn,
 		Why: "deletion protection is built into kruise-apiserver (its admission and deletion webhook); remove the policy.kruise.io/delete-protection label to let an object go"},
 	PodUnavailableBudgetDeleteGate: {Upstream: beta(true), Default: true, Support: Switchable},
