@@ -32,11 +32,11 @@ func newCommand(ctx context.Context, constructors []manager.NewFunc) *cobra.Comm
 		Use:   "kruise-controller",
 		Short: "Reconcile Kruise workloads (CloneSet, ...) served by kruise-apiserver",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := logsapi.ValidateAndApply(logOptions, nil); err != nil {
-				return err
-			}
 			if err := o.Validate(); err != nil {
 				return fmt.Errorf("invalid flags: %w", err)
+			}
+			if err := logsapi.ValidateAndApply(logOptions, nil); err != nil {
+				return err
 			}
 			ctx := klog.NewContext(cmd.Context(), klog.Background().WithName("kruise-controller"))
 			klog.FromContext(ctx).Info("Starting", "version", version.Get())

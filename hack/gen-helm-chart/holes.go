@@ -31,8 +31,8 @@ func (h hole) in(mode string) bool {
 
 // holes are the chart's values: images, replicas, resources and the single mode's
 // volume size. The webhooks' failurePolicy and scope are kruise-apiserver's flags
-// (argHoles); feature gates an argument appended to the apiserver's and the
-// controller's (featureGateArgs).
+// (argHoles); feature gates an argument appended to the apiserver's, the controller's
+// and the node daemon's (featureGateArgs).
 var holes = []hole{
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "image"), value: "apiserver.image"},
 	{kind: "Deployment", name: "kruise-apiserver", path: []string{"spec", "replicas"}, value: "apiserver.replicas", only: "cluster external"},
@@ -78,6 +78,7 @@ var argHoles = []argHole{
 var featureGateArgs = []hole{
 	{kind: "Deployment", name: "kruise-apiserver", path: containerField("kruise-apiserver", "args")},
 	{kind: "Deployment", name: "kruise-controller", path: containerField("kruise-controller", "args")},
+	{kind: "DaemonSet", name: "kruise-node-daemon", path: containerField("kruise-node-daemon", "args")},
 }
 
 func containerField(container, field string) []string {

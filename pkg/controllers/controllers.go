@@ -23,6 +23,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/statefulset"
 	"github.com/kruise-native/kruise-native/pkg/controllers/uniteddeployment"
 	"github.com/kruise-native/kruise-native/pkg/controllers/workloadspread"
+	"github.com/kruise-native/kruise-native/pkg/features"
 )
 
 // All are the controllers kruise-controller runs, in start order.
@@ -34,13 +35,14 @@ var All = []manager.NewFunc{
 	advancedcronjob.New,
 	uniteddeployment.New,
 	nodeimage.New,
-	imagepulljob.New,
-	imagelistpulljob.New,
+	// ImagePullJobGate (pkg/features): on here, off in OpenKruise.
+	manager.Gated(features.ImagePullJobGate, imagepulljob.New),
+	manager.Gated(features.ImagePullJobGate, imagelistpulljob.New),
 	containerrecreaterequest.New,
 	containerlaunchpriority.New,
 	sidecarset.New,
 	deletionprotection.New,
-	resourcedistribution.New,
+	manager.Gated(features.ResourceDistributionGate, resourcedistribution.New),
 	podunavailablebudget.New,
 	workloadspread.New,
 	podprobemarker.New,

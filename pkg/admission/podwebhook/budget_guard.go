@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -34,8 +35,9 @@ var budgetRules = []Rule{
 // budgetGuard is the PodUnavailableBudget handler: it lets a disruption of an
 // available pod through only if every budget covering the pod has a slot left, and
 // spends the slot in the budget's status before answering (pkg/podbudget).
-func budgetGuard(store BudgetStore, now func() time.Time) Handler {
+func budgetGuard(store BudgetStore, now func() time.Time, unguarded ...podbudget.Operation) Handler {
 	sp := newSpender(store, now)
+	sp.unguarded = unguarded
 	return Handler{Name: "pod-unavailable-budget", Rules: budgetRules, Synced: store.Synced,
 		// A budget guards only pods of its own namespace.
 		CallClauses: cachedCallClauses("PodUnavailableBudgets", store.List, BudgetCallClause),
@@ -61,7 +63,7 @@ func guard(ctx context.Context, sp *spender, req *admissionv1.AdmissionRequest) 
 		return nil
 	}
 	op, pod, err := disruption(ctx, store, req)
-	if err != nil || pod == nil {
+	if err != nil || pod == nil || slices.Contains(sp.unguarded, op) {
 		return err
 	}
 	if podbudget.NoProtect(pod.Annotations) || pod.DeletionTimestamp != nil || !podAvailable(pod) {

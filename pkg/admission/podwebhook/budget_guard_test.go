@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	policyv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/policy/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/podbudget"
 )
 
 // fakeBudgets keeps one budget and checks resourceVersions as the server would.
@@ -205,6 +206,8 @@ func TestBudgetGuard(t *testing.T) {
 		ownersGone bool
 		ownersErr  error
 		wantLookup bool
+		// unguarded: the operations a feature gate turned off.
+		unguarded []podbudget.Operation
 	}{
 		// Pods of a workload being deleted: the garbage collector's deletes pass unread,
 		// anyone's delete or eviction passes once the owners are read gone or going.
@@ -251,6 +254,13 @@ func TestBudgetGuard(t *testing.T) {
 			return p
 		}())},
 		{name: "budget guards evictions only", protect: "EVICT", req: deleteReq(t, readyPod("a", nil))},
+		// PodUnavailableBudgetUpdateGate / PodUnavailableBudgetDeleteGate off.
+		{name: "update gate off: image update without a slot", unguarded: []podbudget.Operation{podbudget.Update},
+			req: update(readyPod("a", nil), newImage(readyPod("a", nil)))},
+		{name: "update gate off: delete still guarded", unguarded: []podbudget.Operation{podbudget.Update},
+			req: deleteReq(t, readyPod("a", nil)), wantCode: 429},
+		{name: "delete gate off: delete and eviction without a slot", unguarded: []podbudget.Operation{podbudget.Delete, podbudget.Evict},
+			req: evict("a")},
 		{name: "dry run with a slot spends nothing", allowed: 1, req: func() *admissionv1.AdmissionRequest {
 			r := deleteReq(t, readyPod("a", nil))
 			r.DryRun = &dryRun
@@ -268,7 +278,7 @@ func TestBudgetGuard(t *testing.T) {
 			if tc.req.Name == "owned" {
 				store.podOwners = owned("owned").OwnerReferences
 			}
-			err := run(t, store, tc.req)
+			err := budgetGuard(store, time.Now, tc.unguarded...).Validate(context.Background(), tc.req)
 			switch {
 			case tc.wantCode == 0 && err != nil:
 				t.Errorf("refused: %v", err)

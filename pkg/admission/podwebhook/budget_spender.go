@@ -14,9 +14,11 @@ import (
 // spender spends budgets for the guard, one status write per batch of concurrent
 // disruptions of one budget (statusBatcher).
 type spender struct {
-	store   BudgetStore
-	now     func() time.Time
-	batcher *statusBatcher[*policyv1beta1.PodUnavailableBudget, spendRequest, error]
+	store BudgetStore
+	now   func() time.Time
+	// unguarded are the operations let through unread (feature gates off).
+	unguarded []podbudget.Operation
+	batcher   *statusBatcher[*policyv1beta1.PodUnavailableBudget, spendRequest, error]
 }
 
 type spendRequest struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/deletionprotection"
+	"github.com/kruise-native/kruise-native/pkg/podbudget"
 )
 
 // Config is what kruise-apiserver's handlers read and how they behave.
@@ -35,6 +36,10 @@ type Config struct {
 	// Budgets, if set, turns on the PodUnavailableBudget guard of pod deletions,
 	// evictions and in-place updates (BudgetsFromInformers).
 	Budgets BudgetStore
+	// UnguardedOperations are the disruptions the guard lets through whatever the
+	// budgets say (feature gates PodUnavailableBudgetDeleteGate, for deletions and
+	// evictions, and PodUnavailableBudgetUpdateGate turned off).
+	UnguardedOperations []podbudget.Operation
 	// Spreads, if set, turns on WorkloadSpread: new pods of a spread's target are placed
 	// in its subsets, and placed pods being deleted free their slot (SpreadsFromInformers).
 	Spreads SpreadStore
@@ -75,7 +80,7 @@ func Handlers(cfg Config) []Handler {
 		out = append(out, spreads[0])
 	}
 	if cfg.Budgets != nil {
-		out = append(out, budgetGuard(cfg.Budgets, cfg.Now))
+		out = append(out, budgetGuard(cfg.Budgets, cfg.Now, cfg.UnguardedOperations...))
 	}
 	if cfg.Spreads != nil {
 		// The release after the budget guard: a deletion the guard refuses frees nothing.

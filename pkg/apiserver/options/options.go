@@ -11,10 +11,12 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
@@ -28,10 +30,17 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apiserver/authzflight"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/etcd"
 	"github.com/kruise-native/kruise-native/pkg/apiserver/scheme"
+	"github.com/kruise-native/kruise-native/pkg/features"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 	generatedopenapi "github.com/kruise-native/kruise-native/pkg/generated/openapi"
 )
+
+// The Kruise gates join the generic server's gate, which --feature-gates sets (before
+// any flag set closes it): kruise-apiserver accepts every OpenKruise gate name.
+func init() {
+	utilruntime.Must(features.AddTo(utilfeature.DefaultMutableFeatureGate))
+}
 
 // etcdPathPrefix is where the Kruise API lives in etcd.
 const etcdPathPrefix = "/registry/kruise.io"
@@ -130,7 +139,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 			"only for disposable development and benchmark stacks.")
 	fs.BoolVar(&o.PodWebhookReadinessGate, "pod-webhook-readiness-gate", o.PodWebhookReadinessGate,
 		"Give new pods of CloneSets and Advanced StatefulSets the KruisePodReady readiness gate, so lifecycle "+
-			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod.")
+			"hooks added later can mark them not ready. Costs their controller one pod status write per new pod. "+
+			"Needs the KruisePodReadinessGate feature gate (on by default).")
 	fs.BoolVar(&o.PodWebhookCallScope, "pod-webhook-call-scope", o.PodWebhookCallScope,
 		"Keep the match conditions of the Pod webhook's registrations ("+podwebhook.ConfigurationName+") to the "+
 			"requests a handler may act on: the pod creates a SidecarSet, WorkloadSpread, launch priority or readiness "+
@@ -170,6 +180,7 @@ func (o *Options) Complete() error {
 func (o *Options) Validate() error {
 	errs := append(o.ServerRun.Validate(), o.Recommended.Validate()...)
 	errs = append(errs, o.PodWebhookRegistration.Validate()...)
+	errs = append(errs, validateGates(utilfeature.DefaultFeatureGate, o.PodWebhookReadinessGate)...)
 	if o.embedded {
 		errs = append(errs, o.EmbeddedEtcd.Validate()...)
 		if o.etcdTLSFlagsWithEmbedded {
@@ -282,6 +293,7 @@ func (o *Options) podWebhook(c *genericapiserver.RecommendedConfig, kruiseInform
 	webhookConfig := podwebhook.ConfigFromInformers(kruiseInformers, c.SharedInformerFactory,
 		kubeClient, metadataClient, o.PodWebhookReadinessGate)
 	webhookConfig.Budgets = podwebhook.BudgetsFromInformers(kruiseInformers, kruiseLoopback, kubeClient, metadataClient)
+	webhookConfig.UnguardedOperations = unguardedOperations(utilfeature.DefaultFeatureGate)
 	webhookConfig.Spreads = podwebhook.SpreadsFromInformers(kruiseInformers, kruiseLoopback, kubeClient)
 	webhookConfig.PodStates = podwebhook.PodStatesFromInformers(kruiseInformers)
 	handlers := podwebhook.Handlers(webhookConfig)

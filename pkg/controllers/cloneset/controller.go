@@ -23,6 +23,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/imagepredownload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/features"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
 )
@@ -51,6 +52,12 @@ type Controller struct {
 	now    func() time.Time
 	// preDownload is set when PreDownloadImageForInPlaceUpdate is on.
 	preDownload *imagepredownload.Jobs
+	// readinessGate is KruisePodReadinessGate: new pods get the KruisePodReady gate
+	// their lifecycle hooks need (lifecycle.InjectReadinessGate).
+	readinessGate bool
+	// partitionRollback is CloneSetPartitionRollback: raising the partition takes
+	// updated pods back to the current revision (Limits.PartitionRollback).
+	partitionRollback bool
 }
 
 // New builds the controller on the shared informers.
@@ -74,7 +81,9 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		Matching: c.matching,
 		Synced:   []cache.InformerSynced{claimInformer.Informer().HasSynced},
 	}
-	if cc.Enabled(manager.PreDownloadImageForInPlaceUpdate) {
+	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
+	c.partitionRollback = cc.Enabled(features.CloneSetPartitionRollback)
+	if cc.Enabled(features.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
 		w.Synced = append(w.Synced, jobInformer.Informer().HasSynced)

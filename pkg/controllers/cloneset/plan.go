@@ -48,6 +48,9 @@ type Limits struct {
 	ExcludePreparingDelete bool
 	// Scatter spreads pods with these labels over the update order.
 	Scatter []pub.UpdateScatterTerm
+	// PartitionRollback (feature gate CloneSetPartitionRollback): updated pods beyond
+	// Replicas-Partition go back to the current revision.
+	PartitionRollback bool
 }
 
 // Plan is what one sync should do. The controller executes it, then re-plans on the
@@ -65,6 +68,9 @@ type Plan struct {
 	ScaleUpLimited int
 	// Update are old pods to bring to the update revision now (in place or by recreate).
 	Update []string
+	// Rollback are updated pods to bring back to the current revision now (in place or
+	// by recreate): more pods are updated than the partition lets be (PartitionRollback).
+	Rollback []string
 	// ExpectedUpdated is replicas minus partition.
 	ExpectedUpdated int
 }
@@ -124,6 +130,9 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 //  4. Not paused: bring old pods to the update revision while fewer than
 //     ExpectedUpdated are updated, keeping at least Replicas-MaxUnavailable pods
 //     available (surge pods count, so with maxSurge old pods go once new ones serve).
+//  5. Not paused, with PartitionRollback: while more than ExpectedUpdated are updated
+//     (the partition was raised), bring updated pods back to the current revision,
+//     under the same availability budget, in the reverse of the update order.
 //
 // Creations, deletions and updates are each at most batch.Burst: the rest is planned
 // again by the syncs that follow, so a plan's size never depends on Replicas.
@@ -199,10 +208,14 @@ func Compute(pods []PodInfo, l Limits) Plan {
 
 	p.Delete = batch.First(p.Delete)
 	needUpdate = min(max(p.ExpectedUpdated-updated, 0), batch.Burst)
+	budget := available - (l.Replicas - l.MaxUnavailable)
+	if l.PartitionRollback && !l.Paused && len(p.Delete) == 0 && updated > p.ExpectedUpdated {
+		p.Rollback = pickRollbacks(keep, min(updated-p.ExpectedUpdated, batch.Burst), budget)
+		return p
+	}
 	if l.Paused || len(p.Delete) > 0 || needUpdate == 0 {
 		return p
 	}
-	budget := available - (l.Replicas - l.MaxUnavailable)
 	for _, c := range oldPodsByUpdateOrder(keep, l.Scatter) {
 		if len(p.Update) >= needUpdate {
 			break

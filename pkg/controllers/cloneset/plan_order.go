@@ -107,3 +107,39 @@ func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
 	}
 	return out
 }
+
+// pickRollbacks picks up to n updated pods to take back to the current revision, the
+// reverse of the update order: unavailable first (costing no availability), then lower
+// priority, then by name from the end; an available pod only while budget lasts.
+func pickRollbacks(pods []PodInfo, n, budget int) []string {
+	var updated []PodInfo
+	for _, p := range pods {
+		if p.Updated {
+			updated = append(updated, p)
+		}
+	}
+	sort.SliceStable(updated, func(i, j int) bool {
+		a, b := updated[i], updated[j]
+		if a.Available != b.Available {
+			return !a.Available
+		}
+		if a.Priority != b.Priority {
+			return a.Priority < b.Priority
+		}
+		return a.Name > b.Name
+	})
+	var out []string
+	for _, p := range updated {
+		if len(out) >= n {
+			break
+		}
+		if p.Available {
+			if budget <= 0 {
+				continue
+			}
+			budget--
+		}
+		out = append(out, p.Name)
+	}
+	return out
+}

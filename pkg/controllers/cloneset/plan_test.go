@@ -105,6 +105,24 @@ func TestCompute(t *testing.T) {
 			Plan{CreateUpdated: 1, ScaleUpLimited: 2, ExpectedUpdated: 5}},
 		{"scale down during a partitioned rollout removes surplus old pods", "UOOO", Limits{Replicas: 3, Partition: 1, MaxUnavailable: 1, ScaleMaxUnavailable: -1},
 			Plan{Delete: []string{"p3"}, ExpectedUpdated: 2}},
+		// CloneSetPartitionRollback: a raised partition takes updated pods back.
+		{"partition raised: without the gate updated pods stay", "UUUU", Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1},
+			Plan{ExpectedUpdated: 1}},
+		{"partition raised: rollback one at a time, last in update order first", "UUUU",
+			Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1, PartitionRollback: true},
+			Plan{Rollback: []string{"p3"}, ExpectedUpdated: 1}},
+		{"partition raised: unavailable updated pods go back for free", "uUuU",
+			Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1, PartitionRollback: true},
+			Plan{Rollback: []string{"p2", "p0"}, ExpectedUpdated: 1}},
+		{"partition raised: rollback waits while the budget is used", "UUUo",
+			Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1, PartitionRollback: true},
+			Plan{ExpectedUpdated: 1}},
+		{"partition raised: paused holds the rollback", "UUUU",
+			Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1, PartitionRollback: true, Paused: true},
+			Plan{ExpectedUpdated: 1}},
+		{"partition met: nothing to roll back", "UOOO",
+			Limits{Replicas: 4, Partition: 3, MaxUnavailable: 1, ScaleMaxUnavailable: -1, PartitionRollback: true},
+			Plan{ExpectedUpdated: 1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

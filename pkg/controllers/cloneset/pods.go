@@ -35,7 +35,6 @@ func newPod(cs *v1beta1.CloneSet, owner metav1.OwnerReference, tmpl *corev1.PodT
 	if inPlace(cs) {
 		inplaceupdate.InjectReadinessGate(pod)
 	}
-	lifecycle.InjectReadinessGate(pod, cs.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, cs.Spec.Lifecycle, metav1.Now())
 	for _, claim := range cs.Spec.VolumeClaimTemplates {
 		vol := corev1.Volume{Name: claim.Name, VolumeSource: corev1.VolumeSource{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 )
 
@@ -62,7 +63,11 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, atUpdate, at
 		if err != nil {
 			return err
 		}
-		pods = append(pods, newPod(st.cs, ref, tmpl, rev, id))
+		pod := newPod(st.cs, ref, tmpl, rev, id)
+		if c.readinessGate {
+			lifecycle.InjectReadinessGate(pod, st.cs.Spec.Lifecycle)
+		}
+		pods = append(pods, pod)
 	}
 	return c.pods.CreatePods(ctx, st.cs, pods, func(pod *corev1.Pod) []*corev1.PersistentVolumeClaim {
 		claims := make([]*corev1.PersistentVolumeClaim, 0, len(st.cs.Spec.VolumeClaimTemplates))

@@ -110,6 +110,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	}
 	limits.Scatter = ru.ScatterStrategy
 	limits.ExcludePreparingDelete = excludePreparingDelete(cs)
+	limits.PartitionRollback = c.partitionRollback
 	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
@@ -130,6 +131,9 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	note(c.createPods(ctx, st, plan.CreateUpdated, plan.CreateCurrent))
 	for _, name := range plan.Update {
 		note(c.updatePod(ctx, st, st.byName[name]))
+	}
+	for _, name := range plan.Rollback {
+		note(c.rollbackPod(ctx, st, st.byName[name]))
 	}
 	note(c.pods.RefreshInPlace(ctx, st.pods, &st.requeue))
 	note(c.pods.AdvanceLifecycles(ctx, st.cs, st.cs.Spec.Lifecycle, st.revs, st.pods, now))

@@ -24,6 +24,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/features"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
 )
@@ -49,6 +50,9 @@ type Controller struct {
 	now          func() time.Time
 	// preDownload is set when PreDownloadImageForDaemonSetUpdate is on.
 	preDownload *imagepredownload.Jobs
+	// readinessGate is KruisePodReadinessGate: new pods get the KruisePodReady gate
+	// their lifecycle hooks need (lifecycle.InjectReadinessGate).
+	readinessGate bool
 }
 
 // New builds the controller on the shared informers.
@@ -71,7 +75,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		Synced:   []cache.InformerSynced{nodeInformer.Informer().HasSynced},
 		Matching: c.matching,
 	}
-	if cc.Enabled(manager.PreDownloadImageForDaemonSetUpdate) {
+	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
+	if cc.Enabled(features.PreDownloadImageForDaemonSetUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}
 		w.Synced = append(w.Synced, jobInformer.Informer().HasSynced)

@@ -40,7 +40,6 @@ func newPod(ds *v1beta1.DaemonSet, owner metav1.OwnerReference, tmpl *corev1.Pod
 	if inPlace(ds) {
 		inplaceupdate.InjectReadinessGate(pod)
 	}
-	lifecycle.InjectReadinessGate(pod, ds.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, ds.Spec.Lifecycle, metav1.Now())
 	return pod
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podworkload"
@@ -182,7 +183,11 @@ func (c *Controller) createPods(ctx context.Context, st *syncState, nodes []stri
 	ref := c.pods.OwnerRef(st.ds)
 	pods := make([]*corev1.Pod, 0, len(nodes))
 	for _, node := range nodes {
-		pods = append(pods, newPod(st.ds, ref, tmpl, st.revs.Update.Name, node))
+		pod := newPod(st.ds, ref, tmpl, st.revs.Update.Name, node)
+		if c.readinessGate {
+			lifecycle.InjectReadinessGate(pod, st.ds.Spec.Lifecycle)
+		}
+		pods = append(pods, pod)
 	}
 	return c.pods.CreatePods(ctx, st.ds, pods, nil)
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
+	"github.com/kruise-native/kruise-native/pkg/features"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiseinformers "github.com/kruise-native/kruise-native/pkg/generated/informers/externalversions"
 )
@@ -26,18 +27,18 @@ type ControllerContext struct {
 	KruiseInformers kruiseinformers.SharedInformerFactory
 	Recorder        func(component string) record.EventRecorder
 	Workers         int
-	// FeatureGate is --feature-gates (features.go lists the gates).
+	// FeatureGate is --feature-gates (pkg/features lists the gates).
 	FeatureGate featuregate.FeatureGate
 }
 
-// Enabled reports whether a feature gate is on (off when the context has no gates, as
-// in unit tests).
+// Enabled reports whether a feature gate is on (its default when the context has no
+// gates, as in unit tests).
 func (cc *ControllerContext) Enabled(f featuregate.Feature) bool {
-	return cc.FeatureGate != nil && cc.FeatureGate.Enabled(f)
+	return features.Enabled(cc.FeatureGate, f)
 }
 
 // InPlaceOptions is what the gates let an in-place update change beyond images and
 // metadata, for every workload that updates pods in place.
 func (cc *ControllerContext) InPlaceOptions() inplaceupdate.Options {
-	return inplaceupdate.Options{VerticalScaling: cc.Enabled(InPlaceWorkloadVerticalScaling)}
+	return inplaceupdate.Options{VerticalScaling: cc.Enabled(features.InPlaceWorkloadVerticalScaling)}
 }

@@ -10,6 +10,8 @@ import (
 	componentbaseconfig "k8s.io/component-base/config"
 	"k8s.io/component-base/config/options"
 	"k8s.io/component-base/featuregate"
+
+	"github.com/kruise-native/kruise-native/pkg/features"
 )
 
 // Options are kruise-controller's flags.
@@ -47,7 +49,7 @@ func NewOptions() *Options {
 			ResourceName:      "kruise-controller",
 			ResourceNamespace: "kruise-system",
 		},
-		FeatureGate: newFeatureGate(),
+		FeatureGate: features.NewGate(),
 	}
 }
 
@@ -72,6 +74,9 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--kube-api-burst must be at least 1, got %d", o.Burst)
 	case o.Workers < 1:
 		return fmt.Errorf("--workers must be at least 1, got %d", o.Workers)
+	}
+	if err := features.Validate(o.FeatureGate); err != nil {
+		return fmt.Errorf("--feature-gates: %w", err)
 	}
 	return nil
 }

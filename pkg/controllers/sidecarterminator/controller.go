@@ -34,6 +34,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/features"
 	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
@@ -51,7 +52,7 @@ type Controller struct {
 // New builds the controller, or one that does nothing while the SidecarTerminator
 // gate is off.
 func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
-	if !cc.Enabled(manager.SidecarTerminator) {
+	if !cc.Enabled(features.SidecarTerminator) {
 		return disabled{}, nil
 	}
 	podInformer := cc.KubeInformers.Core().V1().Pods()

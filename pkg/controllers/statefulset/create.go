@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 )
 
 // conflictRetry is how soon a set looks again at an ordinal taken by a pod it does
@@ -49,7 +51,11 @@ func (c *Controller) createPods(ctx context.Context, st *syncState) error {
 		if cr.AtCurrent {
 			tmpl, rev = currentTmpl, st.revs.Current.Name
 		}
-		pods = append(pods, newPod(st.set, tmpl, rev, cr.Ordinal, now))
+		pod := newPod(st.set, tmpl, rev, cr.Ordinal, now)
+		if c.readinessGate {
+			lifecycle.InjectReadinessGate(pod, st.set.Spec.Lifecycle)
+		}
+		pods = append(pods, pod)
 	}
 	return c.pods.CreatePods(ctx, st.set, pods, func(pod *corev1.Pod) []*corev1.PersistentVolumeClaim {
 		return c.missingClaims(st, OrdinalOf(st.set.Name, pod.Name))

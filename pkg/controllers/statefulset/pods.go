@@ -48,7 +48,6 @@ func newPod(set *v1beta1.StatefulSet, tmpl *corev1.PodTemplateSpec, revision str
 		// rule still gets it, as every pod that may be updated in place does.
 		inplaceupdate.InjectReadinessGate(pod)
 	}
-	lifecycle.InjectReadinessGate(pod, set.Spec.Lifecycle)
 	lifecycle.SetInitialState(pod, set.Spec.Lifecycle, now)
 	return pod
 }

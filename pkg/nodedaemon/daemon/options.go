@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kruise-native/kruise-native/pkg/features"
 	"github.com/kruise-native/kruise-native/pkg/nodedaemon/imagepuller"
 )
 
@@ -38,7 +39,8 @@ type Options struct {
 	BindAddress string
 	// MaxConcurrentPulls bounds the pulls in flight.
 	MaxConcurrentPulls int
-	FeatureGate        featuregate.MutableFeatureGate
+	// FeatureGate is --feature-gates: every Kruise gate (pkg/features), checked at start.
+	FeatureGate featuregate.MutableFeatureGate
 }
 
 // NewOptions returns the defaults: QPS 5 / burst 10 (a daemon on every node: their sum
@@ -49,7 +51,7 @@ func NewOptions() *Options {
 		Burst:              10,
 		BindAddress:        ":10221",
 		MaxConcurrentPulls: imagepuller.DefaultWorkers,
-		FeatureGate:        featuregate.NewFeatureGate(),
+		FeatureGate:        features.NewGate(),
 	}
 }
 
@@ -79,6 +81,9 @@ func (o *Options) Validate() error {
 	}
 	if _, _, err := net.SplitHostPort(o.BindAddress); err != nil {
 		return fmt.Errorf("--bind-address %q: %w", o.BindAddress, err)
+	}
+	if err := features.Validate(o.FeatureGate); err != nil {
+		return fmt.Errorf("--feature-gates: %w", err)
 	}
 	return nil
 }

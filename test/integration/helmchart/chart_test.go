@@ -210,7 +210,7 @@ func TestChartValuesAndLint(t *testing.T) {
 		"--set", "apiserver.image=example.com/kruise-apiserver:v1",
 		"--set", "controller.replicas=3",
 		"--set", "podWebhook.failurePolicy=Fail",
-		"--set", "featureGates.SomeGate=true",
+		"--set", "featureGates.KruisePodReadinessGate=false",
 		"--set", "nodeDaemon.resources.limits.memory=1Gi",
 		"--set", "nodeDaemon.runtimeSocket=/var/run/crio/crio.sock",
 		"--set", "imagePullPolicy=Always",
@@ -279,10 +279,11 @@ func TestChartValuesAndLint(t *testing.T) {
 			t.Errorf("kruise-apiserver lacks the argument %s: %v", want, apiserverArgs)
 		}
 	}
-	for _, d := range []string{"kruise-apiserver", "kruise-controller"} {
-		args := field("Deployment/kruise-system/"+d, "spec", "template", "spec", "containers", 0, "args").([]interface{})
-		if last := args[len(args)-1]; last != "--feature-gates=SomeGate=true" {
-			t.Errorf("%s's last argument = %v, want --feature-gates=SomeGate=true", d, last)
+	for _, d := range []string{"Deployment/kruise-system/kruise-apiserver", "Deployment/kruise-system/kruise-controller",
+		"DaemonSet/kruise-system/kruise-node-daemon"} {
+		args := field(d, "spec", "template", "spec", "containers", 0, "args").([]interface{})
+		if last := args[len(args)-1]; last != "--feature-gates=KruisePodReadinessGate=false" {
+			t.Errorf("%s's last argument = %v, want --feature-gates=KruisePodReadinessGate=false", d, last)
 		}
 	}
 

@@ -21,6 +21,13 @@ type Revisions struct {
 	specs inplaceupdate.SpecCache
 }
 
+// Toward returns the same history with rev as the revision pods are brought to: an
+// in-place update through it takes a pod to rev (a CloneSet's partition rollback
+// takes updated pods back to the current revision). Its per-revision work is its own.
+func (r *Revisions) Toward(rev *appsv1.ControllerRevision) *Revisions {
+	return &Revisions{Update: rev, Current: r.Current, All: r.All, CollisionCount: r.CollisionCount}
+}
+
 // ByName is the revision of that name, nil when it is gone from history.
 func (r *Revisions) ByName(name string) *appsv1.ControllerRevision {
 	for _, rev := range r.All {
