@@ -67,9 +67,10 @@ func startContainer(t *testing.T, ctx context.Context, srv *fakecri.Server) (*cr
 func TestExecProbeWritesOnChangeOnly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var exit atomic.Int32
+	var exit, runs atomic.Int32
 	srv := fakecri.NewServer()
 	srv.SetExecHandler(func(context.Context, fakecri.Container, []string) (fakecri.ExecResult, error) {
+		runs.Add(1)
 		return fakecri.ExecResult{ExitCode: exit.Load(), Stdout: []byte("ok")}, nil
 	})
 	cri, containerID := startContainer(t, ctx, srv)
@@ -149,9 +150,15 @@ func TestExecProbeWritesOnChangeOnly(t *testing.T) {
 	if msg := written()[1].PodProbeStatuses[0].ProbeStates[0].Message; msg == "" {
 		t.Errorf("a failure without a message")
 	}
-	time.Sleep(3500 * time.Millisecond) // three more periods, still failing
+	// Three more runs, still failing: no write for any of them (the fourth run starts
+	// after the third's result was handled).
+	for want, deadline := runs.Load()+4, time.Now().Add(15*time.Second); runs.Load() < want; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("probe runs: %d, want %d", runs.Load(), want)
+		}
+	}
 	if n := len(written()); n != 2 {
-		t.Errorf("status writes after three unchanged periods: %d, want 2", n)
+		t.Errorf("status writes after three unchanged runs: %d, want 2", n)
 	}
 	exit.Store(0)
 	waitWrites(3, v1alpha1.ProbeSucceeded)
