@@ -156,26 +156,21 @@ func quantityEqual(a, b corev1.ResourceList, name corev1.ResourceName) bool {
 // applyResources writes the spec's container resources into pod (the desired spec of
 // the resize) and records the resources the containers ran with before in state, as
 // OpenKruise records them (LastContainerStatuses[name].Resources, cpu and memory from
-// the status). It reports whether any container's resources change.
-func applyResources(pod *corev1.Pod, spec *UpdateSpec, state *State) bool {
-	changed := false
+// the status).
+func applyResources(pod *corev1.Pod, spec *UpdateSpec, state *State) {
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
 		r, ok := spec.ContainerResources[c.Name]
 		if !ok {
 			continue
 		}
-		if !apiequality.Semantic.DeepEqual(c.Resources, r) {
-			changed = true
-		}
 		c.Resources = *r.DeepCopy()
 		last := state.LastContainerStatuses[c.Name]
-		if last.ImageID == "" {
-			if cs := containerStatus(pod, c.Name); cs != nil {
-				last.ImageID = cs.ImageID
-			}
+		cs := containerStatus(pod, c.Name)
+		if last.ImageID == "" && cs != nil {
+			last.ImageID = cs.ImageID
 		}
-		if cs := containerStatus(pod, c.Name); cs != nil && cs.Resources != nil {
+		if cs != nil && cs.Resources != nil {
 			last.Resources = corev1.ResourceRequirements{
 				Requests: onlyResizable(cs.Resources.Requests),
 				Limits:   onlyResizable(cs.Resources.Limits),
@@ -183,7 +178,6 @@ func applyResources(pod *corev1.Pod, spec *UpdateSpec, state *State) bool {
 		}
 		state.LastContainerStatuses[c.Name] = last
 	}
-	return changed
 }
 
 func onlyResizable(l corev1.ResourceList) corev1.ResourceList {
@@ -230,43 +224,6 @@ func reports(spec, status corev1.ResourceList) bool {
 		}
 		s, ok := status[name]
 		if !ok || q.Cmp(s) != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// ResizeRequest returns the containers' resources to send to the pod's resize
-// subresource to take pod to spec's resources, or nil when the pod's spec already asks
-// for them (nothing to send: a resize sent before a failed write is not sent again).
-func ResizeRequest(pod *corev1.Pod, spec *UpdateSpec) map[string]corev1.ResourceRequirements {
-	var out map[string]corev1.ResourceRequirements
-	for i := range pod.Spec.Containers {
-		c := &pod.Spec.Containers[i]
-		r, ok := spec.ContainerResources[c.Name]
-		if !ok || sameResources(c.Resources, r) {
-			continue
-		}
-		if out == nil {
-			out = map[string]corev1.ResourceRequirements{}
-		}
-		out[c.Name] = *r.DeepCopy()
-	}
-	return out
-}
-
-// sameResources compares quantities by value ("1" and "1000m" are the same).
-func sameResources(a, b corev1.ResourceRequirements) bool {
-	return sameList(a.Requests, b.Requests) && sameList(a.Limits, b.Limits) &&
-		apiequality.Semantic.DeepEqual(a.Claims, b.Claims)
-}
-
-func sameList(a, b corev1.ResourceList) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for name, q := range a {
-		if r, ok := b[name]; !ok || q.Cmp(r) != 0 {
 			return false
 		}
 	}

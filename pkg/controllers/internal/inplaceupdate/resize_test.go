@@ -3,6 +3,7 @@ package inplaceupdate
 import (
 	"context"
 	"errors"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -305,7 +306,7 @@ func TestPrepareAndCompleteResize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameResources(got.Spec.Containers[0].Resources, newMain) || !sameResources(pod.Spec.Containers[0].Resources, oldTmpl.Spec.Containers[0].Resources) {
+	if !apiequality.Semantic.DeepEqual(got.Spec.Containers[0].Resources, newMain) || !apiequality.Semantic.DeepEqual(pod.Spec.Containers[0].Resources, oldTmpl.Spec.Containers[0].Resources) {
 		t.Fatalf("resources: copy %+v, original %+v", got.Spec.Containers[0].Resources, pod.Spec.Containers[0].Resources)
 	}
 	state, err := GetState(got)
@@ -316,7 +317,7 @@ func TestPrepareAndCompleteResize(t *testing.T) {
 		t.Errorf("state flags %+v", state)
 	}
 	last := state.LastContainerStatuses["main"]
-	if last.ImageID != "id-app:1" || !sameResources(last.Resources, oldTmpl.Spec.Containers[0].Resources) {
+	if last.ImageID != "id-app:1" || !apiequality.Semantic.DeepEqual(last.Resources, oldTmpl.Spec.Containers[0].Resources) {
 		t.Errorf("recorded %+v", last)
 	}
 	if c, _ := CheckCompleted(got); c || !IsInPlaceUpdating(got) {
@@ -346,7 +347,7 @@ func TestExecutorResize(t *testing.T) {
 	if diff := cmp.Diff([]string{"resize", "pod"}, f.order); diff != "" {
 		t.Errorf("writes (-want +got):\n%s", diff)
 	}
-	if !sameResources(f.pod.Spec.Containers[0].Resources, newTmpl.Spec.Containers[0].Resources) ||
+	if !apiequality.Semantic.DeepEqual(f.pod.Spec.Containers[0].Resources, newTmpl.Spec.Containers[0].Resources) ||
 		f.pod.Spec.Containers[1].Image != "proxy:2" || f.pod.Labels[pub.ControllerRevisionHashLabelKey] != "rev-2" {
 		t.Errorf("pod after Update: %+v", f.pod)
 	}
