@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,7 +37,7 @@ func export(ctx context.Context, c *Clients, s *state) ([]kindPlan, error) {
 		}
 		version := ""
 		for _, v := range append([]string{cr.Storage}, cr.Served...) {
-			if s.Kruise[schema.GroupVersion{Group: cr.Group, Version: v}][cr.Plural] && contains(cr.Served, v) {
+			if s.Kruise[schema.GroupVersion{Group: cr.Group, Version: v}][cr.Plural] && slices.Contains(cr.Served, v) {
 				version = v
 				break
 			}
@@ -281,13 +282,4 @@ func key(obj *unstructured.Unstructured) string {
 		return obj.GetName()
 	}
 	return obj.GetNamespace() + "/" + obj.GetName()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

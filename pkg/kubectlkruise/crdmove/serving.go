@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 )
 
@@ -162,7 +164,7 @@ func pointAt(ctx context.Context, c *Clients, o *Options, a apiService) error {
 		"service":              map[string]any{"namespace": o.ServiceNamespace, "name": o.ServiceName, "port": int64(o.ServicePort)},
 		"caBundle":             base64.StdEncoding.EncodeToString(o.CABundle),
 	}
-	return retryConflict(ctx, func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cur, err := c.Kube.Resource(apiServiceGVR).Get(ctx, a.Name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "spec": spec}}
@@ -190,7 +192,7 @@ func pointAt(ctx context.Context, c *Clients, o *Options, a apiService) error {
 // pointBack makes an APIService local again and hands it back to autoregistration: the
 // group/version is served by the CRDs from that write on.
 func pointBack(ctx context.Context, c *Clients, a apiService) error {
-	return retryConflict(ctx, func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cur, err := c.Kube.Resource(apiServiceGVR).Get(ctx, a.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -211,7 +213,7 @@ func pointBack(ctx context.Context, c *Clients, a apiService) error {
 // setServed sets every version of a CRD unserved (recording which were served and when),
 // or with restore serves the recorded ones again.
 func setServed(ctx context.Context, c *Clients, cr crd, restore bool) error {
-	return retryConflict(ctx, func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cur, err := c.Kube.Resource(crdGVR).Get(ctx, cr.Name, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -225,7 +227,7 @@ func setServed(ctx context.Context, c *Clients, cr crd, restore bool) error {
 			rec := strings.Split(a[servedVersionsAnnotation], ",")
 			for _, v := range versions {
 				m := v.(map[string]any)
-				m["served"] = contains(rec, m["name"].(string))
+				m["served"] = slices.Contains(rec, m["name"].(string))
 			}
 			delete(a, servedVersionsAnnotation)
 			delete(a, unservedAtAnnotation)
@@ -283,19 +285,4 @@ func deleteCRDs(ctx context.Context, c *Clients, o *Options, s *state) error {
 		}
 		return true, nil
 	})
-}
-
-func retryConflict(ctx context.Context, fn func() error) error {
-	var err error
-	for i := 0; i < 5; i++ {
-		if err = fn(); !apierrors.IsConflict(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Duration(i+1) * 50 * time.Millisecond):
-		}
-	}
-	return err
 }
