@@ -102,7 +102,7 @@ func (r *Runner) HTTPGet(ctx context.Context, podIP string, ports []corev1.Conta
 	}
 	client := r.HTTP
 	if client == nil {
-		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // as the kubelet's
+		client = defaultHTTP
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -167,3 +167,12 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// defaultHTTP serves every httpGet action of a Runner without its own client: one
+// client for all probe runs and hooks, without keep-alives (as the kubelet's prober),
+// so that a run leaves no idle connection behind. Certificates are not verified, as
+// the kubelet does not verify them.
+var defaultHTTP = &http.Client{Transport: &http.Transport{
+	TLSClientConfig:   &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // as the kubelet's
+	DisableKeepAlives: true,
+}}
