@@ -46,7 +46,7 @@ var All = []manager.NewFunc{
 	podunavailablebudget.New,
 	workloadspread.New,
 	podprobemarker.New,
-	sidecarterminator.New,
+	manager.Gated(features.SidecarTerminator, sidecarterminator.New),
 	ephemeraljob.New,
 	persistentpodstate.New,
 }

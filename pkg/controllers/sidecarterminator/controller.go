@@ -34,7 +34,6 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
-	"github.com/kruise-native/kruise-native/pkg/features"
 	"github.com/kruise-native/kruise-native/pkg/reconcile"
 )
 
@@ -49,12 +48,9 @@ type Controller struct {
 	loop       *reconcile.Loop
 }
 
-// New builds the controller, or one that does nothing while the SidecarTerminator
-// gate is off.
+// New builds the controller. It runs only while the SidecarTerminator gate is on
+// (manager.Gated in pkg/controllers).
 func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, error) {
-	if !cc.Enabled(features.SidecarTerminator) {
-		return disabled{}, nil
-	}
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	c := &Controller{
 		kubeClient: cc.KubeClient,
@@ -138,10 +134,3 @@ func statusPatch(pod *corev1.Pod, phase corev1.PodPhase, now metav1.Time) ([]byt
 		},
 	})
 }
-
-// disabled stands in for the controller while its gate is off.
-type disabled struct{}
-
-func (disabled) Name() string                   { return ControllerName }
-func (disabled) HasSynced() bool                { return true }
-func (disabled) Run(ctx context.Context, _ int) { <-ctx.Done() }

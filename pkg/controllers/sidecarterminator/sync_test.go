@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
+	"github.com/kruise-native/kruise-native/pkg/features"
 )
 
 func newTestController(pods ...*corev1.Pod) (*Controller, *fake.Clientset) {
@@ -78,11 +79,11 @@ func TestSyncConflictIsLeftToTheNextEvent(t *testing.T) {
 
 // With the gate off (the default) nothing is built and nothing runs.
 func TestNewIsIdleWithoutTheGate(t *testing.T) {
-	got, err := New(context.Background(), &manager.ControllerContext{})
+	got, err := manager.Gated(features.SidecarTerminator, New)(context.Background(), &manager.ControllerContext{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := got.(disabled); !ok || !got.HasSynced() {
+	if _, ok := got.(*Controller); ok || !got.HasSynced() {
 		t.Errorf("New without the gate = %T, want the idle stand-in", got)
 	}
 }
