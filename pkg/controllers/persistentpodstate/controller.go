@@ -42,13 +42,14 @@ var (
 
 // Controller reconciles PersistentPodStates and generates them from workloads.
 type Controller struct {
-	kube      kubernetes.Interface
-	kruise    kruiseclient.Interface
-	recorder  record.EventRecorder
-	states    kruiselisters.PersistentPodStateLister
-	asts      kruiselisters.StatefulSetLister
-	sts       appslisters.StatefulSetLister
-	pods      corelisters.PodLister
+	kube     kubernetes.Interface
+	kruise   kruiseclient.Interface
+	recorder record.EventRecorder
+	states   kruiselisters.PersistentPodStateLister
+	asts     kruiselisters.StatefulSetLister
+	sts      appslisters.StatefulSetLister
+	// pods indexes pods by controller (podindex, which the manager adds).
+	pods      cache.Indexer
 	nodes     corelisters.NodeLister
 	loop      *reconcile.Loop // PersistentPodStates, by namespace/name
 	generator *reconcile.Loop // workloads, by workloadKey
@@ -68,7 +69,7 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		states:   ppsInformer.Lister(),
 		asts:     astsInformer.Lister(),
 		sts:      stsInformer.Lister(),
-		pods:     podInformer.Lister(),
+		pods:     podInformer.Informer().GetIndexer(),
 		nodes:    nodeInformer.Lister(),
 	}
 	synced := []cache.InformerSynced{ppsInformer.Informer().HasSynced, astsInformer.Informer().HasSynced,

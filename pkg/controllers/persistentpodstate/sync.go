@@ -9,14 +9,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ordinals"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
 	"github.com/kruise-native/kruise-native/pkg/persistentpodstate"
 )
 
@@ -101,7 +100,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if !target.Gone {
 		setName := w.meta.GetName()
 		target.Desired = func(pod string) bool { return w.desired.Has(ordinals.OrdinalOf(setName, pod)) }
-		if pods, err = c.podsOf(ns, w.meta.GetUID()); err != nil {
+		if pods, err = podindex.PodsOwnedBy(c.pods, w.meta.GetUID()); err != nil {
 			return 0, err
 		}
 	}
@@ -122,21 +121,6 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	}
 	klog.FromContext(ctx).V(2).Info("Recorded pod states", "persistentpodstate", klog.KObj(pps), "pods", len(status.PodStates))
 	return 0, nil
-}
-
-// podsOf are the pods of the namespace the workload controls.
-func (c *Controller) podsOf(ns string, uid types.UID) ([]*corev1.Pod, error) {
-	all, err := c.pods.Pods(ns).List(labels.Everything())
-	if err != nil {
-		return nil, err
-	}
-	var out []*corev1.Pod
-	for _, p := range all {
-		if ref := metav1.GetControllerOf(p); ref != nil && ref.UID == uid {
-			out = append(out, p)
-		}
-	}
-	return out, nil
 }
 
 // workloadKey is the generator's key of a workload: <kind>.<group>/<namespace>/<name>.
