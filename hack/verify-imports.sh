@@ -43,7 +43,7 @@ for bin in cmd/apiserver cmd/controller cmd/node-daemon cmd/kubectl-kruise; do
 done
 
 rules='pkg/(podbudget|workloadspread|uniteddeployment|resourcedistribution|sidecarset|recreaterequest|deletionprotection|envmeta|revisiondata|podutil|nodeidentity|features)'
-upper='pkg/(registry|admission|apiserver|controllers|reconcile|nodedaemon|localstack|kubectlkruise|installhooks)'
+upper='pkg/(registry|admission|apiserver|controllers|reconcile|nodedaemon|kubectlkruise|installhooks)'
 check "API types import only pkg/apis and generated code" '^pkg/apis/[^ ]* -> pkg/(?!apis/|generated/)'
 check "pure rules import no server, controller or daemon code" "^${rules}(/[^ ]*)? -> ${upper}(/|\$)"
 check "the server imports no controller or daemon code" '^pkg/(registry|admission|apiserver)(/[^ ]*)? -> pkg/(controllers|reconcile|nodedaemon)(/|$)'

@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 )
 
 // CreateCRROptions are the flags of `create containerrecreaterequest`. The defaults are
@@ -135,7 +136,7 @@ func (o *CreateCRROptions) build(name string, pod *corev1.Pod) (*v1alpha1.Contai
 	}
 	containers := make([]v1alpha1.ContainerRecreateRequestContainer, 0, len(names))
 	for _, n := range names {
-		if !isAppContainer(pod, n) {
+		if podutil.Container(pod, n) == nil { // a request recreates containers of spec.containers only
 			return nil, fmt.Errorf("container %s is not valid for pod %s out of: %s", n, pod.Name, podcmd.AllContainerNames(pod))
 		}
 		containers = append(containers, v1alpha1.ContainerRecreateRequestContainer{Name: n})
@@ -157,14 +158,4 @@ func (o *CreateCRROptions) build(name string, pod *corev1.Pod) (*v1alpha1.Contai
 			TTLSecondsAfterFinished: ptr.To(o.TTLSecondsAfterFinished),
 		},
 	}, nil
-}
-
-// isAppContainer: a request recreates containers of spec.containers only.
-func isAppContainer(pod *corev1.Pod, name string) bool {
-	for _, c := range pod.Spec.Containers {
-		if c.Name == name {
-			return true
-		}
-	}
-	return false
 }
