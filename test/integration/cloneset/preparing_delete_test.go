@@ -90,7 +90,7 @@ func TestExcludePreparingDeleteReplacesHeldPod(t *testing.T) {
 			}
 		}
 		if !heldStill {
-			return false, fmt.Errorf("pod %s left PreparingDelete although its hook still holds it", held)
+			t.Fatalf("pod %s left PreparingDelete although its hook still holds it", held)
 		}
 		return updated >= 1, nil
 	})

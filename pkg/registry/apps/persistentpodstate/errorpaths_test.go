@@ -12,19 +12,28 @@ func TestErrorPaths(t *testing.T) {
 		field.Invalid(field.NewPath("spec", "preferredPersistentTopology").Index(0).Child("preference", "nodeTopologyKeys").Index(1), "x", "bad"),
 		field.Required(field.NewPath("spec", "targetRef", "name"), ""),
 	}
-	want := []string{
-		"spec.requiredPersistentTopology.keys",
-		"spec.preferredPersistentTopology[0].preference.keys[1]",
-		"spec.targetRef.name",
+	want := map[string][]string{
+		"v1beta1": {
+			"spec.requiredPersistentTopology.keys",
+			"spec.preferredPersistentTopology[0].preference.keys[1]",
+			"spec.targetRef.name",
+		},
+		"v1alpha1": {
+			"spec.requiredPersistentTopology.nodeTopologyKeys",
+			"spec.preferredPersistentTopology[0].preference.nodeTopologyKeys[1]",
+			"spec.targetRef.name",
+		},
 	}
-	for i, e := range errorPaths("v1beta1", errs) {
-		if e.Field != want[i] {
-			t.Errorf("v1beta1 error %d at %s, want %s", i, e.Field, want[i])
+	// v1beta1 first: its renaming must leave the caller's list as it was.
+	for _, version := range []string{"v1beta1", "v1alpha1"} {
+		got := errorPaths(version, errs)
+		if len(got) != len(want[version]) {
+			t.Fatalf("%s: %d errors, want %d", version, len(got), len(want[version]))
 		}
-	}
-	for i, e := range errorPaths("v1alpha1", errs) {
-		if e.Field != errs[i].Field {
-			t.Errorf("v1alpha1 error %d renamed to %s", i, e.Field)
+		for i, e := range got {
+			if e.Field != want[version][i] {
+				t.Errorf("%s error %d at %s, want %s", version, i, e.Field, want[version][i])
+			}
 		}
 	}
 }
