@@ -21,17 +21,8 @@ import (
 func TestPartitionRollback(t *testing.T) {
 	c := framework.Get(t)
 	ctx := context.Background()
-	restart := func(env ...string) {
-		for _, name := range c.Stack.KruiseControllers() {
-			c.StopComponent(t, name)
-		}
-		for _, name := range c.Stack.KruiseControllers() {
-			c.StartComponent(t, name, env...)
-		}
-		c.WaitKruiseControllerReady(t, 2*time.Minute)
-	}
-	restart("KRUISE_CONTROLLER_ARGS=--feature-gates=CloneSetPartitionRollback=true")
-	t.Cleanup(func() { restart() })
+	c.RestartKruiseControllers(t, "KRUISE_CONTROLLER_ARGS=--feature-gates=CloneSetPartitionRollback=true")
+	t.Cleanup(func() { c.RestartKruiseControllers(t) })
 
 	ns := c.CreateNamespace(t)
 	client := kruise(t).AppsV1alpha1().CloneSets(ns)

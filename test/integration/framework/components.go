@@ -59,6 +59,20 @@ func (c *Cluster) StartComponent(t testing.TB, name string, env ...string) {
 	}
 }
 
+// RestartKruiseControllers stops every kruise-controller of the stack, starts each
+// again with env (e.g. "KRUISE_CONTROLLER_ARGS=--feature-gates=X=true"; none: the
+// stack's defaults) and waits until one leads with synced informers.
+func (c *Cluster) RestartKruiseControllers(t testing.TB, env ...string) {
+	t.Helper()
+	for _, name := range c.Stack.KruiseControllers() {
+		c.StopComponent(t, name)
+	}
+	for _, name := range c.Stack.KruiseControllers() {
+		c.StartComponent(t, name, env...)
+	}
+	c.WaitKruiseControllerReady(t, 2*time.Minute)
+}
+
 // WaitKruiseControllerReady waits until a kruise-controller answers /readyz: it leads
 // and its informers have synced, so it reconciles again. StartComponent waits for
 // /healthz only, which a process still waiting for the lease passes too; a test that

@@ -33,20 +33,11 @@ func TestKruisePodReadinessGateOff(t *testing.T) {
 		ok, _, err := c.APIServiceAvailable(ctx, "v1alpha1.apps.kruise.io")
 		return ok, err
 	})
-	restartControllers := func(env ...string) {
-		for _, name := range c.Stack.KruiseControllers() {
-			c.StopComponent(t, name)
-		}
-		for _, name := range c.Stack.KruiseControllers() {
-			c.StartComponent(t, name, env...)
-		}
-		c.WaitKruiseControllerReady(t, 2*time.Minute)
-	}
-	restartControllers("KRUISE_CONTROLLER_ARGS=" + off)
+	c.RestartKruiseControllers(t, "KRUISE_CONTROLLER_ARGS="+off)
 	restored := false
 	t.Cleanup(func() {
 		if !restored {
-			restartControllers()
+			c.RestartKruiseControllers(t)
 		}
 	})
 
@@ -95,7 +86,7 @@ spec:
 		}
 	}
 
-	restartControllers()
+	c.RestartKruiseControllers(t)
 	restored = true
 	apply(2)
 	for name, pod := range pods(2) {

@@ -86,13 +86,8 @@ func TestJobWithInjectedSidecarCompletes(t *testing.T) {
 	})
 
 	// Gate on.
-	c.StopComponent(t, "kruise-controller")
-	c.StartComponent(t, "kruise-controller", "KRUISE_CONTROLLER_ARGS=--feature-gates=SidecarTerminator=true")
-	t.Cleanup(func() {
-		c.StopComponent(t, "kruise-controller")
-		c.StartComponent(t, "kruise-controller")
-		c.WaitKruiseControllerReady(t, time.Minute)
-	})
+	c.RestartKruiseControllers(t, "KRUISE_CONTROLLER_ARGS=--feature-gates=SidecarTerminator=true")
+	t.Cleanup(func() { c.RestartKruiseControllers(t) })
 
 	for _, job := range jobs {
 		framework.WaitFor(t, time.Minute, func() (bool, error) {
