@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/utils/ptr"
 
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 )
@@ -78,14 +79,10 @@ func resetPriority(before, after *corev1.Pod) {
 	if after.Spec.PriorityClassName == before.Spec.PriorityClassName {
 		return
 	}
-	if ptrEqual(after.Spec.Priority, before.Spec.Priority) {
+	if ptr.Equal(after.Spec.Priority, before.Spec.Priority) {
 		after.Spec.Priority = nil
 	}
-	if ptrEqual(after.Spec.PreemptionPolicy, before.Spec.PreemptionPolicy) {
+	if ptr.Equal(after.Spec.PreemptionPolicy, before.Spec.PreemptionPolicy) {
 		after.Spec.PreemptionPolicy = nil
 	}
-}
-
-func ptrEqual[T comparable](a, b *T) bool {
-	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }

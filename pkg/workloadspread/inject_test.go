@@ -43,8 +43,8 @@ func TestInjectPriorityClassPatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Spec.PriorityClassName != tc.wantClass || !ptrEqual(out.Spec.Priority, tc.wantPriority) ||
-				!ptrEqual(out.Spec.PreemptionPolicy, tc.wantPreemption) {
+			if out.Spec.PriorityClassName != tc.wantClass || !ptr.Equal(out.Spec.Priority, tc.wantPriority) ||
+				!ptr.Equal(out.Spec.PreemptionPolicy, tc.wantPreemption) {
 				t.Errorf("class %q priority %v preemption %v, want %q %v %v", out.Spec.PriorityClassName,
 					ptr.Deref(out.Spec.Priority, -1), ptr.Deref(out.Spec.PreemptionPolicy, "<nil>"),
 					tc.wantClass, ptr.Deref(tc.wantPriority, -1), ptr.Deref(tc.wantPreemption, "<nil>"))

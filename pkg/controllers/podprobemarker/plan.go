@@ -9,18 +9,16 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 )
 
-// probeNameSeparator joins a marker's name and a probe's name in a NodePodProbe, as
-// OpenKruise does ("<marker>#<probe>").
-const probeNameSeparator = "#"
-
-// ProbeName is the name of marker's probe in a NodePodProbe.
-func ProbeName(marker, probe string) string { return marker + probeNameSeparator + probe }
+// ProbeName is the name of marker's probe in a NodePodProbe, as OpenKruise names it
+// ("<marker>#<probe>").
+func ProbeName(marker, probe string) string { return marker + validation.ProbeNameSeparator + probe }
 
 // splitProbeName undoes ProbeName.
 func splitProbeName(name string) (marker, probe string, ok bool) {
-	return strings.Cut(name, probeNameSeparator)
+	return strings.Cut(name, validation.ProbeNameSeparator)
 }
 
 // probed reports whether a pod is one whose probes a node runs: bound, running, and

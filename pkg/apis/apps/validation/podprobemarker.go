@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
 // ProbeNameSeparator joins a PodProbeMarker's name and a probe's name into the probe's
@@ -25,7 +26,7 @@ var reservedPodConditionTypes = sets.New(
 	string(corev1.PodReady), string(corev1.ContainersReady), string(corev1.PodInitialized),
 	string(corev1.PodScheduled), string(corev1.DisruptionTarget), string(corev1.PodReadyToStartContainers),
 	string(corev1.PodResizePending), string(corev1.PodResizeInProgress),
-	"InPlaceUpdateReady", "KruisePodReady",
+	pub.InPlaceUpdateReady, pub.KruisePodReadyConditionType,
 )
 
 var supportedMarkerStates = []apps.ProbeState{apps.ProbeSucceeded, apps.ProbeFailed}
