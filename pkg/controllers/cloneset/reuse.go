@@ -21,8 +21,10 @@ import (
 func pvcReuse(cs *v1beta1.CloneSet) bool { return cs.Spec.ScaleStrategy.EnablePVCReuse }
 
 // ownedClaims are the cached claims cs controls (its volumeClaimTemplates' claims).
+// Every claim it creates carries its selector's matchLabels (newClaim), which narrows
+// the list; the controller reference decides.
 func (c *Controller) ownedClaims(cs *v1beta1.CloneSet) ([]*corev1.PersistentVolumeClaim, error) {
-	all, err := c.claims.PersistentVolumeClaims(cs.Namespace).List(labels.Everything())
+	all, err := c.claims.PersistentVolumeClaims(cs.Namespace).List(labels.SelectorFromSet(cs.Spec.Selector.MatchLabels))
 	if err != nil {
 		return nil, fmt.Errorf("listing claims: %w", err)
 	}
