@@ -14,15 +14,26 @@ import (
 // Selects reports whether ws manages a pod of its target with these labels: every pod
 // without a targetFilter or without its selector, else the pods the selector matches.
 func Selects(ws *appsv1beta1.WorkloadSpread, podLabels map[string]string) (bool, error) {
+	sel, err := TargetFilterSelector(ws)
+	if err != nil {
+		return false, err
+	}
+	return sel.Matches(labels.Set(podLabels)), nil
+}
+
+// TargetFilterSelector is the selector of the pods ws manages among its target's:
+// everything without a targetFilter or without its selector. Parse it once for many
+// pods.
+func TargetFilterSelector(ws *appsv1beta1.WorkloadSpread) (labels.Selector, error) {
 	f := ws.Spec.TargetFilter
 	if f == nil || f.Selector == nil {
-		return true, nil
+		return labels.Everything(), nil
 	}
 	sel, err := metav1.LabelSelectorAsSelector(f.Selector)
 	if err != nil {
-		return false, fmt.Errorf("targetFilter.selector: %w", err)
+		return nil, fmt.Errorf("targetFilter.selector: %w", err)
 	}
-	return sel.Matches(labels.Set(podLabels)), nil
+	return sel, nil
 }
 
 // FilteredReplicas is the number of replicas ws's percents are taken of: with a

@@ -11,6 +11,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
@@ -137,6 +138,11 @@ func (c *Controller) podsOf(ws *appsv1beta1.WorkloadSpread, sel *metav1.LabelSel
 	if err != nil || selector.Empty() {
 		return nil, nil // a target without a selector owns no pods we can tell
 	}
+	// targetFilter: the pods its selector does not match are not the spread's.
+	filter, err := workloadspread.TargetFilterSelector(ws)
+	if err != nil {
+		return nil, nil
+	}
 	list, err := c.pods.Pods(ws.Namespace).List(selector)
 	if err != nil {
 		return nil, err
@@ -146,8 +152,7 @@ func (c *Controller) podsOf(ws *appsv1beta1.WorkloadSpread, sel *metav1.LabelSel
 		if ref := metav1.GetControllerOf(p); direct && (ref == nil || ref.UID != uid) {
 			continue
 		}
-		// targetFilter: the pods its selector does not match are not the spread's.
-		if ok, err := workloadspread.Selects(ws, p.Labels); err != nil || !ok {
+		if !filter.Matches(labels.Set(p.Labels)) {
 			continue
 		}
 		out = append(out, p)
