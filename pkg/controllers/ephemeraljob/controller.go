@@ -93,9 +93,9 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		return nil, fmt.Errorf("ephemeraljob handler: %w", err)
 	}
 	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onPod,
-		UpdateFunc: func(old, cur interface{}) { c.onPod(old); c.onPod(cur) },
-		DeleteFunc: c.onPod,
+		AddFunc:    func(obj interface{}) { c.onPod(obj) },
+		UpdateFunc: func(old, cur interface{}) { c.onPod(old, cur) },
+		DeleteFunc: func(obj interface{}) { c.onPod(obj) },
 	}); err != nil {
 		return nil, fmt.Errorf("ephemeraljob pod handler: %w", err)
 	}
@@ -123,21 +123,30 @@ func (c *Controller) onJobDeleted(obj interface{}) {
 }
 
 // onPod queues the jobs of the pod's namespace that select it.
-func (c *Controller) onPod(obj interface{}) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
+func (c *Controller) onPod(objs ...interface{}) {
+	var pods []*corev1.Pod
+	for _, obj := range objs {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		if pod, ok := obj.(*corev1.Pod); ok {
+			pods = append(pods, pod)
+		}
 	}
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
+	if len(pods) == 0 {
 		return
 	}
-	jobs, err := c.jobs.EphemeralJobs(pod.Namespace).List(labels.Everything())
+	// An update's old and new pod share a namespace: its jobs are listed once.
+	jobs, err := c.jobs.EphemeralJobs(pods[0].Namespace).List(labels.Everything())
 	if err != nil {
 		return
 	}
 	for _, j := range jobs {
-		if selects(j, pod) {
-			c.loop.Enqueue(j)
+		for _, pod := range pods {
+			if selects(j, pod) {
+				c.loop.Enqueue(j)
+				break
+			}
 		}
 	}
 }

@@ -92,8 +92,9 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 	c.markerLoop = reconcile.NewLoop("podprobemarker", c.syncMarker, synced...)
 
 	if _, err := ppmInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onMarker,
-		UpdateFunc: func(old, cur interface{}) { c.onMarker(old); c.onMarker(cur) },
+		AddFunc: c.onMarker,
+		// old and cur share key and namespace: the same marker and nodes are queued
+		UpdateFunc: func(_, cur interface{}) { c.onMarker(cur) },
 		DeleteFunc: c.onMarker,
 	}); err != nil {
 		return nil, err
@@ -107,9 +108,9 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		return nil, err
 	}
 	if _, err := podInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onPod,
-		UpdateFunc: func(old, cur interface{}) { c.onPod(old); c.onPod(cur) },
-		DeleteFunc: c.onPod,
+		AddFunc:    func(obj interface{}) { c.onPod(podOf(obj)) },
+		UpdateFunc: func(old, cur interface{}) { c.onPod(podOf(old), podOf(cur)) },
+		DeleteFunc: func(obj interface{}) { c.onPod(podOf(obj)) },
 	}); err != nil {
 		return nil, err
 	}
@@ -144,27 +145,33 @@ func podOf(obj interface{}) *corev1.Pod {
 }
 
 // onPod queues the pod's node (its NodePodProbe and marks) and the markers of its
-// namespace that select it (their matchedPods), when any marker selects it.
-func (c *Controller) onPod(obj interface{}) {
-	pod := podOf(obj)
-	if pod == nil {
+// namespace that select it (their matchedPods), when any marker selects it. An update
+// passes the old and the new pod: the markers of the namespace are listed once for
+// both.
+func (c *Controller) onPod(pods ...*corev1.Pod) {
+	if pods[0] == nil {
 		return
 	}
-	markers, err := c.markers.PodProbeMarkers(pod.Namespace).List(labels.Everything())
+	markers, err := c.markers.PodProbeMarkers(pods[0].Namespace).List(labels.Everything())
 	if err != nil {
 		return
 	}
-	selected := false
-	for _, m := range markers {
-		if selects(m, pod) {
-			selected = true
-			c.markerLoop.Enqueue(m)
+	for _, pod := range pods {
+		if pod == nil {
+			continue
 		}
-	}
-	// A pod no marker selects any more may still be in its node's spec: the node
-	// looks at it if the NodePodProbe lists it.
-	if pod.Spec.NodeName != "" && (selected || c.listed(pod)) {
-		c.nodeLoop.Add(pod.Spec.NodeName)
+		selected := false
+		for _, m := range markers {
+			if selects(m, pod) {
+				selected = true
+				c.markerLoop.Enqueue(m)
+			}
+		}
+		// A pod no marker selects any more may still be in its node's spec: the node
+		// looks at it if the NodePodProbe lists it.
+		if pod.Spec.NodeName != "" && (selected || c.listed(pod)) {
+			c.nodeLoop.Add(pod.Spec.NodeName)
+		}
 	}
 }
 
