@@ -26,8 +26,8 @@ func quotaRefusedCreates(t *testing.T) float64 {
 	t.Helper()
 	total := 0.0
 	for labels, v := range framework.Get(t).KubeAPIServerMetrics(t, "apiserver_admission_controller_admission_duration_seconds_count") {
-		if labelValue(labels, "name") == "ResourceQuota" && labelValue(labels, "operation") == "CREATE" &&
-			labelValue(labels, "rejected") == "true" {
+		if framework.LabelValue(labels, "name") == "ResourceQuota" && framework.LabelValue(labels, "operation") == "CREATE" &&
+			framework.LabelValue(labels, "rejected") == "true" {
 			total += v
 		}
 	}

@@ -2,7 +2,6 @@ package cloneset
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,30 +14,9 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// controllerWrites reads kruise-controller's count of its own API writes (events, on
-// their own client, and Lease renewals, a fixed background cost, left out), keyed
-// "resource verb".
 func controllerWrites(t *testing.T) map[string]float64 {
 	t.Helper()
-	out := map[string]float64{}
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
-		if resource == "leases" {
-			continue
-		}
-		out[resource+" "+verb] += v
-	}
-	return out
-}
-
-// labelValue reads one label from a printed label set like {a="1",b="2"}.
-func labelValue(labels, name string) string {
-	_, rest, ok := strings.Cut(labels, name+`="`)
-	if !ok {
-		return ""
-	}
-	value, _, _ := strings.Cut(rest, `"`)
-	return value
+	return framework.Get(t).ControllerWrites(t)
 }
 
 func perPod(before, after map[string]float64, pods int) (float64, map[string]float64) {

@@ -1,7 +1,6 @@
 package ephemeraljob
 
 import (
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,13 +18,7 @@ func kruise(t *testing.T) kruiseclient.Interface {
 // "pods/ephemeralcontainers") with verb (e.g. "PATCH").
 func controllerWrites(t *testing.T, resource, verb string) float64 {
 	t.Helper()
-	var n float64
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		if strings.Contains(labels, `resource="`+resource+`"`) && strings.Contains(labels, `verb="`+verb+`"`) {
-			n += v
-		}
-	}
-	return n
+	return framework.Get(t).MetricSum(t, "kruise-controller", "kruise_controller_api_writes_total", `resource="`+resource+`"`, `verb="`+verb+`"`)
 }
 
 // injected returns the pod's ephemeral container called name if the job added it

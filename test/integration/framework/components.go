@@ -129,9 +129,46 @@ func (c *Cluster) KubeAPIServerMetrics(t testing.TB, metric string) map[string]f
 // contain each of labels (written as in the text format: name="x").
 func (c *Cluster) KubeAPIServerMetricSum(t testing.TB, metric string, labels ...string) float64 {
 	t.Helper()
+	return sumMatching(c.KubeAPIServerMetrics(t, metric), labels)
+}
+
+// MetricSum is the sum of component's samples of metric whose labels contain every
+// one of labels (e.g. `verb="PATCH"`), as KubeAPIServerMetricSum for our components.
+func (c *Cluster) MetricSum(t testing.TB, component, metric string, labels ...string) float64 {
+	t.Helper()
+	return sumMatching(c.Metrics(t, component, metric), labels)
+}
+
+// ControllerWrites is kruise-controller's count of its own API writes so far, keyed
+// "resource verb" (events, on their own client, and Lease renewals, a fixed background
+// cost, left out): the write budget tests take it before and after what they measure.
+func (c *Cluster) ControllerWrites(t testing.TB) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for labels, v := range c.Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
+		resource, verb := LabelValue(labels, "resource"), LabelValue(labels, "verb")
+		if resource != "leases" {
+			out[resource+" "+verb] += v
+		}
+	}
+	return out
+}
+
+// LabelValue reads one label from a printed label set like {a="1",b="2"} (the keys of
+// Metrics).
+func LabelValue(labels, name string) string {
+	_, rest, ok := strings.Cut(labels, name+`="`)
+	if !ok {
+		return ""
+	}
+	value, _, _ := strings.Cut(rest, `"`)
+	return value
+}
+
+func sumMatching(samples map[string]float64, labels []string) float64 {
 	var n float64
 samples:
-	for l, v := range c.KubeAPIServerMetrics(t, metric) {
+	for l, v := range samples {
 		for _, want := range labels {
 			if !strings.Contains(l, want) {
 				continue samples

@@ -2,7 +2,6 @@ package podprobemarker
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,23 +40,11 @@ func waitPod(t *testing.T, ns, name string, timeout time.Duration, cond func(*co
 // "pods/status") with verb (e.g. "PATCH").
 func controllerWrites(t *testing.T, resource, verb string) float64 {
 	t.Helper()
-	var n float64
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		if strings.Contains(labels, `resource="`+resource+`"`) && strings.Contains(labels, `verb="`+verb+`"`) {
-			n += v
-		}
-	}
-	return n
+	return framework.Get(t).MetricSum(t, "kruise-controller", "kruise_controller_api_writes_total", `resource="`+resource+`"`, `verb="`+verb+`"`)
 }
 
 // daemonStatusWrites returns the NodePodProbe status writes node's daemon made so far.
 func daemonStatusWrites(t *testing.T, node string) float64 {
 	t.Helper()
-	var n float64
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-node-daemon-"+node, "kruise_node_daemon_probe_status_writes_total") {
-		if strings.Contains(labels, `result="written"`) {
-			n += v
-		}
-	}
-	return n
+	return framework.Get(t).MetricSum(t, "kruise-node-daemon-"+node, "kruise_node_daemon_probe_status_writes_total", `result="written"`)
 }

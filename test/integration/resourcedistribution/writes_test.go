@@ -3,25 +3,15 @@ package resourcedistribution
 import (
 	"fmt"
 	"maps"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// controllerWrites reads kruise-controller's count of its API writes by "resource verb"
-// (Lease renewals left out; events are not counted by the controller).
 func controllerWrites(t *testing.T) map[string]float64 {
 	t.Helper()
-	out := map[string]float64{}
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
-		if resource != "leases" {
-			out[resource+" "+verb] += v
-		}
-	}
-	return out
+	return framework.Get(t).ControllerWrites(t)
 }
 
 // quietWrites waits until the write counters have not moved for two seconds.
@@ -38,15 +28,6 @@ func quietWrites(t *testing.T) map[string]float64 {
 		return time.Since(since) >= 2*time.Second, nil
 	})
 	return last
-}
-
-func labelValue(labels, name string) string {
-	_, rest, ok := strings.Cut(labels, name+`="`)
-	if !ok {
-		return ""
-	}
-	value, _, _ := strings.Cut(rest, `"`)
-	return value
 }
 
 func delta(after, before map[string]float64, key string) float64 { return after[key] - before[key] }

@@ -3,7 +3,6 @@ package sidecarset
 import (
 	"context"
 	"maps"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,18 +13,9 @@ import (
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
-// controllerWrites reads kruise-controller's count of its API writes, "resource verb"
-// (events and Lease renewals left out).
 func controllerWrites(t *testing.T) map[string]float64 {
 	t.Helper()
-	out := map[string]float64{}
-	for labels, v := range framework.Get(t).Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
-		if resource != "leases" {
-			out[resource+" "+verb] += v
-		}
-	}
-	return out
+	return framework.Get(t).ControllerWrites(t)
 }
 
 // quietWrites waits until kruise-controller's write counters have not moved for a
@@ -44,15 +34,6 @@ func quietWrites(t *testing.T) map[string]float64 {
 		return time.Since(since) >= time.Second, nil
 	})
 	return last
-}
-
-func labelValue(labels, name string) string {
-	_, rest, ok := strings.Cut(labels, name+`="`)
-	if !ok {
-		return ""
-	}
-	value, _, _ := strings.Cut(rest, `"`)
-	return value
 }
 
 // The performance model (DESIGN): an in-place sidecar upgrade costs ONE pod patch per
