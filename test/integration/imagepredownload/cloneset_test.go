@@ -29,9 +29,37 @@ func TestPartitionedCloneSetPreDownloads(t *testing.T) {
 	ns := c.CreateNamespace(t)
 	ctx := context.Background()
 	kc := kruiseclient.NewForConfigOrDie(c.Config)
-	labels := map[string]string{"app": "predl"}
+	created := partitionedCloneSet(t, kc, ns, "predl", nil)
+	client := kc.AppsV1alpha1().CloneSets(ns)
+	jobSelector := "apps.kruise.io/image-predownload-owner-uid=" + string(created.UID)
+	if jobs, err := kc.AppsV1alpha1().ImagePullJobs(ns).List(ctx, metav1.ListOptions{LabelSelector: jobSelector}); err != nil || len(jobs.Items) != 0 {
+		t.Fatalf("pre-download jobs before any rollout: %v %v", jobs, err)
+	}
+
+	st := rollImage(t, client, "predl")
+	remaining := remainingNodes(t, ns, "app=predl", st.UpdateRevision)
+	if remaining.Len() != 2 {
+		t.Fatalf("remaining pods run on nodes %v, want 2 nodes", sets.List(remaining))
+	}
+
+	checkPreDownload(t, ns, jobSelector, "nginx:1.26", remaining)
+
+	if _, err := client.Patch(ctx, "predl", types.MergePatchType, []byte(`{"spec":{"updateStrategy":{"partition":0}}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, client, "predl", 2*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
+		return s.UpdatedReadyReplicas == 5 && s.CurrentRevision == s.UpdateRevision
+	})
+	waitNoJobs(t, ns, jobSelector)
+}
+
+// partitionedCloneSet creates CloneSet name (pods labelled app=name, one per node, 5
+// replicas, partition 2, in place) and waits until its pods are ready.
+func partitionedCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name string, annotations map[string]string) *v1alpha1.CloneSet {
+	t.Helper()
+	labels := map[string]string{"app": name}
 	cs := &v1alpha1.CloneSet{
-		ObjectMeta: metav1.ObjectMeta{Name: "predl"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: annotations},
 		Spec: v1alpha1.CloneSetSpec{
 			Replicas: ptr.To[int32](5),
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
@@ -44,46 +72,37 @@ func TestPartitionedCloneSetPreDownloads(t *testing.T) {
 		},
 	}
 	client := kc.AppsV1alpha1().CloneSets(ns)
-	created, err := client.Create(ctx, cs, metav1.CreateOptions{})
+	created, err := client.Create(context.Background(), cs, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitStatus(t, client, time.Minute, func(s v1alpha1.CloneSetStatus) bool { return s.ReadyReplicas == 5 })
-	jobSelector := "apps.kruise.io/image-predownload-owner-uid=" + string(created.UID)
-	if jobs, err := kc.AppsV1alpha1().ImagePullJobs(ns).List(ctx, metav1.ListOptions{LabelSelector: jobSelector}); err != nil || len(jobs.Items) != 0 {
-		t.Fatalf("pre-download jobs before any rollout: %v %v", jobs, err)
-	}
+	waitStatus(t, client, name, time.Minute, func(s v1alpha1.CloneSetStatus) bool { return s.ReadyReplicas == 5 })
+	return created
+}
 
-	if _, err := client.Patch(ctx, "predl", types.JSONPatchType,
+// rollImage changes CloneSet name's image and waits until the 3 pods above its
+// partition are updated and ready (imagePreDownloadMinUpdatedReadyPods 3).
+func rollImage(t *testing.T, client interface {
+	Get(context.Context, string, metav1.GetOptions) (*v1alpha1.CloneSet, error)
+	Patch(context.Context, string, types.PatchType, []byte, metav1.PatchOptions, ...string) (*v1alpha1.CloneSet, error)
+}, name string) v1alpha1.CloneSetStatus {
+	t.Helper()
+	if _, err := client.Patch(context.Background(), name, types.JSONPatchType,
 		[]byte(`[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	st := waitStatus(t, client, 2*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
+	return waitStatus(t, client, name, 2*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
 		return s.UpdatedReadyReplicas == 3 && s.UpdateRevision != s.CurrentRevision
 	})
-	remaining := remainingNodes(t, ns, "app=predl", st.UpdateRevision)
-	if remaining.Len() != 2 {
-		t.Fatalf("remaining pods run on nodes %v, want 2 nodes", sets.List(remaining))
-	}
-
-	checkPreDownload(t, ns, jobSelector, "nginx:1.26", remaining)
-
-	if _, err := client.Patch(ctx, "predl", types.MergePatchType, []byte(`{"spec":{"updateStrategy":{"partition":0}}}`), metav1.PatchOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	waitStatus(t, client, 2*time.Minute, func(s v1alpha1.CloneSetStatus) bool {
-		return s.UpdatedReadyReplicas == 5 && s.CurrentRevision == s.UpdateRevision
-	})
-	waitNoJobs(t, ns, jobSelector)
 }
 
 func waitStatus(t *testing.T, client interface {
 	Get(context.Context, string, metav1.GetOptions) (*v1alpha1.CloneSet, error)
-}, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) v1alpha1.CloneSetStatus {
+}, name string, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) v1alpha1.CloneSetStatus {
 	t.Helper()
 	var st v1alpha1.CloneSetStatus
 	framework.WaitFor(t, timeout, func() (bool, error) {
-		cs, err := client.Get(context.Background(), "predl", metav1.GetOptions{})
+		cs, err := client.Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}
