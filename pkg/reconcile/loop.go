@@ -24,6 +24,13 @@ type Loop struct {
 	queue     workqueue.TypedRateLimitingInterface[string]
 	sync      SyncFunc
 	hasSynced []cache.InformerSynced
+
+	// deferred holds the keys whose status-only update EnqueueUpdate held back while
+	// they were backing off. The sync running at that moment may have read the object
+	// before that update, and if it succeeds no backoff retry follows: processNext
+	// queues such a key once more, or the update would wait for the next resync.
+	mu       sync.Mutex
+	deferred map[string]bool
 }
 
 // NewLoop returns a loop whose queue reports workqueue metrics under name.
@@ -34,6 +41,7 @@ func NewLoop(name string, sync SyncFunc, hasSynced ...cache.InformerSynced) *Loo
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: name}),
 		sync:      sync,
 		hasSynced: hasSynced,
+		deferred:  map[string]bool{},
 	}
 }
 
@@ -67,7 +75,8 @@ func (l *Loop) Enqueue(obj interface{}) {
 // status while its key waits out a backoff after a failed sync. Status is what the
 // controller itself writes after each sync; re-queueing on it with a plain Add would
 // skip the rate limiter, so a sync that fails and reports the failure would retry at
-// once, for ever. The backoff's own retry comes anyway.
+// once, for ever. The backoff's own retry comes anyway, and a sync that succeeds
+// meanwhile looks once more (see deferred).
 func (l *Loop) EnqueueUpdate(old, cur interface{}) {
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(cur)
 	if err != nil {
@@ -75,9 +84,21 @@ func (l *Loop) EnqueueUpdate(old, cur interface{}) {
 		return
 	}
 	if l.queue.NumRequeues(key) > 0 && onlyStatusChanged(old, cur) {
+		l.mu.Lock()
+		l.deferred[key] = true
+		l.mu.Unlock()
 		return
 	}
 	l.queue.Add(key)
+}
+
+// takeDeferred reports whether an update of key was held back, and clears the mark.
+func (l *Loop) takeDeferred(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d := l.deferred[key]
+	delete(l.deferred, key)
+	return d
 }
 
 // Handler queues every added, changed or deleted object of an informer (status-only
@@ -125,17 +146,22 @@ func (l *Loop) processNext(ctx context.Context) bool {
 	defer l.queue.Done(key)
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("controller", l.name, "key", key))
 	requeueAfter, err := l.sync(ctx, key)
-	switch {
-	case err != nil:
+	if err != nil {
 		if ctx.Err() == nil {
 			utilruntime.HandleErrorWithContext(ctx, err, "Sync failed, will retry")
 		}
+		l.takeDeferred(key) // the retry reads the object as it is then
 		l.queue.AddRateLimited(key)
-	case requeueAfter > 0:
-		l.queue.Forget(key)
+		return true
+	}
+	l.queue.Forget(key)
+	if l.takeDeferred(key) {
+		// A status-only update came while the key backed off, perhaps after this sync
+		// read the object (often the very status it wrote): look at it now.
+		l.queue.Add(key)
+	}
+	if requeueAfter > 0 {
 		l.queue.AddAfter(key, requeueAfter)
-	default:
-		l.queue.Forget(key)
 	}
 	return true
 }

@@ -83,3 +83,28 @@ func TestSuccessfulSyncEndsBackoff(t *testing.T) {
 		t.Fatalf("status write after a successful sync not queued")
 	}
 }
+
+// A status-only update that arrives while a retried sync runs, and is held back because
+// the key is still backing off, is looked at once that sync succeeds: it may be the very
+// status the sync wrote, and the next look would otherwise be the sync's requeueAfter
+// (the node daemon's ContainerRecreateRequest waited five minutes so).
+func TestUpdateDuringSucceedingRetryIsNotLost(t *testing.T) {
+	var l *Loop
+	calls := 0
+	l = newTestLoop(func(context.Context, string) (time.Duration, error) {
+		calls++
+		if calls == 1 {
+			return 0, errors.New("refused")
+		}
+		l.EnqueueUpdate(object(1, nil, "Active"), object(1, nil, "Terminating"))
+		return time.Hour, nil
+	})
+	defer l.queue.ShutDown()
+	l.Add("x")
+	l.processNext(context.Background()) // fails: backing off for an hour
+	l.Add("x")                          // another change: the retry runs now, still backing off
+	l.processNext(context.Background())
+	if l.queue.Len() != 1 {
+		t.Fatalf("the update written during the successful retry is not queued (queue length %d)", l.queue.Len())
+	}
+}
