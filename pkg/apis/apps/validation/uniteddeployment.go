@@ -96,6 +96,7 @@ func validateUnitedDeploymentSpec(spec, oldSpec *apps.UnitedDeploymentSpec, fldP
 	allErrs = append(allErrs, validateSubsetTemplate(spec, fldPath.Child("template"))...)
 	checkShares := oldSpec == nil || !apiequality.Semantic.DeepEqual(spec.Topology, oldSpec.Topology)
 	allErrs = append(allErrs, validateTopology(spec, checkShares, fldPath.Child("topology"))...)
+	allErrs = append(allErrs, validateUnitedDeploymentRules(spec, oldSpec, fldPath)...)
 	return append(allErrs, validateUnitedDeploymentUpdateStrategy(spec, fldPath.Child("updateStrategy"))...)
 }
 
@@ -333,7 +334,7 @@ func validateScheduleStrategy(s *apps.UnitedDeploymentScheduleStrategy, fldPath 
 }
 
 // validateUnitedDeploymentUpdateStrategy checks the Manual strategy: partitions are not
-// negative. As in OpenKruise, a partition may name a subset not (yet) in the topology.
+// negative (that each names a subset is checked by validatePartitionSubsets).
 func validateUnitedDeploymentUpdateStrategy(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
 	s := &spec.UpdateStrategy
 	var allErrs field.ErrorList
