@@ -196,12 +196,13 @@ func validateSubsetWorkloadNames(name string, spec, oldSpec *apps.UnitedDeployme
 	return validateDerivedNames(name, fldPath, derived...)
 }
 
-// withoutField drops errors about path: the UnitedDeployment's selector stands in for
-// the template's and is reported at spec.selector.
+// withoutField drops errors about path and what is under it: the UnitedDeployment's
+// selector stands in for the template's and is reported at spec.selector.
 func withoutField(errs field.ErrorList, path *field.Path) field.ErrorList {
+	p := path.String()
 	out := errs[:0:0]
 	for _, e := range errs {
-		if e.Field != path.String() {
+		if e.Field != p && !strings.HasPrefix(e.Field, p+".") && !strings.HasPrefix(e.Field, p+"[") {
 			out = append(out, e)
 		}
 	}

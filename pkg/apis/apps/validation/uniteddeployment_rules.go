@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/uniteddeployment"
 )
 
 // The rules of OpenKruise's UnitedDeployment webhook that need more than one field at
@@ -66,15 +65,12 @@ func validateAdaptiveSubsets(spec *apps.UnitedDeploymentSpec, fldPath *field.Pat
 	return allErrs
 }
 
-// unboundedSubset is what a subset without maxReplicas counts for in the sum of the
-// maximums (OpenKruise's figure).
-const unboundedSubset = 1000000
-
 // validateSubsetShares checks the subsets' shares together: fixed shares of every
 // subset add up to exactly spec.replicas (percents exactly, before rounding), and
-// elastic shares leave room for every replica: some subset has no maxReplicas, and the
-// minimums never add up to more than the maximums. A value that does not parse is
-// reported by validateTopology.
+// elastic shares leave room for every replica: some subset has no maxReplicas. (That
+// the minimums add up to no more than the maximums follows from each subset's
+// minReplicas <= maxReplicas, checked by validateTopology, as does any value that does
+// not parse.)
 func validateSubsetShares(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
 	subsets := spec.Topology.Subsets
 	if len(subsets) == 0 || spec.Replicas == nil || *spec.Replicas < 0 {
@@ -82,7 +78,7 @@ func validateSubsetShares(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) 
 	}
 	total := *spec.Replicas
 	var fixed, withMax int
-	var minSum, maxSum, sharesPercentOfTotal int64
+	var sharesPercentOfTotal int64
 	for i := range subsets {
 		s := &subsets[i]
 		if r := s.Replicas; r != nil {
@@ -94,18 +90,8 @@ func validateSubsetShares(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) 
 				sharesPercentOfTotal += int64(r.IntVal) * 100
 			}
 		}
-		if s.MinReplicas != nil {
-			if v, err := uniteddeployment.Scaled(*s.MinReplicas, total); err == nil {
-				minSum += int64(v)
-			}
-		}
-		if s.MaxReplicas == nil {
-			maxSum += unboundedSubset
-		} else {
+		if s.MaxReplicas != nil {
 			withMax++
-			if v, err := uniteddeployment.Scaled(*s.MaxReplicas, total); err == nil {
-				maxSum += int64(v)
-			}
 		}
 	}
 	var allErrs field.ErrorList
@@ -117,10 +103,6 @@ func validateSubsetShares(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) 
 	if withMax > 0 && withMax == len(subsets) {
 		allErrs = append(allErrs, field.Invalid(fldPath, fmt.Sprintf("%d subsets with maxReplicas", withMax),
 			"at least one subset must have no maxReplicas, to take the replicas above the others' maximums"))
-	}
-	if withMax > 0 && minSum > maxSum {
-		allErrs = append(allErrs, field.Invalid(fldPath, minSum, fmt.Sprintf(
-			"the subsets' minReplicas add up to %d, more than their maxReplicas (%d)", minSum, maxSum)))
 	}
 	return allErrs
 }
