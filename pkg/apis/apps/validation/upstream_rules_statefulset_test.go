@@ -90,7 +90,7 @@ func TestUpstreamRulesStatefulSet(t *testing.T) {
 			want:   []wantErr{invalid(ru + ".maxUnavailable")}},
 		{upstream: v + "validateMaxUnavailableField: other than 1 only with Parallel",
 			mutate: rolling(func(r *apps.RollingUpdateStatefulSetStrategy) { r.MaxUnavailable = intOrStr(2) }),
-			want:   []wantErr{invalid(ru + ".maxUnavailable", "Parallel")}},
+			want:   []wantErr{invalid(ru+".maxUnavailable", "Parallel")}},
 		{upstream: v + "validatePodUpdatePolicy: required",
 			mutate: rolling(func(r *apps.RollingUpdateStatefulSetStrategy) { r.PodUpdatePolicy = "" }),
 			want:   []wantErr{required(ru + ".podUpdatePolicy")}},

@@ -144,7 +144,7 @@ func TestUpstreamRulesUnitedDeployment(t *testing.T) {
 			}, want: []wantErr{invalid(subsets + "[0].minReplicas")}},
 		{upstream: v + "validateSubsetReplicas: subsets' replicas add up to no more than spec.replicas",
 			mutate: func(u ud) { u.Spec.Topology.Subsets[0].Replicas = intOrStr(6) },
-			want:   []wantErr{invalid(subsets + "[1].replicas", "more than spec.replicas")}},
+			want:   []wantErr{invalid(subsets+"[1].replicas", "more than spec.replicas")}},
 		{upstream: v + "validateSubsetReplicas: replicas of every subset add up to spec.replicas",
 			mutate: func(u ud) { u.Spec.Topology.Subsets[2].Replicas = intOrStr(1) },
 			want:   []wantErr{invalid(subsets, "must add up to spec.replicas (10)")}},
@@ -173,11 +173,17 @@ func TestUpstreamRulesUnitedDeployment(t *testing.T) {
 				otherLabels(func(u ud) *metav1.ObjectMeta { return &u.Spec.Template.DeploymentTemplate.ObjectMeta })(u)
 			}, want: []wantErr{invalid(tp + ".deploymentTemplate.metadata.labels")}},
 		{upstream: v + "validateSubsetTemplate: statefulSetTemplate pod template matches the selector (ValidatePodTemplateSpecForStatefulSet)",
-			mutate: func(u ud) { udStatefulSet(u); u.Spec.Template.StatefulSetTemplate.Spec.Template.Labels = map[string]string{"app": "x"} },
-			want:   []wantErr{invalid(tp + ".statefulSetTemplate.spec.template.metadata.labels")}},
+			mutate: func(u ud) {
+				udStatefulSet(u)
+				u.Spec.Template.StatefulSetTemplate.Spec.Template.Labels = map[string]string{"app": "x"}
+			},
+			want: []wantErr{invalid(tp + ".statefulSetTemplate.spec.template.metadata.labels")}},
 		{upstream: v + "validateSubsetTemplate: statefulSetTemplate pod template valid (ValidatePodTemplateSpecForStatefulSet)",
-			mutate: func(u ud) { udStatefulSet(u); u.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Containers[0].Image = "" },
-			want:   []wantErr{required(tp + ".statefulSetTemplate.spec.template.spec.containers[0].image")}},
+			mutate: func(u ud) {
+				udStatefulSet(u)
+				u.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Containers[0].Image = ""
+			},
+			want: []wantErr{required(tp + ".statefulSetTemplate.spec.template.spec.containers[0].image")}},
 		{upstream: v + "validateSubsetTemplate: advancedStatefulSetTemplate pod template matches the selector (ValidatePodTemplateSpecForStatefulSet)",
 			mutate: func(u ud) {
 				udAdvancedStatefulSet(u)
@@ -189,20 +195,32 @@ func TestUpstreamRulesUnitedDeployment(t *testing.T) {
 				u.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.Containers[0].Image = ""
 			}, want: []wantErr{required(tp + ".advancedStatefulSetTemplate.spec.template.spec.containers[0].image")}},
 		{upstream: v + "validateSubsetTemplate: deploymentTemplate pod template matches the selector (ValidatePodTemplateSpecForReplicaSet)",
-			mutate: func(u ud) { udDeployment(u); u.Spec.Template.DeploymentTemplate.Spec.Template.Labels = map[string]string{"app": "x"} },
-			want:   []wantErr{invalid(tp + ".deploymentTemplate.spec.template.metadata.labels")}},
+			mutate: func(u ud) {
+				udDeployment(u)
+				u.Spec.Template.DeploymentTemplate.Spec.Template.Labels = map[string]string{"app": "x"}
+			},
+			want: []wantErr{invalid(tp + ".deploymentTemplate.spec.template.metadata.labels")}},
 		{upstream: v + "validateSubsetTemplate: deploymentTemplate pod template valid (ValidatePodTemplateSpecForReplicaSet)",
-			mutate: func(u ud) { udDeployment(u); u.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Containers[0].Image = "" },
-			want:   []wantErr{required(tp + ".deploymentTemplate.spec.template.spec.containers[0].image")}},
+			mutate: func(u ud) {
+				udDeployment(u)
+				u.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Containers[0].Image = ""
+			},
+			want: []wantErr{required(tp + ".deploymentTemplate.spec.template.spec.containers[0].image")}},
 		{upstream: v + "validateStatefulSet: no replicas in statefulSetTemplate",
 			mutate: func(u ud) { udStatefulSet(u); u.Spec.Template.StatefulSetTemplate.Spec.Replicas = int32p(3) },
 			want:   []wantErr{forbidden(tp + ".statefulSetTemplate.spec.replicas")}},
 		{upstream: v + "validateStatefulSet: no rollingUpdate partition in statefulSetTemplate",
-			mutate: func(u ud) { udStatefulSet(u); u.Spec.Template.StatefulSetTemplate.Spec.UpdateStrategy = rollingPartition(1) },
-			want:   []wantErr{forbidden(tp + ".statefulSetTemplate.spec.updateStrategy.rollingUpdate.partition")}},
+			mutate: func(u ud) {
+				udStatefulSet(u)
+				u.Spec.Template.StatefulSetTemplate.Spec.UpdateStrategy = rollingPartition(1)
+			},
+			want: []wantErr{forbidden(tp + ".statefulSetTemplate.spec.updateStrategy.rollingUpdate.partition")}},
 		{upstream: v + "validateAdvancedStatefulSet: no replicas in advancedStatefulSetTemplate",
-			mutate: func(u ud) { udAdvancedStatefulSet(u); u.Spec.Template.AdvancedStatefulSetTemplate.Spec.Replicas = int32p(3) },
-			want:   []wantErr{forbidden(tp + ".advancedStatefulSetTemplate.spec.replicas")}},
+			mutate: func(u ud) {
+				udAdvancedStatefulSet(u)
+				u.Spec.Template.AdvancedStatefulSetTemplate.Spec.Replicas = int32p(3)
+			},
+			want: []wantErr{forbidden(tp + ".advancedStatefulSetTemplate.spec.replicas")}},
 		{upstream: v + "validateAdvancedStatefulSet: no rollingUpdate partition in advancedStatefulSetTemplate",
 			mutate: func(u ud) {
 				udAdvancedStatefulSet(u)
