@@ -55,7 +55,7 @@ func TestUpstreamRulesEphemeralJob(t *testing.T) {
 			}), want: []wantErr{invalid(ec + ".securityContext.runAsUser")}},
 		{upstream: v + "validateContainerOnlyForPod: image without leading or trailing whitespace",
 			mutate: container(func(c *corev1.EphemeralContainerCommon) { c.Image = " busybox" }),
-			want:   []wantErr{invalid(ec + ".image", "whitespace")}},
+			want:   []wantErr{invalid(ec+".image", "whitespace")}},
 		{upstream: v + "validateEphemeralContainers: names unique",
 			mutate: func(j *v1alpha1.EphemeralJob) {
 				ecs := &j.Spec.Template.EphemeralContainers
