@@ -23,7 +23,9 @@ import (
 // Always is never deleted, one labelled Cascading not while spec.replicas > 0.
 func TestUpstreamRulesWorkloadDeletion(t *testing.T) {
 	labels := func(p string) map[string]string { return map[string]string{pub.DeletionProtectionKey: p} }
-	meta := func(p string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: "w", Namespace: "ns", Labels: labels(p)} }
+	meta := func(p string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Name: "w", Namespace: "ns", Labels: labels(p)}
+	}
 	cloneSet := func(p string, n int32) runtime.Object {
 		return &apps.CloneSet{ObjectMeta: meta(p), Spec: apps.CloneSetSpec{Replicas: ptr.To(n)}}
 	}
