@@ -60,9 +60,9 @@ func TestUpstreamRulesAdvancedCronJob(t *testing.T) {
 			mutate: func(a acj) { a.Spec.FailedJobsHistoryLimit = int32p(-1) }, want: []wantErr{invalid("spec.failedJobsHistoryLimit")}},
 
 		// update: the spec rules again
-		{upstream: v + "validateAdvancedCronJobUpdate: metadata update (name immutable)", old: unchanged[acj],
+		{upstream: v + "validateAdvancedCronJobUpdate: metadata update (name immutable)", old: storedAsIs[acj],
 			mutate: func(a acj) { a.Name = "acj-other" }, want: []wantErr{invalid("metadata.name", "immutable")}},
-		{upstream: v + "validateAdvancedCronJobUpdate: the spec rules (schedule parses)", old: unchanged[acj],
+		{upstream: v + "validateAdvancedCronJobUpdate: the spec rules (schedule parses)", old: storedAsIs[acj],
 			mutate: func(a acj) { a.Spec.Schedule = "never" }, want: []wantErr{invalid("spec.schedule")}},
 	}
 	runUpstreamWorkloadRules(t, workloadRuleKind[acj]{

@@ -44,7 +44,7 @@ func TestUpstreamRulesBroadcastJob(t *testing.T) {
 		{upstream: v + "Handle (update): no ttlSecondsAfterFinished with completionPolicy Never", old: never,
 			mutate: func(j bj) { j.Spec.CompletionPolicy.TTLSecondsAfterFinished = int32p(30) },
 			want:   []wantErr{forbidden("spec.completionPolicy.ttlSecondsAfterFinished")}},
-		{upstream: v + "Handle (update): no broadcastjob-name pod label", old: unchanged[bj],
+		{upstream: v + "Handle (update): no broadcastjob-name pod label", old: storedAsIs[bj],
 			mutate: func(j bj) { j.Spec.Template.Labels = map[string]string{"broadcastjob-name": "other"} },
 			want:   []wantErr{forbidden("spec.template.metadata.labels[broadcastjob-name]")}},
 	}

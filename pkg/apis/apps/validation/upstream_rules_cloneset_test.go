@@ -109,10 +109,10 @@ func TestUpstreamRulesCloneSet(t *testing.T) {
 			}, want: []wantErr{duplicate(us + ".scatterStrategy[1]")}},
 
 		// update
-		{upstream: v + "validateCloneSetUpdate: metadata update (name immutable)", old: unchanged[cs],
+		{upstream: v + "validateCloneSetUpdate: metadata update (name immutable)", old: storedAsIs[cs],
 			mutate: func(c cs) { c.Name = "cs-other" }, want: []wantErr{invalid("metadata.name", "immutable")}},
 		{upstream: v + "validateCloneSetUpdate: only replicas, template, lifecycle, scaleStrategy, updateStrategy, minReadySeconds, volumeClaimTemplates, revisionHistoryLimit change (selector)",
-			old: unchanged[cs],
+			old: storedAsIs[cs],
 			mutate: func(c cs) {
 				c.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "cs2"}}
 				c.Spec.Template.Labels = map[string]string{"app": "cs2"}

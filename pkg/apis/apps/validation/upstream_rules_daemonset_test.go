@@ -78,9 +78,9 @@ func TestUpstreamRulesDaemonSet(t *testing.T) {
 
 		// update
 		{upstream: "daemonset/validating/daemonset_create_update_handler.go:validateDaemonSetUpdate: metadata update (name immutable)",
-			old: unchanged[ds], mutate: func(d ds) { d.Name = "ds-other" }, want: []wantErr{invalid("metadata.name", "immutable")}},
+			old: storedAsIs[ds], mutate: func(d ds) { d.Name = "ds-other" }, want: []wantErr{invalid("metadata.name", "immutable")}},
 		{upstream: "daemonset/validating/daemonset_create_update_handler.go:validateDaemonSetUpdate: only burstReplicas, template, lifecycle, updateStrategy, minReadySeconds, revisionHistoryLimit change (selector)",
-			old: unchanged[ds],
+			old: storedAsIs[ds],
 			mutate: func(d ds) {
 				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "ds2"}}
 				d.Spec.Template.Labels = map[string]string{"app": "ds2"}

@@ -133,13 +133,13 @@ func TestUpstreamRulesStatefulSet(t *testing.T) {
 			want:   []wantErr{forbidden("spec.template.spec.activeDeadlineSeconds")}},
 
 		// update
-		{upstream: v + "ValidateStatefulSetUpdate: metadata update (name immutable)", old: unchanged[ss],
+		{upstream: v + "ValidateStatefulSetUpdate: metadata update (name immutable)", old: storedAsIs[ss],
 			mutate: func(s ss) { s.Name = "web2" }, want: []wantErr{invalid("metadata.name", "immutable")}},
-		{upstream: v + "ValidateStatefulSetUpdate: serviceName immutable", old: unchanged[ss],
+		{upstream: v + "ValidateStatefulSetUpdate: serviceName immutable", old: storedAsIs[ss],
 			mutate: func(s ss) { s.Spec.ServiceName = "other" }, want: []wantErr{forbidden("spec.serviceName")}},
-		{upstream: v + "ValidateStatefulSetUpdate: podManagementPolicy immutable", old: unchanged[ss],
+		{upstream: v + "ValidateStatefulSetUpdate: podManagementPolicy immutable", old: storedAsIs[ss],
 			mutate: parallel, want: []wantErr{forbidden("spec.podManagementPolicy")}},
-		{upstream: v + "ValidateStatefulSetUpdate: selector immutable", old: unchanged[ss],
+		{upstream: v + "ValidateStatefulSetUpdate: selector immutable", old: storedAsIs[ss],
 			mutate: func(s ss) {
 				s.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web2"}}
 				s.Spec.Template.Labels = map[string]string{"app": "web2"}

@@ -233,9 +233,9 @@ func TestUpstreamRulesUnitedDeployment(t *testing.T) {
 			want:   []wantErr{forbidden(tp + ".deploymentTemplate.spec.replicas")}},
 
 		// update
-		{upstream: v + "ValidateUnitedDeploymentUpdate: metadata update (name immutable)", old: unchanged[ud],
+		{upstream: v + "ValidateUnitedDeploymentUpdate: metadata update (name immutable)", old: storedAsIs[ud],
 			mutate: func(u ud) { u.Name = "other-ud" }, want: []wantErr{invalid("metadata.name", "immutable")}},
-		{upstream: v + "ValidateUnitedDeploymentUpdate: replicas >= 0", old: unchanged[ud],
+		{upstream: v + "ValidateUnitedDeploymentUpdate: replicas >= 0", old: storedAsIs[ud],
 			mutate: func(u ud) { u.Spec.Replicas = int32p(-1) }, want: []wantErr{invalid("spec.replicas")}},
 		{upstream: v + "validateStatefulSetUpdate: statefulSetTemplate changes only template and updateStrategy", old: udStatefulSet,
 			mutate: func(u ud) { u.Spec.Template.StatefulSetTemplate.Spec.ServiceName = "web2" },

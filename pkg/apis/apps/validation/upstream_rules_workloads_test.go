@@ -58,5 +58,5 @@ func runUpstreamWorkloadRules[T any](t *testing.T, k workloadRuleKind[T], cases 
 	}
 }
 
-// unchanged is an old func for update cases whose stored object is the base one.
-func unchanged[T any](T) {}
+// storedAsIs is an old func for update cases whose stored object is the base one.
+func storedAsIs[T any](T) {}
