@@ -34,6 +34,7 @@ func ValidateAdvancedCronJob(acj *apps.AdvancedCronJob) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&acj.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateDerivedNames(acj.Name, field.NewPath("metadata", "name"), cronRunNames(&acj.Spec.Template)...)...)
+	allErrs = append(allErrs, validateNoDotInName("AdvancedCronJob", acj.Name, field.NewPath("metadata", "name"))...)
 	return append(allErrs, validateAdvancedCronJobSpec(&acj.Spec, nil, field.NewPath("spec"))...)
 }
 

@@ -22,6 +22,7 @@ func ValidateBroadcastJob(job *apps.BroadcastJob) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&job.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateDerivedNames(job.Name, field.NewPath("metadata", "name"), broadcastJobPods)...)
+	allErrs = append(allErrs, validateNoDotInName("BroadcastJob", job.Name, field.NewPath("metadata", "name"))...)
 	return append(allErrs, validateBroadcastJobSpec(&job.Spec, nil, field.NewPath("spec"))...)
 }
 
@@ -56,6 +57,7 @@ func validateBroadcastJobSpec(spec, oldSpec *apps.BroadcastJobSpec, fldPath *fie
 		oldTemplate = &oldSpec.Template
 	}
 	allErrs := validateJobPodTemplate(&spec.Template, oldTemplate, fldPath.Child("template"))
+	allErrs = append(allErrs, validateBroadcastJobPodLabels(&spec.Template, oldTemplate, fldPath.Child("template", "metadata", "labels"))...)
 	// A percentage above 100% is harmless (it caps nothing), as OpenKruise accepts it.
 	allErrs = append(allErrs, validateOptionalIntOrPercent(spec.Parallelism, false, fldPath.Child("parallelism"))...)
 	allErrs = append(allErrs, validateCompletionPolicy(&spec.CompletionPolicy, validateNonnegative64, fldPath.Child("completionPolicy"))...)
@@ -80,4 +82,23 @@ func validateNonnegative64(v *int64, fldPath *field.Path) field.ErrorList {
 		return nil
 	}
 	return apimachineryvalidation.ValidateNonnegativeField(*v, fldPath)
+}
+
+// broadcastJobPodLabels are the labels the controller puts on each of a job's pods
+// (its name and UID; the UID one selects them).
+var broadcastJobPodLabels = []string{"broadcastjob-name", "broadcastjob-controller-uid"}
+
+// validateBroadcastJobPodLabels refuses a pod template that sets a label the controller
+// sets, as OpenKruise does. On update only a changed value is refused (a stored job
+// keeps what it has).
+func validateBroadcastJobPodLabels(template, oldTemplate *corev1.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
+	var allErrs field.ErrorList
+	for _, key := range broadcastJobPodLabels {
+		v := template.Labels[key]
+		if v == "" || (oldTemplate != nil && oldTemplate.Labels[key] == v) {
+			continue
+		}
+		allErrs = append(allErrs, field.Forbidden(fldPath.Key(key), "set by the BroadcastJob controller on each pod"))
+	}
+	return allErrs
 }

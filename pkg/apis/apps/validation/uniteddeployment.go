@@ -96,6 +96,7 @@ func validateUnitedDeploymentSpec(spec, oldSpec *apps.UnitedDeploymentSpec, fldP
 	allErrs = append(allErrs, validateSubsetTemplate(spec, fldPath.Child("template"))...)
 	checkShares := oldSpec == nil || !apiequality.Semantic.DeepEqual(spec.Topology, oldSpec.Topology)
 	allErrs = append(allErrs, validateTopology(spec, checkShares, fldPath.Child("topology"))...)
+	allErrs = append(allErrs, validateUnitedDeploymentRules(spec, oldSpec, fldPath)...)
 	return append(allErrs, validateUnitedDeploymentUpdateStrategy(spec, fldPath.Child("updateStrategy"))...)
 }
 
@@ -195,12 +196,13 @@ func validateSubsetWorkloadNames(name string, spec, oldSpec *apps.UnitedDeployme
 	return validateDerivedNames(name, fldPath, derived...)
 }
 
-// withoutField drops errors about path: the UnitedDeployment's selector stands in for
-// the template's and is reported at spec.selector.
+// withoutField drops errors about path and what is under it: the UnitedDeployment's
+// selector stands in for the template's and is reported at spec.selector.
 func withoutField(errs field.ErrorList, path *field.Path) field.ErrorList {
+	p := path.String()
 	out := errs[:0:0]
 	for _, e := range errs {
-		if e.Field != path.String() {
+		if e.Field != p && !strings.HasPrefix(e.Field, p+".") && !strings.HasPrefix(e.Field, p+"[") {
 			out = append(out, e)
 		}
 	}
@@ -333,7 +335,7 @@ func validateScheduleStrategy(s *apps.UnitedDeploymentScheduleStrategy, fldPath 
 }
 
 // validateUnitedDeploymentUpdateStrategy checks the Manual strategy: partitions are not
-// negative. As in OpenKruise, a partition may name a subset not (yet) in the topology.
+// negative (that each names a subset is checked by validatePartitionSubsets).
 func validateUnitedDeploymentUpdateStrategy(spec *apps.UnitedDeploymentSpec, fldPath *field.Path) field.ErrorList {
 	s := &spec.UpdateStrategy
 	var allErrs field.ErrorList

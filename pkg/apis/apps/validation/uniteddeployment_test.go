@@ -63,11 +63,16 @@ func TestValidateUnitedDeployment(t *testing.T) {
 		// subsets
 		{name: "duplicate subset names", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.Subsets[2].Name = "subset-a"
+			delete(ud.Spec.UpdateStrategy.ManualUpdate.Partitions, "subset-c")
 		}, want: []wantErr{duplicate(subsets + "[2].name")}},
 		{name: "subset name not a DNS label", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.Subsets[2].Name = "Subset_C"
+			delete(ud.Spec.UpdateStrategy.ManualUpdate.Partitions, "subset-c")
 		}, want: []wantErr{invalid(subsets + "[2].name")}},
-		{name: "no subset name", mutate: func(ud *apps.UnitedDeployment) { ud.Spec.Topology.Subsets[2].Name = "" },
+		{name: "no subset name", mutate: func(ud *apps.UnitedDeployment) {
+			ud.Spec.Topology.Subsets[2].Name = ""
+			delete(ud.Spec.UpdateStrategy.ManualUpdate.Partitions, "subset-c")
+		},
 			want: []wantErr{required(subsets + "[2].name")}},
 		{name: "subset sum above replicas", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.Subsets[2].Replicas = intOrStr(4)
@@ -125,6 +130,7 @@ func TestValidateUnitedDeployment(t *testing.T) {
 		{name: "negative rescheduleCriticalSeconds", mutate: func(ud *apps.UnitedDeployment) {
 			ud.Spec.Topology.ScheduleStrategy = apps.UnitedDeploymentScheduleStrategy{Type: apps.AdaptiveUnitedDeploymentScheduleStrategyType,
 				Adaptive: &apps.AdaptiveUnitedDeploymentStrategy{RescheduleCriticalSeconds: int32p(-1)}}
+			ud.Spec.Topology.Subsets[0].Replicas, ud.Spec.Topology.Subsets[1].Replicas = nil, nil
 		}, want: []wantErr{invalid("spec.topology.scheduleStrategy.adaptive.rescheduleCriticalSeconds")}},
 
 		// template
