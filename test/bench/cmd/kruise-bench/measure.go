@@ -43,6 +43,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		Date:    f.date,
 		Started: time.Now().UTC().Format(time.RFC3339),
 		Commit:  gitCommit(root),
+		Command: commandLine(),
 		Machine: machineAtStart(),
 		Config: report.Config{
 			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, DaemonSetNodes: f.dsNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
@@ -154,6 +155,19 @@ func (b *bench) kruiseAPIServerConfig() *rest.Config {
 			KeyFile:  b.st.Path("pki", "admin.key"),
 		},
 	}
+}
+
+// commandLine is how this run was started, with the stack settings the environment
+// gave it (localstack reads them from there).
+func commandLine() string {
+	var parts []string
+	for _, env := range []string{"KRUISE_APISERVER_ARGS", "KUBE_APISERVER_ARGS", "KRUISE_CONTROLLER_ARGS", "KUBE_CONTROLLER_MANAGER_ARGS", "KWOK_ARGS"} {
+		if v, ok := os.LookupEnv(env); ok {
+			parts = append(parts, env+"="+v)
+		}
+	}
+	parts = append(parts, "go run ./test/bench/cmd/kruise-bench")
+	return strings.Join(append(parts, os.Args[1:]...), " ")
 }
 
 func gitCommit(root string) string {

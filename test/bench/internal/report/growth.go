@@ -222,8 +222,14 @@ func growthMarkdown(r *Results, chartDir string, short bool) string {
 				continue
 			}
 			l := series.Line
-			w("| %s | %s | %s | %.1f %s | %.2f | %.0f %s | %s | %s |\n", c.Measure, series.Name, perPod(l.Slope, c.Unit),
-				l.Intercept, c.Unit, l.R2, l.At(GrowthExtrapolatePods), c.Unit, r, t)
+			at := fmt.Sprintf("%.0f %s", l.At(GrowthExtrapolatePods), c.Unit)
+			if l.Slope <= 0 {
+				// A cost does not shrink with more pods: the sizes' differences are
+				// within the reading's noise, and a line through them says nothing.
+				at = "– (no growth measured: within the noise)"
+			}
+			w("| %s | %s | %s | %.1f %s | %.2f | %s | %s | %s |\n", c.Measure, series.Name, perPod(l.Slope, c.Unit),
+				l.Intercept, c.Unit, l.R2, at, r, t)
 		}
 	}
 	w("\n![growth](%s/%s)\n", chartDir, growthChartName(r))

@@ -139,10 +139,16 @@ func TestGrowthComparisonsAndTarget(t *testing.T) {
 	// The report renders the table and draws the chart.
 	r := &Results{Date: "test", Config: Config{Phases: "growth"}, Growth: g}
 	md := growthMarkdown(r, ".", true)
-	for _, want := range []string{"| controller peak RSS | kruise-controller | 10.24 KiB |", "at 100000 pods", "0.50×", "![growth](./test.png)"} {
+	for _, want := range []string{"| controller peak RSS | kruise-controller | 10.24 KiB | 40.0 MiB | 1.00 | 1040 MiB | 0.50× |", "at 100000 pods", "![growth](./test.png)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
+	}
+	// A cost that does not grow is not extrapolated.
+	flat := growthMarkdown(&Results{Date: "test", Config: Config{Phases: "growth"}, Growth: &GrowthResults{PodsEach: 10,
+		Sizes: []*ScaleResults{growthSize(100, 150, 0, 40, -0.001), growthSize(200, 150, 0, 40, -0.001)}}}, ".", true)
+	if !strings.Contains(flat, "| controller peak RSS | kruise-controller | -1.02 KiB | 40.0 MiB | 1.00 | – (no growth measured: within the noise) |") {
+		t.Errorf("a falling line was extrapolated:\n%s", flat)
 	}
 	dir := t.TempDir()
 	files, err := Charts(r, dir)

@@ -33,6 +33,9 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			strings.Join(dedupe(append(m.OtherAtStart, m.OtherAtFinish...)), ", "))
 	}
 	w(".\n\n")
+	if r.Command != "" {
+		w("Command: `%s`.\n\n", r.Command)
+	}
 
 	w("### Targets\n\n| target | want | got | |\n|---|---|---|---|\n")
 	for _, t := range r.Targets {

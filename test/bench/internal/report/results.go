@@ -15,12 +15,15 @@ import (
 
 // Results of one `make bench`.
 type Results struct {
-	Date     string  `json:"date"` // YYYY-MM-DD, also the file name
-	Started  string  `json:"started"`
-	Finished string  `json:"finished"`
-	Commit   string  `json:"commit"`
-	Machine  Machine `json:"machine"`
-	Config   Config  `json:"config"`
+	Date     string `json:"date"` // YYYY-MM-DD, also the file name
+	Started  string `json:"started"`
+	Finished string `json:"finished"`
+	Commit   string `json:"commit"`
+	// Command: how the run was started (its flags, and the stack settings taken from
+	// the environment).
+	Command string  `json:"command,omitempty"`
+	Machine Machine `json:"machine"`
+	Config  Config  `json:"config"`
 
 	API []*apibench.Result `json:"api,omitempty"`
 	// APICreatePairs: create throughput of the CRD and kruise-apiserver in alternating
