@@ -81,7 +81,11 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	}
 
 	if len(r.API) > 0 {
-		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only; deployment: as many built-in Deployments of the same size)\n\n", r.Config.Objects, r.Config.Clients)
+		peer := ""
+		if len(byRound(r.API, apibench.DeploymentTarget)) > 0 {
+			peer = "; deployment: as many built-in Deployments of the same size"
+		}
+		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only%s)\n\n", r.Config.Objects, r.Config.Clients, peer)
 		w("| server | operation | requests | per s | p50 ms | p99 ms | bytes/response (wire) |\n|---|---|---|---|---|---|---|\n")
 		for _, a := range r.API {
 			row := func(op string, s *stats.Summary) {
