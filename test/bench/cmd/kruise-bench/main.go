@@ -11,6 +11,7 @@
 //	go run ./test/bench/cmd/kruise-bench -phases=controller -pods=200
 //	go run ./test/bench/cmd/kruise-bench -render=test/bench/results/2025-01-01.json
 //	go run ./test/bench/cmd/kruise-bench -phases=scale -readme=false -date=2026-11-26-scale -timeout=150m  # opt-in
+//	go run ./test/bench/cmd/kruise-bench -phases=growth -readme=false -date=2026-11-29-growth -timeout=300m # opt-in
 package main
 
 import (
@@ -35,6 +36,7 @@ type flags struct {
 	objects, clients, watchers      int
 	watchWrites, lists, ceilingPods int
 	createRounds, roundObjects      int
+	apiRounds                       int
 	ceilingRounds                   int
 	ceilingQuietCores               float64
 	qps, burst                      int
@@ -42,6 +44,8 @@ type flags struct {
 	out, date, render               string
 	readme, small, profile          bool
 	scale                           scaleFlags
+	// growthSizes: the growth phase's workloads per side, one scale phase each
+	growthSizes string
 }
 
 // scaleFlags size the opt-in scale phase (-phases=scale).
@@ -70,7 +74,8 @@ func parseFlags() *flags {
 	flag.IntVar(&f.watchers, "watchers", 50, "concurrent watchers")
 	flag.IntVar(&f.watchWrites, "watch-writes", 1000, "writes made while the watchers watch")
 	flag.IntVar(&f.lists, "lists", 20, "lists of all CloneSets per encoding")
-	flag.IntVar(&f.createRounds, "create-rounds", 6, "alternating rounds of creates on the CRD and kruise-apiserver (0: skip)")
+	flag.IntVar(&f.createRounds, "create-rounds", 6, "alternating rounds of creates on the CRD and kruise-apiserver, and on the Deployments and kruise-apiserver (0: skip)")
+	flag.IntVar(&f.apiRounds, "api-rounds", 3, "rounds of the API benchmark on kruise-apiserver and the built-in Deployments, alternating which goes first (the first round also runs the CRD); the median of the rounds' ratios is judged")
 	flag.IntVar(&f.roundObjects, "round-objects", 1000, "CloneSets created on each server per round")
 	flag.IntVar(&f.ceilingPods, "ceiling-pods", 5000, "pods the bare client creates")
 	flag.Float64Var(&f.ceilingQuietCores, "ceiling-quiet-cores", 0.3, "ceiling: each batch starts once the stack's processes together use less CPU than this, in cores, over 2 s (at most 2 minutes' wait)")
@@ -89,6 +94,7 @@ func parseFlags() *flags {
 	flag.BoolVar(&f.readme, "readme", true, "write the results into README.md's benchmark section")
 	flag.BoolVar(&f.small, "small", false, "quick validation scale: 3 nodes, 50 pods, 10 job and DaemonSet nodes, 200 CloneSets, 2 rounds of 100, 500 ceiling pods; README untouched")
 	flag.BoolVar(&f.profile, "profile", true, "capture pprof profiles of the API servers during the API phase")
+	flag.StringVar(&f.growthSizes, "growth-sizes", "500,1000,2000", "growth phase (opt-in, -phases=growth): the scale phase at each of these workload counts (per side, -scale-pods pods each), for the slopes of cost against pods")
 	s := &f.scale
 	flag.StringVar(&s.sides, "scale-sides", "Deployment,CloneSet", "scale phase: the sides to run, in order (Deployment, CloneSet)")
 	flag.IntVar(&s.workloads, "scale-workloads", 2000, "scale phase: workloads of each side (as many Deployments as CloneSets)")
@@ -109,7 +115,7 @@ func parseFlags() *flags {
 	if f.small {
 		f.nodes, f.pods, f.objects, f.watchers, f.watchWrites, f.lists, f.ceilingPods = 3, 50, 200, 10, 200, 5, 500
 		f.jobNodes, f.dsNodes = 10, 10
-		f.createRounds, f.roundObjects, f.ceilingRounds = 2, 100, 2
+		f.createRounds, f.roundObjects, f.ceilingRounds, f.apiRounds = 2, 100, 2, 2
 		f.readme = false
 		f.date += "-small"
 	}

@@ -43,11 +43,12 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		Date:    f.date,
 		Started: time.Now().UTC().Format(time.RFC3339),
 		Commit:  gitCommit(root),
+		Command: commandLine(),
 		Machine: machineAtStart(),
 		Config: report.Config{
 			Nodes: f.nodes, Pods: f.pods, JobNodes: f.jobNodes, DaemonSetNodes: f.dsNodes, Objects: f.objects, Clients: f.clients, Watchers: f.watchers,
 			WatchWrites: f.watchWrites, Lists: f.lists, CeilingPods: f.ceilingPods, QPS: f.qps, Burst: f.burst,
-			CreateRounds: f.createRounds, RoundObjects: f.roundObjects, CeilingRounds: f.ceilingRounds,
+			CreateRounds: f.createRounds, RoundObjects: f.roundObjects, APIRounds: f.apiRounds, CeilingRounds: f.ceilingRounds,
 			ContainerStart: f.startDelay.String(), Phases: f.phases,
 		},
 	}
@@ -89,7 +90,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	for _, ph := range []struct {
 		name string
 		run  func(context.Context) error
-	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}, {"scale", b.scale}} {
+	}{{"api", b.api}, {"controller", b.controllers}, {"jobs", b.jobs}, {"daemonsets", b.daemonSets}, {"ceiling", b.ceiling}, {"scale", b.scale}, {"growth", b.growth}} {
 		if !phaseOn(f, ph.name) {
 			continue
 		}
@@ -102,7 +103,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 			}
 		}
 	}
-	if f.phases != "scale" {
+	if f.phases != "scale" && f.phases != "growth" {
 		res.Notes = append(res.Notes, standingNotes(f)...)
 	}
 	if len(errs) > 0 {
@@ -156,6 +157,19 @@ func (b *bench) kruiseAPIServerConfig() *rest.Config {
 	}
 }
 
+// commandLine is how this run was started, with the stack settings the environment
+// gave it (localstack reads them from there).
+func commandLine() string {
+	var parts []string
+	for _, env := range []string{"KRUISE_APISERVER_ARGS", "KUBE_APISERVER_ARGS", "KRUISE_CONTROLLER_ARGS", "KUBE_CONTROLLER_MANAGER_ARGS", "KWOK_ARGS"} {
+		if v, ok := os.LookupEnv(env); ok {
+			parts = append(parts, env+"="+v)
+		}
+	}
+	parts = append(parts, "go run ./test/bench/cmd/kruise-bench")
+	return strings.Join(append(parts, os.Args[1:]...), " ")
+}
+
 func gitCommit(root string) string {
 	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
 	if err != nil {
@@ -176,7 +190,8 @@ func standingNotes(f *flags) []string {
 	}
 	if phaseOn(f, "api") {
 		notes = append(notes,
-			"Both API servers are reached through kube-apiserver (the CRD directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller is stopped during the API phase so that only the benchmark writes.",
+			"Both API servers are reached through kube-apiserver (the CRD and the Deployments directly, kruise-apiserver through the APIService proxy), by clients with their own connection each and no client-side rate limit; kruise-controller and kube-controller-manager are stopped during the API phase so that only the benchmark writes (kube-controller-manager would make ReplicaSets and pods of the Deployments; runs before 2026-11-29 kept it running, its garbage collector watching every served resource).",
+			fmt.Sprintf("Built-in comparison: the Deployments are apps/v1 with the CloneSet's replicas, selector, pod template and maxUnavailable, sent with kube's defaults in them (as the CloneSets carry kruise-apiserver's). Round 1 runs every target; %d more rounds run the Deployments and kruise-apiserver only, alternating which goes first; each measure is judged on the median of the rounds' CloneSet/Deployment ratios.", max(f.apiRounds-1, 0)),
 			"Both servers are sent the same CloneSet with kruise-apiserver's defaults already in it (the pod template's among them, as OpenKruise's defaulting webhook sets them on its CRD's objects), so both store, list and send in watch events the same fields. Runs before 2026-11-26's API addendum sent it undefaulted: the CRD then held objects a third smaller than kruise-apiserver's defaulted ones.",
 			fmt.Sprintf("A list's p99 is over %d sequential lists of every CloneSet, so it is their slowest; p50 says more about the typical list.", f.lists))
 		if f.createRounds > 0 {

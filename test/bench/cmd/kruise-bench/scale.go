@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,10 +24,37 @@ import (
 // each side alone, with both controllers at one client QPS/burst; first, what
 // kube-apiserver adds to hold the same CloneSets as a CRD.
 func (b *bench) scale(ctx context.Context) error {
-	logger := klog.FromContext(ctx)
+	sides, err := scaleSides(b.f)
+	if err != nil {
+		return err
+	}
+	b.res.Notes = append(b.res.Notes, scaleNotes(b.f, sides, strconv.Itoa(b.f.scale.workloads))...)
+	res, err := b.scaleAt(ctx, b.f.scale.workloads)
+	b.res.Scale = res
+	return err
+}
+
+// scaleSides parses -scale-sides.
+func scaleSides(f *flags) ([]string, error) {
+	var sides []string
+	for _, kind := range strings.Split(f.scale.sides, ",") {
+		kind = strings.TrimSpace(kind)
+		if kind != ctrlbench.ScaleDeployment && kind != ctrlbench.ScaleCloneSet {
+			return nil, fmt.Errorf("-scale-sides: %q is neither %s nor %s", kind, ctrlbench.ScaleDeployment, ctrlbench.ScaleCloneSet)
+		}
+		sides = append(sides, kind)
+	}
+	return sides, nil
+}
+
+// scaleAt runs the scale phase with workloads on each side; it returns what it
+// measured even when a step failed (nil only when it could not begin).
+func (b *bench) scaleAt(ctx context.Context, workloads int) (*report.ScaleResults, error) {
+	logger := klog.FromContext(ctx).WithValues("workloads", workloads)
+	ctx = klog.NewContext(ctx, logger)
 	f := b.f
 	res := &report.ScaleResults{
-		Nodes: max(f.scale.nodes, f.nodes), Workloads: f.scale.workloads, PodsEach: f.scale.pods,
+		Nodes: max(f.scale.nodes, f.nodes), Workloads: workloads, PodsEach: f.scale.pods,
 		QPS: f.scale.qps, Burst: f.scale.burst, Idle: f.scale.idle.String(), RestartWindow: f.scale.restartWindow.String(),
 		ImageChangePercent:               f.scale.imagePercent,
 		KubeControllerManagerControllers: b.kcmControllers(),
@@ -34,24 +62,18 @@ func (b *bench) scale(ctx context.Context) error {
 			f.scale.rssWindow, f.scale.rssSettle),
 		ControllerRestartedPerSide: true,
 	}
-	var sides []string
-	for _, kind := range strings.Split(f.scale.sides, ",") {
-		kind = strings.TrimSpace(kind)
-		if kind != ctrlbench.ScaleDeployment && kind != ctrlbench.ScaleCloneSet {
-			return fmt.Errorf("-scale-sides: %q is neither %s nor %s", kind, ctrlbench.ScaleDeployment, ctrlbench.ScaleCloneSet)
-		}
-		sides = append(sides, kind)
+	sides, err := scaleSides(f)
+	if err != nil {
+		return nil, err
 	}
-	b.res.Scale = res
-	b.res.Notes = append(b.res.Notes, scaleNotes(f, sides)...)
 	reader, err := audit.NewReader(b.audit)
 	if err != nil {
-		return err
+		return res, err
 	}
 	if res.Nodes > f.nodes {
 		remove, err := ctrlbench.AddKwokNodes(ctx, b.kube, f.nodes, res.Nodes)
 		if err != nil {
-			return err
+			return res, err
 		}
 		defer remove(context.WithoutCancel(ctx))
 	}
@@ -63,7 +85,7 @@ func (b *bench) scale(ctx context.Context) error {
 	}
 	for c, e := range env {
 		if err := b.restart(ctx, c, e); err != nil {
-			return err
+			return res, err
 		}
 	}
 	defer func() {
@@ -78,17 +100,17 @@ func (b *bench) scale(ctx context.Context) error {
 		}
 	}()
 
-	if res.CRD, err = b.crdMemory(ctx); err != nil {
-		return fmt.Errorf("CRD memory: %w", err)
+	if res.CRD, err = b.crdMemory(ctx, workloads); err != nil {
+		return res, fmt.Errorf("CRD memory: %w", err)
 	}
 	startKruiseController := func(ctx context.Context) error {
 		return b.st.Start(ctx, "kruise-controller", env["kruise-controller"])
 	}
-	if res.Kruise, err = b.kruiseMemory(ctx, startKruiseController); err != nil {
-		return fmt.Errorf("kruise-apiserver memory: %w", err)
+	if res.Kruise, err = b.kruiseMemory(ctx, workloads, startKruiseController); err != nil {
+		return res, fmt.Errorf("kruise-apiserver memory: %w", err)
 	}
 	opts := ctrlbench.ScaleOptions{
-		Workloads: f.scale.workloads, Pods: f.scale.pods, Idle: f.scale.idle, RestartWindow: f.scale.restartWindow,
+		Workloads: workloads, Pods: f.scale.pods, Idle: f.scale.idle, RestartWindow: f.scale.restartWindow,
 		ImageChangePercent: f.scale.imagePercent, Timeout: f.scale.timeout, Workers: f.clients,
 		DrainQuiet: f.scale.drainQuiet,
 	}
@@ -101,7 +123,7 @@ func (b *bench) scale(ctx context.Context) error {
 	for _, kind := range sides {
 		ctl := ctrlbench.ScaleController(kind)
 		if err := b.restart(ctx, ctl, env[ctl]); err != nil {
-			return fmt.Errorf("restarting %s before the %s side: %w", ctl, kind, err)
+			return res, fmt.Errorf("restarting %s before the %s side: %w", ctl, kind, err)
 		}
 		res.Order = append(res.Order, kind)
 		senv := ctrlbench.ScaleEnv{
@@ -113,16 +135,16 @@ func (b *bench) scale(ctx context.Context) error {
 		res.Sides = append(res.Sides, side)
 		if err != nil {
 			if ctx.Err() != nil {
-				return err
+				return res, err
 			}
 			logger.Error(err, "Scale side failed", "workload", kind)
 			errs = append(errs, fmt.Sprintf("%s: %v", kind, err))
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
+		return res, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
-	return nil
+	return res, nil
 }
 
 // restart stops component and starts it with one extra environment setting.
@@ -202,10 +224,12 @@ func (b *bench) kcmControllers() string {
 	return `no --controllers flag, so its default "*": every controller enabled by default`
 }
 
-func scaleNotes(f *flags, sides []string) []string {
+// scaleNotes explain the scale phase run with workloads on each side ("N" when it
+// ran at several sizes).
+func scaleNotes(f *flags, sides []string, workloads string) []string {
 	var order []string
 	for _, kind := range sides {
-		order = append(order, fmt.Sprintf("%d %ss", f.scale.workloads, kind))
+		order = append(order, fmt.Sprintf("%s %ss", workloads, kind))
 	}
 	return []string{
 		fmt.Sprintf("Scale phase: %s, in that order (-scale-sides); CloneSets InPlaceIfPossible, maxUnavailable 25%% like the Deployments; each workload of %d pods in one namespace, with its own selector. The other side's workloads, pods and namespace are gone before a side starts, and the side's controller (kube-controller-manager for the Deployments, kruise-controller for the CloneSets) is restarted just before it, so its peak RSS holds nothing of the side that ran earlier. kwok's immediate mode on %d nodes (beyond the stack's %d, added without node daemons).", strings.Join(order, ", then "), f.scale.pods, max(f.scale.nodes, f.nodes), f.nodes),

@@ -26,9 +26,9 @@ const crdNamespace = "bench-scale-crd"
 
 // crdMemory reads what kube-apiserver (and etcd) add to hold the scale phase's
 // CloneSets as a CRD, then deletes them and the CRD again.
-func (b *bench) crdMemory(ctx context.Context) (*report.CRDMemory, error) {
+func (b *bench) crdMemory(ctx context.Context, objects int) (*report.CRDMemory, error) {
 	logger := klog.FromContext(ctx)
-	m := &report.CRDMemory{ServerMemory: report.ServerMemory{Objects: b.f.scale.workloads}}
+	m := &report.CRDMemory{ServerMemory: report.ServerMemory{Objects: objects}}
 	crdName := "clonesets." + apibench.CRDGroup
 	_, err := b.dyn.Resource(crds).Get(ctx, crdName, metav1.GetOptions{})
 	m.PreInstalled = err == nil

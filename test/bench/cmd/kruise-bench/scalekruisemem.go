@@ -21,9 +21,9 @@ const kruiseMemNamespace = "bench-scale-kruise-mem"
 // the benchmark's client with no controller acting on them (kruise-controller is
 // stopped meanwhile), so both servers hold the same objects after the same writes.
 // They are deleted again, and kruise-controller started, before the sides run.
-func (b *bench) kruiseMemory(ctx context.Context, startController func(context.Context) error) (m *report.ServerMemory, err error) {
+func (b *bench) kruiseMemory(ctx context.Context, objects int, startController func(context.Context) error) (m *report.ServerMemory, err error) {
 	logger := klog.FromContext(ctx)
-	m = &report.ServerMemory{Objects: b.f.scale.workloads}
+	m = &report.ServerMemory{Objects: objects}
 	if err := b.stopAndFree(ctx, "kruise-controller"); err != nil {
 		return m, fmt.Errorf("stopping kruise-controller: %w", err)
 	}

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	kubeappsv1 "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
@@ -20,6 +22,15 @@ import (
 // store, list and send in watch events the same fields, and the comparison measures the
 // servers rather than the CRD's objects being a third smaller.
 func cloneSetBody(group, name string) ([]byte, error) {
+	b, err := json.Marshal(cloneSet(group, name))
+	if err != nil {
+		return nil, fmt.Errorf("encoding CloneSet %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// cloneSet is the defaulted CloneSet cloneSetBody encodes.
+func cloneSet(group, name string) *v1alpha1.CloneSet {
 	labels := map[string]string{"app": name, "tier": "web", "bench": "api"}
 	cs := v1alpha1.CloneSet{
 		TypeMeta:   metav1.TypeMeta{APIVersion: group + "/v1alpha1", Kind: "CloneSet"},
@@ -49,9 +60,32 @@ func cloneSetBody(group, name string) ([]byte, error) {
 		},
 	}
 	v1alpha1.SetObjectDefaults_CloneSet(&cs)
-	b, err := json.Marshal(cs)
+	return &cs
+}
+
+// deploymentBody is the built-in peer of cloneSetBody: an apps/v1 Deployment of the
+// same replicas, selector, pod template and maxUnavailable, with kube-apiserver's own
+// defaults already in it (kube's defaulting functions), so that what is sent is what
+// is stored, as for the CloneSet.
+func deploymentBody(name string) ([]byte, error) {
+	cs := cloneSet("apps.kruise.io", name)
+	d := appsv1.Deployment{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: cs.ObjectMeta,
+		Spec: appsv1.DeploymentSpec{
+			Replicas: cs.Spec.Replicas,
+			Selector: cs.Spec.Selector,
+			Template: cs.Spec.Template,
+			Strategy: appsv1.DeploymentStrategy{
+				Type:          appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxUnavailable: cs.Spec.UpdateStrategy.MaxUnavailable},
+			},
+		},
+	}
+	kubeappsv1.SetObjectDefaults_Deployment(&d)
+	b, err := json.Marshal(d)
 	if err != nil {
-		return nil, fmt.Errorf("encoding CloneSet %s: %w", name, err)
+		return nil, fmt.Errorf("encoding Deployment %s: %w", name, err)
 	}
 	return b, nil
 }

@@ -1,6 +1,8 @@
 package apibench
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -26,5 +28,42 @@ func TestKeptAllFields(t *testing.T) {
 				t.Fatalf("error %v, want one mentioning %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// The built-in peer carries the CloneSet's pod template, replicas, selector and
+// maxUnavailable, and kube's Deployment defaults.
+func TestDeploymentBodyMatchesCloneSet(t *testing.T) {
+	cs, err := cloneSetBody("apps.kruise.io", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := deploymentBody("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c, dep map[string]any
+	if err := json.Unmarshal(cs, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(d, &dep); err != nil {
+		t.Fatal(err)
+	}
+	cspec, dspec := c["spec"].(map[string]any), dep["spec"].(map[string]any)
+	for _, f := range []string{"template", "replicas", "selector"} {
+		if !reflect.DeepEqual(cspec[f], dspec[f]) {
+			t.Errorf("spec.%s differs:\nCloneSet   %v\nDeployment %v", f, cspec[f], dspec[f])
+		}
+	}
+	if dep["apiVersion"] != "apps/v1" || dep["kind"] != "Deployment" {
+		t.Errorf("type %v %v", dep["apiVersion"], dep["kind"])
+	}
+	ru := dspec["strategy"].(map[string]any)["rollingUpdate"].(map[string]any)
+	if ru["maxUnavailable"] != "20%" || ru["maxSurge"] != "25%" || dspec["revisionHistoryLimit"] != float64(10) {
+		t.Errorf("strategy %v, revisionHistoryLimit %v: want maxUnavailable 20%%, kube's defaults (maxSurge 25%%, 10)", ru, dspec["revisionHistoryLimit"])
+	}
+	tg := Target{Group: "apps", Namespace: "ns", Deployment: true}
+	if got := tg.collection(); got != "/apis/apps/v1/namespaces/ns/deployments" {
+		t.Errorf("collection %s", got)
 	}
 }

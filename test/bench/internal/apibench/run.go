@@ -34,23 +34,44 @@ func (o Options) stage(name string) {
 	}
 }
 
-// Target is one way of serving CloneSets.
+// DeploymentTarget names the built-in Deployments' target.
+const DeploymentTarget = "deployment"
+
+// Target is one way of serving CloneSets, or the built-in Deployments they are
+// compared with.
 type Target struct {
-	Name      string // "crd" or "kruise-apiserver"
+	Name      string // "crd", "kruise-apiserver", "deployment"
 	Group     string
 	Namespace string
 	// Protobuf: the server speaks protobuf for this kind (CRDs only speak JSON).
 	Protobuf bool
+	// Deployment: the target serves apps/v1 Deployments (Group is "apps"), the
+	// built-in peer of a CloneSet of the same size.
+	Deployment bool
 }
 
 func (t Target) collection() string {
+	if t.Deployment {
+		return fmt.Sprintf("/apis/%s/v1/namespaces/%s/deployments", t.Group, t.Namespace)
+	}
 	return fmt.Sprintf("/apis/%s/v1alpha1/namespaces/%s/clonesets", t.Group, t.Namespace)
+}
+
+// body is the JSON of the target's object called name.
+func (t Target) body(name string) ([]byte, error) {
+	if t.Deployment {
+		return deploymentBody(name)
+	}
+	return cloneSetBody(t.Group, name)
 }
 
 // Result of one target.
 type Result struct {
-	Target       string         `json:"target"`
-	Group        string         `json:"group"`
+	Target string `json:"target"`
+	Group  string `json:"group"`
+	// Round: which round of the built-in comparison this is (1 for the first, which
+	// every target runs; 0 in results that predate rounds).
+	Round        int            `json:"round,omitempty"`
 	Create       stats.Summary  `json:"create"`
 	Get          stats.Summary  `json:"get"`
 	GetProtobuf  *stats.Summary `json:"getProtobuf,omitempty"`
@@ -154,7 +175,7 @@ func waitServed(ctx context.Context, c *rawclient.Client, t Target) error {
 // that the server stored what was sent: a server that prunes part of the object (a CRD
 // schema missing a field) would be measured on less work than the other.
 func warmUp(ctx context.Context, c *rawclient.Client, t Target) error {
-	body, err := cloneSetBody(t.Group, "warm-up")
+	body, err := t.body("warm-up")
 	if err != nil {
 		return err
 	}
@@ -180,7 +201,7 @@ func create(ctx context.Context, clients []*rawclient.Client, t Target, n int) (
 func createNamed(ctx context.Context, clients []*rawclient.Client, t Target, n int, name func(int) string) (stats.Summary, error) {
 	bodies := make([][]byte, n)
 	for i := range bodies {
-		b, err := cloneSetBody(t.Group, name(i))
+		b, err := t.body(name(i))
 		if err != nil {
 			return stats.Summary{}, err
 		}

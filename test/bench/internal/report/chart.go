@@ -17,6 +17,15 @@ import (
 // It returns the files written.
 func Charts(r *Results, dir string) ([]string, error) {
 	var files []string
+	if r.Growth != nil {
+		f, err := growthChart(r, dir)
+		if err != nil {
+			return nil, err
+		}
+		if f != "" {
+			files = append(files, f)
+		}
+	}
 	for _, ph := range []struct{ phase, title string }{
 		{"scale-up", "Scale-up 0→%d: pods Ready"},
 		{"rollout", "Image rollout of %d pods: pods Ready on the new image"},

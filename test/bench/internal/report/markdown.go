@@ -17,8 +17,8 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	m := r.Machine
-	if r.Config.Phases == "scale" {
-		w("Run of %s (commit %s), the scale phase alone. ", r.Started, r.Commit)
+	if r.Config.Phases == "scale" || r.Config.Phases == "growth" {
+		w("Run of %s (commit %s), the %s phase alone. ", r.Started, r.Commit, r.Config.Phases)
 	} else {
 		w("Run of %s (commit %s): %d kwok nodes", r.Started, r.Commit, r.Config.Nodes)
 		if ran(r, "controller") {
@@ -33,6 +33,9 @@ func Markdown(r *Results, chartDir string, short bool) string {
 			strings.Join(dedupe(append(m.OtherAtStart, m.OtherAtFinish...)), ", "))
 	}
 	w(".\n\n")
+	if r.Command != "" {
+		w("Command: `%s`.\n\n", r.Command)
+	}
 
 	w("### Targets\n\n| target | want | got | |\n|---|---|---|---|\n")
 	for _, t := range r.Targets {
@@ -78,7 +81,11 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	}
 
 	if len(r.API) > 0 {
-		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only)\n\n", r.Config.Objects, r.Config.Clients)
+		peer := ""
+		if len(byRound(r.API, apibench.DeploymentTarget)) > 0 {
+			peer = "; deployment: as many built-in Deployments of the same size"
+		}
+		w("\n### API: %d CloneSets, %d clients, through kube-apiserver (kruise-apiserver-direct: the same server without kube-apiserver's proxy in front, for comparison only%s)\n\n", r.Config.Objects, r.Config.Clients, peer)
 		w("| server | operation | requests | per s | p50 ms | p99 ms | bytes/response (wire) |\n|---|---|---|---|---|---|---|\n")
 		for _, a := range r.API {
 			row := func(op string, s *stats.Summary) {
@@ -89,7 +96,7 @@ func Markdown(r *Results, chartDir string, short bool) string {
 				if s.Errors > 0 {
 					errs = fmt.Sprintf(" (%d failed)", s.Errors)
 				}
-				w("| %s | %s | %d%s | %.1f | %.1f | %.1f | %.0f (%.0f) |\n", a.Target, op, s.Requests, errs, s.PerSec, s.P50ms, s.P99ms, s.BytesAvg, s.WireAvg)
+				w("| %s | %s | %d%s | %.1f | %.1f | %.1f | %.0f (%.0f) |\n", targetLabel(a), op, s.Requests, errs, s.PerSec, s.P50ms, s.P99ms, s.BytesAvg, s.WireAvg)
 			}
 			row("create (JSON)", &a.Create)
 			row("get (JSON)", &a.Get)
@@ -118,10 +125,11 @@ func Markdown(r *Results, chartDir string, short bool) string {
 		w("| server | watchers | events expected / received | delivery p50 ms | p99 ms | bytes/event | RSS after create MiB | peak RSS MiB |\n|---|---|---|---|---|---|---|---|\n")
 		for _, a := range r.API {
 			server := serverProcess(a)
-			w("| %s | %d | %d / %d | %.1f | %.1f | %.0f | %.0f | %.0f |\n", a.Target, a.Watch.Watchers, a.Watch.EventsExpected,
+			w("| %s | %d | %d / %d | %.1f | %.1f | %.0f | %.0f | %.0f |\n", targetLabel(a), a.Watch.Watchers, a.Watch.EventsExpected,
 				a.Watch.EventsReceived, a.Watch.DeliveryP50ms, a.Watch.DeliveryP99ms, a.Watch.BytesPerEvent,
 				a.RSSAfterCreateMiB[server], a.Processes[server].PeakRSSMiB)
 		}
+		b.WriteString(builtinMarkdown(r))
 	}
 
 	if c := r.Ceiling; c != nil {
@@ -158,6 +166,7 @@ func Markdown(r *Results, chartDir string, short bool) string {
 	}
 
 	b.WriteString(scaleMarkdown(r.Scale, short))
+	b.WriteString(growthMarkdown(r, chartDir, short))
 
 	if len(r.Profiles) > 0 && !short {
 		w("\n### Profiles\n\n")
@@ -219,10 +228,18 @@ func phaseTables(b *strings.Builder, phases []ctrlbench.Phase, short bool) {
 
 // serverProcess is the process holding a target's objects.
 func serverProcess(a *apibench.Result) string {
-	if a.Target == "crd" {
+	if a.Target == "crd" || a.Target == apibench.DeploymentTarget {
 		return "kube-apiserver"
 	}
 	return "kruise-apiserver"
+}
+
+// targetLabel names a target's row, with its round after the first.
+func targetLabel(a *apibench.Result) string {
+	if a.Round > 1 {
+		return fmt.Sprintf("%s (round %d)", a.Target, a.Round)
+	}
+	return a.Target
 }
 
 func formatCounts(m map[string]int) string {

@@ -15,24 +15,31 @@ import (
 
 // Results of one `make bench`.
 type Results struct {
-	Date     string  `json:"date"` // YYYY-MM-DD, also the file name
-	Started  string  `json:"started"`
-	Finished string  `json:"finished"`
-	Commit   string  `json:"commit"`
-	Machine  Machine `json:"machine"`
-	Config   Config  `json:"config"`
+	Date     string `json:"date"` // YYYY-MM-DD, also the file name
+	Started  string `json:"started"`
+	Finished string `json:"finished"`
+	Commit   string `json:"commit"`
+	// Command: how the run was started (its flags, and the stack settings taken from
+	// the environment).
+	Command string  `json:"command,omitempty"`
+	Machine Machine `json:"machine"`
+	Config  Config  `json:"config"`
 
 	API []*apibench.Result `json:"api,omitempty"`
 	// APICreatePairs: create throughput of the CRD and kruise-apiserver in alternating
 	// rounds, what the create-throughput target is judged on when present.
 	APICreatePairs *apibench.PairedCreates `json:"apiCreatePairs,omitempty"`
-	Controller     []ctrlbench.Phase       `json:"controller,omitempty"`
-	Jobs           []ctrlbench.JobRun      `json:"jobs,omitempty"`
+	// APIBuiltinCreatePairs: the same against the built-in Deployments (Base).
+	APIBuiltinCreatePairs *apibench.PairedCreates `json:"apiBuiltinCreatePairs,omitempty"`
+	Controller            []ctrlbench.Phase       `json:"controller,omitempty"`
+	Jobs                  []ctrlbench.JobRun      `json:"jobs,omitempty"`
 	// DaemonSets: kube's DaemonSet and the Advanced DaemonSet, create and rollout.
 	DaemonSets []ctrlbench.Phase `json:"daemonSets,omitempty"`
 	Ceiling    *ceiling.Result   `json:"ceiling,omitempty"`
 	// Scale: the opt-in scale phase (-phases=scale).
 	Scale *ScaleResults `json:"scale,omitempty"`
+	// Growth: the opt-in growth phase (-phases=growth), the scale phase at several sizes.
+	Growth *GrowthResults `json:"growth,omitempty"`
 
 	Targets  []Target          `json:"targets"`
 	Profiles []profile.Capture `json:"profiles,omitempty"`
@@ -54,17 +61,19 @@ type Machine struct {
 
 // Config of the run.
 type Config struct {
-	Nodes          int    `json:"nodes"`
-	Pods           int    `json:"pods"`
-	JobNodes       int    `json:"jobNodes,omitempty"`
-	DaemonSetNodes int    `json:"daemonSetNodes,omitempty"`
-	Objects        int    `json:"objects"`
-	Clients        int    `json:"clients"`
-	Watchers       int    `json:"watchers"`
-	WatchWrites    int    `json:"watchWrites"`
-	Lists          int    `json:"lists"`
-	CreateRounds   int    `json:"createRounds,omitempty"`
-	RoundObjects   int    `json:"roundObjects,omitempty"`
+	Nodes          int `json:"nodes"`
+	Pods           int `json:"pods"`
+	JobNodes       int `json:"jobNodes,omitempty"`
+	DaemonSetNodes int `json:"daemonSetNodes,omitempty"`
+	Objects        int `json:"objects"`
+	Clients        int `json:"clients"`
+	Watchers       int `json:"watchers"`
+	WatchWrites    int `json:"watchWrites"`
+	Lists          int `json:"lists"`
+	CreateRounds   int `json:"createRounds,omitempty"`
+	RoundObjects   int `json:"roundObjects,omitempty"`
+	// APIRounds: rounds of kruise-apiserver against the built-in Deployments.
+	APIRounds      int    `json:"apiRounds,omitempty"`
 	CeilingPods    int    `json:"ceilingPods"`
 	CeilingRounds  int    `json:"ceilingRounds,omitempty"`
 	QPS            int    `json:"qps"`

@@ -29,6 +29,9 @@ func Judge(r *Results) []Target {
 	if r.Config.Phases == "scale" { // the opt-in phase alone: only its own targets
 		return judgeScale(r.Scale)
 	}
+	if r.Config.Phases == "growth" {
+		return judgeGrowth(r.Growth)
+	}
 	var out []Target
 	if ran(r, "controller") {
 		out = append(out, judgeControllers(r.Controller)...)
@@ -41,9 +44,15 @@ func Judge(r *Results) []Target {
 	}
 	if ran(r, "api") {
 		out = append(out, judgeAPI(r.API, r.APICreatePairs)...)
+		if r.Config.APIRounds > 0 { // runs that predate the built-in comparison have none
+			out = append(out, judgeBuiltin(r.API, r.APIBuiltinCreatePairs)...)
+		}
 	}
 	if r.Config.Phases != "" && ran(r, "scale") { // opt-in: never judged for runs that predate it
 		out = append(out, judgeScale(r.Scale)...)
+	}
+	if r.Config.Phases != "" && ran(r, "growth") {
+		out = append(out, judgeGrowth(r.Growth)...)
 	}
 	if ran(r, "ceiling") {
 		out = append(out, judgeWebhookCost(r.Ceiling))
@@ -219,6 +228,9 @@ func judgeJobs(runs []ctrlbench.JobRun) Target {
 func judgeAPI(results []*apibench.Result, pairs *apibench.PairedCreates) []Target {
 	var crd, kruise *apibench.Result
 	for _, r := range results {
+		if r.Round > 1 {
+			continue // the CRD is compared with the first round's
+		}
 		switch r.Target {
 		case "crd":
 			crd = r
