@@ -83,9 +83,16 @@ func validateSpreadShares(spec *apps.WorkloadSpreadSpec, fld *field.Path) field.
 
 // validateSpreadSharesUpdate applies validateSpreadShares to an update (ratchet).
 func validateSpreadSharesUpdate(spec, old *apps.WorkloadSpreadSpec, fld *field.Path) field.ErrorList {
+	kind := func(r *apps.TargetReference) string {
+		if r == nil {
+			return ""
+		}
+		return r.Kind
+	}
+	// Of the target only the kind counts (StatefulSets take numbers only).
 	changed := !apiequality.Semantic.DeepEqual(spec.Subsets, old.Subsets) ||
 		!apiequality.Semantic.DeepEqual(spec.ScheduleStrategy, old.ScheduleStrategy) ||
-		!apiequality.Semantic.DeepEqual(spec.TargetReference, old.TargetReference)
+		kind(spec.TargetReference) != kind(old.TargetReference)
 	return ratchet(validateSpreadShares(spec, fld), validateSpreadShares(old, fld), changed)
 }
 
