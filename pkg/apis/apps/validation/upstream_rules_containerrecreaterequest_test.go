@@ -53,7 +53,9 @@ func TestUpstreamRulesContainerRecreateRequest(t *testing.T) {
 			old: func(crr *apps.ContainerRecreateRequest) {
 				crr.Annotations = map[string]string{"crr.apps.kruise.io/unready-acquired": "2026-01-01T00:00:00Z"}
 			},
-			mut:  func(crr *apps.ContainerRecreateRequest) { delete(crr.Annotations, "crr.apps.kruise.io/unready-acquired") },
+			mut: func(crr *apps.ContainerRecreateRequest) {
+				delete(crr.Annotations, "crr.apps.kruise.io/unready-acquired")
+			},
 			want: []wantErr{forbidden("metadata.annotations[crr.apps.kruise.io/unready-acquired]")}},
 	})
 }

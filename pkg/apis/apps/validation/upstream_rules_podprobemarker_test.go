@@ -74,7 +74,7 @@ func TestUpstreamRulesPodProbeMarker(t *testing.T) {
 			}), want: []wantErr{invalid("spec.probes[0].probe.timeoutSeconds"), invalid("spec.probes[0].probe.periodSeconds"),
 				invalid("spec.probes[0].probe.successThreshold"), invalid("spec.probes[0].probe.failureThreshold")}},
 		{rule: f + "validatePodProbeMarkerSpec: podConditionType or markerPolicy",
-			mut: probe(func(p *apps.PodContainerProbe) { p.PodConditionType, p.MarkerPolicy = "", nil }),
+			mut:  probe(func(p *apps.PodContainerProbe) { p.PodConditionType, p.MarkerPolicy = "", nil }),
 			want: []wantErr{required("spec.probes[0].podConditionType")}},
 		{rule: f + "validatePodProbeMarkerSpec: podConditionType unique",
 			mut: second(func(p *apps.PodContainerProbe) { p.PodConditionType = "game.io/idle" }), want: []wantErr{duplicate("spec.probes[1].podConditionType")}},

@@ -35,7 +35,7 @@ func TestUpstreamRulesResourceDistribution(t *testing.T) {
 		{rule: h + "validateResourceDistributionSpecResource: the dry-run create refuses a bad name",
 			mut: resource(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"S_1"}}`), want: []wantErr{invalid("spec.resource.metadata.name")}},
 		{rule: h + "validateResourceDistributionSpecResource: the dry-run create refuses a bad data key",
-			mut: resource(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a b":"x"}}`),
+			mut:  resource(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a b":"x"}}`),
 			want: []wantErr{invalid("spec.resource.data[a b]")}},
 		{rule: h + "validateResourceDistributionSpecResource: the resource's apiVersion immutable (only v1 is served)", update: true,
 			mut: resource(`{"apiVersion":"v2","kind":"Secret","metadata":{"name":"s"}}`), want: []wantErr{notSupported("spec.resource.apiVersion")}},

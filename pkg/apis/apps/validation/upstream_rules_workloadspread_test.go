@@ -35,7 +35,7 @@ func TestUpstreamRulesWorkloadSpread(t *testing.T) {
 		{rule: f + "validateWorkloadSpreadSpec: targetRef required",
 			mut: func(w *apps.WorkloadSpread) { w.Spec.TargetReference = nil }, want: []wantErr{required("spec.targetRef")}},
 		{rule: f + "validateWorkloadSpreadSpec: targetRef apiVersion, kind and name required",
-			mut: func(w *apps.WorkloadSpread) { w.Spec.TargetReference = &apps.TargetReference{} },
+			mut:  func(w *apps.WorkloadSpread) { w.Spec.TargetReference = &apps.TargetReference{} },
 			want: []wantErr{required("spec.targetRef.apiVersion"), required("spec.targetRef.kind"), required("spec.targetRef.name")}},
 		{rule: f + "validateWorkloadSpreadSpec: a CloneSet of group apps.kruise.io",
 			mut: target("apps/v1", "CloneSet"), want: []wantErr{notSupported("spec.targetRef.kind")}},
@@ -56,7 +56,9 @@ func TestUpstreamRulesWorkloadSpread(t *testing.T) {
 		{rule: f + "validateWorkloadSpreadSubsets: subset names unique",
 			mut: func(w *apps.WorkloadSpread) { w.Spec.Subsets[1].Name = "subset-a" }, want: []wantErr{duplicate("spec.subsets[1].name")}},
 		{rule: f + "validateWorkloadSpreadSubsets: requiredNodeSelectorTerm by kube's rules",
-			mut:  func(w *apps.WorkloadSpread) { w.Spec.Subsets[0].RequiredNodeSelectorTerm.MatchExpressions[0].Operator = "Near" },
+			mut: func(w *apps.WorkloadSpread) {
+				w.Spec.Subsets[0].RequiredNodeSelectorTerm.MatchExpressions[0].Operator = "Near"
+			},
 			want: []wantErr{invalid("spec.subsets[0].requiredNodeSelectorTerm.matchExpressions[0].operator")}},
 		{rule: f + "validateWorkloadSpreadSubsets: preferredNodeSelectorTerms by kube's rules",
 			mut: func(w *apps.WorkloadSpread) {
