@@ -10,6 +10,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhookscope"
 	"github.com/kruise-native/kruise-native/pkg/admission/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
+	"github.com/kruise-native/kruise-native/pkg/admission/targetconflict"
 	"github.com/kruise-native/kruise-native/pkg/registry/kinds"
 )
 
@@ -19,6 +20,7 @@ func Register(plugins *admission.Plugins) {
 	containerrecreaterequest.Register(plugins)
 	noderestriction.Register(plugins)
 	sidecarsetconflict.Register(plugins)
+	targetconflict.Register(plugins)
 	podwebhookscope.Register(plugins)
 	resourcedistribution.Register(plugins)
 }
@@ -31,6 +33,7 @@ var PluginOrder = []string{
 	containerrecreaterequest.PluginName,
 	deletionprotection.PluginName,
 	sidecarsetconflict.PluginName,
+	targetconflict.PluginName,
 	resourcedistribution.PluginName,
 	noderestriction.PluginName,
 	podwebhookscope.PluginName,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,6 +29,7 @@ func TestBadInputRefusedWithTheField(t *testing.T) {
 		{"duplicate subset names", spread("bad-dup", cloneSet, "  - name: a\n  - name: a\n"), "spec.subsets[1].name"},
 		{"maxReplicas over 100%", spread("bad-max", cloneSet, "  - name: a\n    maxReplicas: 150%\n"), "spec.subsets[0].maxReplicas"},
 		{"negative maxReplicas", spread("bad-neg", cloneSet, "  - name: a\n    maxReplicas: -1\n"), "spec.subsets[0].maxReplicas"},
+		{"maxReplicas of two types", spread("bad-mix", cloneSet, "  - name: a\n    maxReplicas: 2\n  - name: b\n    maxReplicas: 50%\n"), "spec.subsets[1].maxReplicas"},
 		{"a patch that is no pod", spread("bad-patch", cloneSet, "  - name: a\n    patch:\n      metadata:\n        labels: zone\n"), "spec.subsets[0].patch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,5 +45,48 @@ func TestBadInputRefusedWithTheField(t *testing.T) {
 				t.Errorf("%s was stored (get: %v)", name, err)
 			}
 		})
+	}
+}
+
+// A workload has one WorkloadSpread: a second one of it is refused naming the first
+// (KruiseTargetConflict), and the first's target cannot be moved to another workload.
+func TestOneSpreadPerWorkload(t *testing.T) {
+	c := framework.Get(t)
+	ns := c.CreateNamespace(t)
+	spread := func(name, target string) string {
+		return "apiVersion: apps.kruise.io/v1alpha1\nkind: WorkloadSpread\nmetadata:\n  name: " + name +
+			"\nspec:\n  targetRef:\n    apiVersion: apps.kruise.io/v1alpha1\n    kind: CloneSet\n    name: " + target +
+			"\n  subsets:\n  - name: a\n"
+	}
+	if out, err := c.KubectlStdin(t, spread("first", "web"), "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatalf("first spread: %v\n%s", err, out)
+	}
+	// The informer behind the plugin may not have seen the first one yet: retry until
+	// the refusal comes (a second spread stored meanwhile fails the test below).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := c.KubectlStdin(t, spread("second", "web"), "apply", "-n", ns, "-f", "-")
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, "spec.targetRef") || !strings.Contains(msg, `"first"`) {
+				t.Fatalf("refusal does not name spec.targetRef and the first spread:\n%s", msg)
+			}
+			break
+		}
+		// Stored: remove it and try again, unless time is up.
+		if _, _, derr := c.Kubectl(t, "delete", "-n", ns, "workloadspreads.apps.kruise.io", "second", "--wait"); derr != nil {
+			t.Fatal(derr)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a second spread of CloneSet web was accepted:\n%s", out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if out, err := c.KubectlStdin(t, spread("third", "api"), "apply", "-n", ns, "-f", "-"); err != nil {
+		t.Fatalf("a spread of another workload: %v\n%s", err, out)
+	}
+	_, _, err := c.Kubectl(t, "patch", "-n", ns, "workloadspreads.apps.kruise.io", "first", "--type=merge",
+		"-p", `{"spec":{"targetRef":{"name":"db"}}}`)
+	if err == nil || !strings.Contains(err.Error(), "spec.targetRef") || !strings.Contains(err.Error(), "immutable") {
+		t.Fatalf("moving the target: want refused at spec.targetRef as immutable, got %v", err)
 	}
 }

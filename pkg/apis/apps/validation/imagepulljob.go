@@ -22,6 +22,7 @@ func ValidateImagePullJob(job *apps.ImagePullJob) field.ErrorList {
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	spec := field.NewPath("spec")
 	allErrs = append(allErrs, validateImageReference(job.Spec.Image, spec.Child("image"))...)
+	allErrs = append(allErrs, validatePullJobDeadline(&job.Spec.ImagePullJobTemplate, spec)...)
 	return append(allErrs, validateImagePullJobTemplate(&job.Spec.ImagePullJobTemplate, spec)...)
 }
 
@@ -31,6 +32,7 @@ func ValidateImagePullJobUpdate(job, old *apps.ImagePullJob) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	spec := field.NewPath("spec")
 	allErrs = append(allErrs, apimachineryvalidation.ValidateImmutableField(job.Spec.Image, old.Spec.Image, spec.Child("image"))...)
+	allErrs = append(allErrs, validatePullJobDeadlineUpdate(&job.Spec.ImagePullJobTemplate, &old.Spec.ImagePullJobTemplate, spec)...)
 	return append(allErrs, validateImagePullJobTemplate(&job.Spec.ImagePullJobTemplate, spec)...)
 }
 
@@ -51,12 +53,14 @@ func ValidateImageListPullJob(job *apps.ImageListPullJob) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&job.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateDerivedNames(job.Name, field.NewPath("metadata", "name"), imageListPullJobChildren)...)
+	allErrs = append(allErrs, validateImageListCount(job.Spec.Images, field.NewPath("spec"))...)
 	return append(allErrs, validateImageListPullJobSpec(&job.Spec, field.NewPath("spec"))...)
 }
 
 // ValidateImageListPullJobUpdate validates an update of an ImageListPullJob.
 func ValidateImageListPullJobUpdate(job, old *apps.ImageListPullJob) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateImageListCountUpdate(job.Spec.Images, old.Spec.Images, field.NewPath("spec"))...)
 	return append(allErrs, validateImageListPullJobSpec(&job.Spec, field.NewPath("spec"))...)
 }
 

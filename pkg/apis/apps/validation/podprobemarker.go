@@ -38,6 +38,7 @@ func ValidatePodProbeMarker(ppm *apps.PodProbeMarker) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ppm.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, validateProbeNamesReserved(&ppm.Spec, nil, field.NewPath("spec"))...)
 	return append(allErrs, validatePodProbeMarkerSpec(&ppm.Spec, field.NewPath("spec"))...)
 }
 
@@ -46,6 +47,7 @@ func ValidatePodProbeMarker(ppm *apps.PodProbeMarker) field.ErrorList {
 func ValidatePodProbeMarkerUpdate(ppm, old *apps.PodProbeMarker) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ppm.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	allErrs = append(allErrs, validatePodProbeMarkerSpec(&ppm.Spec, field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateProbeNamesReserved(&ppm.Spec, &old.Spec, field.NewPath("spec"))...)
 	if !apiequality.Semantic.DeepEqual(ppm.Spec.Selector, old.Spec.Selector) {
 		allErrs = append(allErrs, field.Invalid(field.NewPath("spec", "selector"), ppm.Spec.Selector, "field is immutable"))
 	}

@@ -42,14 +42,18 @@ func ValidateWorkloadSpread(ws *apps.WorkloadSpread) field.ErrorList {
 	}
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&ws.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	return append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, field.NewPath("spec"))...)
+	return append(allErrs, validateSpreadShares(&ws.Spec, field.NewPath("spec"))...)
 }
 
-// ValidateWorkloadSpreadUpdate validates the new spec; every field may change (the
-// controller re-counts).
+// ValidateWorkloadSpreadUpdate validates the new spec. The target stays the same
+// workload; everything else may change (the controller re-counts).
 func ValidateWorkloadSpreadUpdate(ws, old *apps.WorkloadSpread) field.ErrorList {
+	spec := field.NewPath("spec")
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&ws.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	return append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateWorkloadSpreadSpec(&ws.Spec, spec)...)
+	allErrs = append(allErrs, validateSpreadTargetUpdate(ws.Spec.TargetReference, old.Spec.TargetReference, spec.Child("targetRef"))...)
+	return append(allErrs, validateSpreadSharesUpdate(&ws.Spec, &old.Spec, spec)...)
 }
 
 // ValidateWorkloadSpreadStatusUpdate checks what the webhook and the controller write:

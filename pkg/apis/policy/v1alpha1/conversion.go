@@ -70,13 +70,10 @@ func Convert_v1alpha1_PodUnavailableBudget_To_policy_PodUnavailableBudget(in *Po
 	}
 	var moved []string
 	if v, ok := in.Annotations[PubProtectOperationAnnotation]; ok {
-		out.Spec.ProtectOperations = nil
-		for _, op := range strings.Split(v, ",") {
-			if op = strings.TrimSpace(op); op != "" {
-				out.Spec.ProtectOperations = append(out.Spec.ProtectOperations, policy.PubOperation(op))
-			}
+		if ops, known := protectOperations(v); known {
+			out.Spec.ProtectOperations = ops
+			moved = append(moved, PubProtectOperationAnnotation)
 		}
-		moved = append(moved, PubProtectOperationAnnotation)
 	}
 	if v, ok := in.Annotations[PubProtectTotalReplicasAnnotation]; ok {
 		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
@@ -107,4 +104,20 @@ func Convert_v1alpha1_PodUnavailableBudget_To_policy_PodUnavailableBudget(in *Po
 	}
 	out.Annotations = annotations
 	return nil
+}
+
+// protectOperations parses the protect-operations annotation; known is false when it
+// names an operation that is not one, and then the annotation stays, for validation to
+// report at the path a v1alpha1 user wrote.
+func protectOperations(v string) (ops []policy.PubOperation, known bool) {
+	for _, op := range strings.Split(v, ",") {
+		switch op = strings.TrimSpace(op); policy.PubOperation(op) {
+		case "":
+		case policy.PubDeleteOperation, policy.PubEvictOperation, policy.PubUpdateOperation:
+			ops = append(ops, policy.PubOperation(op))
+		default:
+			return nil, false
+		}
+	}
+	return ops, true
 }

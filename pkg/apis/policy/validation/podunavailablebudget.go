@@ -34,6 +34,7 @@ func ValidatePodUnavailableBudget(pub *policy.PodUnavailableBudget) field.ErrorL
 	allErrs := apimachineryvalidation.ValidateObjectMeta(&pub.ObjectMeta, true,
 		apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateAnnotations(pub.Annotations, field.NewPath("metadata", "annotations"))...)
+	allErrs = append(allErrs, validateSelectorNotEmpty(pub.Spec.Selector, field.NewPath("spec", "selector"))...)
 	return append(allErrs, validateSpec(&pub.Spec, field.NewPath("spec"))...)
 }
 
@@ -42,6 +43,7 @@ func ValidatePodUnavailableBudget(pub *policy.PodUnavailableBudget) field.ErrorL
 func ValidatePodUnavailableBudgetUpdate(pub, old *policy.PodUnavailableBudget) field.ErrorList {
 	allErrs := apimachineryvalidation.ValidateObjectMetaUpdate(&pub.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
 	allErrs = append(allErrs, validateAnnotations(pub.Annotations, field.NewPath("metadata", "annotations"))...)
+	allErrs = append(allErrs, validateSelectorNotEmptyUpdate(pub.Spec.Selector, old.Spec.Selector, field.NewPath("spec", "selector"))...)
 	return append(allErrs, validateSpec(&pub.Spec, field.NewPath("spec"))...)
 }
 
