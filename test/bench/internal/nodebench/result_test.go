@@ -1,0 +1,93 @@
+package nodebench
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSummarize(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		perPod   []time.Duration
+		p50, p99 float64
+	}{
+		{"none", nil, 0, 0},
+		{"one", []time.Duration{1500 * time.Millisecond}, 1.5, 1.5},
+		// Nearest rank: p50 of 4 is the 2nd, p99 the 4th; the input's order does not matter.
+		{"four unsorted", []time.Duration{4 * time.Second, time.Second, 3 * time.Second, 2 * time.Second}, 2, 4},
+		// 50 pods, i+1 seconds each: p50 the 25th, p99 the 50th (ceil(49.5)).
+		{"fifty", seq(50), 25, 50},
+		// 200 pods: p99 is the 198th.
+		{"two hundred", seq(200), 100, 198},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Rollout
+			r.Summarize(tc.perPod)
+			if r.P50Seconds != tc.p50 || r.P99Seconds != tc.p99 {
+				t.Errorf("p50 %v p99 %v, want %v %v", r.P50Seconds, r.P99Seconds, tc.p50, tc.p99)
+			}
+			if len(r.PerPodSeconds) != len(tc.perPod) {
+				t.Fatalf("%d per-pod times, want %d", len(r.PerPodSeconds), len(tc.perPod))
+			}
+			for i := 1; i < len(r.PerPodSeconds); i++ {
+				if r.PerPodSeconds[i] < r.PerPodSeconds[i-1] {
+					t.Fatalf("not sorted: %v", r.PerPodSeconds)
+				}
+			}
+		})
+	}
+}
+
+func seq(n int) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[n-1-i] = time.Duration(i+1) * time.Second
+	}
+	return out
+}
+
+func TestSetWrites(t *testing.T) {
+	r := Rollout{Pods: 50}
+	r.SetWrites(51, 152)
+	if r.ControllerWritesPerPod != 1.02 || r.AllWritesPerPod != 3.04 {
+		t.Errorf("per pod %v / %v", r.ControllerWritesPerPod, r.AllWritesPerPod)
+	}
+	var none Rollout
+	none.SetWrites(3, 4) // no pods: no division by zero
+	if none.ControllerWritesPerPod != 0 {
+		t.Errorf("per pod %v with no pods", none.ControllerWritesPerPod)
+	}
+}
+
+func rollout(workload string, pre bool, p99 float64) Rollout {
+	return Rollout{Workload: workload, PreDownload: pre, P99Seconds: p99, PerPodSeconds: []float64{p99}}
+}
+
+func TestVerdicts(t *testing.T) {
+	failed := rollout(CloneSetInPlace, true, 1)
+	failed.Error = "timed out"
+	for _, tc := range []struct {
+		name     string
+		rollouts []Rollout
+		want     [2]string
+	}{
+		{"both met", []Rollout{rollout(CloneSetInPlace, false, 4), rollout(Deployment, false, 10), rollout(CloneSetInPlace, true, 3)},
+			[2]string{Met, Met}},
+		{"exactly half is met; pre-download equal is missed", []Rollout{rollout(CloneSetInPlace, false, 5), rollout(Deployment, false, 10), rollout(CloneSetInPlace, true, 5)},
+			[2]string{Met, Missed}},
+		{"slower than half", []Rollout{rollout(CloneSetInPlace, false, 6), rollout(Deployment, false, 10), rollout(CloneSetInPlace, true, 7)},
+			[2]string{Missed, Missed}},
+		// The recreating CloneSet is not the Deployment: it does not stand in for it.
+		{"no Deployment", []Rollout{rollout(CloneSetInPlace, false, 4), rollout(CloneSetRecreate, false, 10)},
+			[2]string{NotMeasured, NotMeasured}},
+		{"pre-download rollout failed", []Rollout{rollout(CloneSetInPlace, false, 4), rollout(Deployment, false, 10), failed},
+			[2]string{Met, NotMeasured}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Verdicts(&Results{Rollouts: tc.rollouts})
+			if len(got) != 2 || got[0].Verdict != tc.want[0] || got[1].Verdict != tc.want[1] {
+				t.Errorf("verdicts %+v, want %v", got, tc.want)
+			}
+		})
+	}
+}

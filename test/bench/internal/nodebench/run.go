@@ -1,0 +1,165 @@
+package nodebench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
+	"github.com/kruise-native/kruise-native/test/bench/internal/machine"
+	"github.com/kruise-native/kruise-native/test/bench/internal/report"
+	"github.com/kruise-native/kruise-native/test/cluster/harness"
+)
+
+// Config is one run's.
+type Config struct {
+	Root    string   // the repository
+	Version string   // the images' tag, v<VERSION>
+	Images  []string // make images's OCI tarballs (pause, kruise-*)
+	Pods    int
+	// MaxUnavailable of every rollout ("25%" or a number).
+	MaxUnavailable string
+	// Timeout bounds each wait of a rollout.
+	Timeout time.Duration
+	// Workloads to run, of CloneSetInPlace, CloneSetRecreate, Deployment; PreDownload
+	// adds the in-place rollout with the gate on.
+	Workloads   []string
+	PreDownload bool
+	Logf        func(format string, args ...any)
+}
+
+// Run brings the node up, installs Kruise Native, runs the rollouts one at a time and
+// takes the node down again (the harness restores the host and checks it against its
+// snapshot); Results.HostRestored says how that went. An error means no rollout ran.
+func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
+	rs = &Results{Start: time.Now(), Pods: cfg.Pods, MaxUnavailable: cfg.MaxUnavailable,
+		Machine: Machine{Cores: runtime.NumCPU(), LoadAvgStart: machine.LoadAvg(), Others: machine.OtherLoad(cfg.Root)}}
+	dir := filepath.Join(cfg.Root, "_output", "node-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// A fresh audit log per run: the reader starts at its end anyway, the file need
+	// not grow across runs.
+	_ = os.Remove(filepath.Join(dir, "audit.log"))
+	flags, logPath, err := audit.Setup(dir)
+	if err != nil {
+		return nil, err
+	}
+	upCtx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	c, err := harness.Up(upCtx, harness.Options{Root: cfg.Root, Version: cfg.Version, Images: cfg.Images, Logf: cfg.Logf,
+		KubeAPIServerArgs: strings.Fields(flags)})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		if derr := c.Down(dctx); derr != nil {
+			rs.HostRestored = "NOT restored: " + derr.Error()
+		} else {
+			rs.HostRestored = "restored, matching the harness's snapshot taken before the cluster (its own check)"
+		}
+		rs.Machine.LoadAvgEnd = machine.LoadAvg()
+	}()
+	rs.Node = nodeInfo(ctx, c)
+	if err := c.Step("helm install (PreDownloadImageForInPlaceUpdate off)", func() error { return Install(ctx, c, false) }); err != nil {
+		return rs, err
+	}
+	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.Parse(cfg.MaxUnavailable), Timeout: cfg.Timeout, Logf: cfg.Logf}
+	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
+	for _, wl := range cfg.Workloads {
+		var r Rollout
+		_ = c.Step("rollout: "+wl, func() error { r = e.Rollout(ctx, wl, false, names[wl]); return nil })
+		rs.Rollouts = append(rs.Rollouts, r)
+	}
+	if cfg.PreDownload {
+		err := c.Step("helm upgrade (PreDownloadImageForInPlaceUpdate on)", func() error { return SetPreDownload(ctx, c, true) })
+		if err != nil {
+			rs.Rollouts = append(rs.Rollouts, Rollout{Workload: CloneSetInPlace, PreDownload: true, Pods: cfg.Pods, Error: err.Error()})
+		} else {
+			var r Rollout
+			_ = c.Step("rollout: "+CloneSetInPlace+" + pre-download", func() error {
+				r = e.Rollout(ctx, CloneSetInPlace, true, "inplace-predownload")
+				return nil
+			})
+			rs.Rollouts = append(rs.Rollouts, r)
+		}
+	}
+	return rs, nil
+}
+
+// nodeInfo reads the node's versions.
+func nodeInfo(ctx context.Context, c *harness.Cluster) Node {
+	var n Node
+	if node, err := c.Client.CoreV1().Nodes().Get(ctx, harness.NodeName, metav1.GetOptions{}); err == nil {
+		n.Kubelet = node.Status.NodeInfo.KubeletVersion
+		n.Runtime = node.Status.NodeInfo.ContainerRuntimeVersion
+		n.Kernel = node.Status.NodeInfo.KernelVersion
+	}
+	if out, err := exec.CommandContext(ctx, "containerd", "--version").Output(); err == nil {
+		f := strings.Fields(string(out))
+		if len(f) >= 3 {
+			n.Containerd = f[2]
+		}
+	}
+	if out, err := exec.CommandContext(ctx, "runc", "--version").Output(); err == nil {
+		n.Runtime += ", " + strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0]
+	}
+	return n
+}
+
+// Notes are the report's fixed notes on method.
+func Notes() []string {
+	return []string{
+		"One real node: `make test-cluster`'s harness (test/cluster/harness): containerd and runc from Debian, kubelet and kube-proxy built from Kubernetes' source, the CNI bridge; the control plane on the same machine. The image is the harness's test image (one ~8 MB static binary serving HTTP, exiting at once on SIGTERM) at two tags of a repository of its own per rollout (bench/<name>:v1, :v2) in the loopback registry, so each rollout pulls its new image once, cold.",
+		"Per pod: from just before the image patch until the bench's pod watch first saw the pod's container running the new image (imageID carrying the v2 digest, state running, started). For a recreating rollout these are the new pods. p50/p99 are nearest-rank over the workload's pods; with 50 pods p99 is the slowest but one.",
+		"Wall: from the patch until every pod of the workload ran the new image and was Ready and no old pod was left (terminating ones included), as the same watch saw it.",
+		"UIDs kept: pods at the end whose UID a pod had before the rollout; IPs kept: pods at the end whose address one of the workload's pods had before it.",
+		"Writes: kube-apiserver's audit log (Metadata level, writes only, Events left out) in the workload's namespace, from the patch until done + 3 s; controller writes are kruise-controller's for the CloneSets (pods, the CloneSet's status, ImagePullJobs), the deployment and replicaset controllers' of kube-controller-manager for the Deployment. All writes add kubelet's pod status writes and kube-scheduler's bindings.",
+		"CPU seconds: /proc/<pid>/stat (utime + stime) of kubelet, kube-controller-manager, kruise-controller and kruise-node-daemon; for containerd and its shims also the children they waited for (cutime + cstime: runc). Shims, one per pod sandbox, are sampled every 250 ms: one that exits during the rollout loses at most its last 250 ms.",
+		"Every workload has maxSurge 0 and the same maxUnavailable, so each has the same number of pods in flight; the Deployment's default maxSurge (25%) would let it start new pods before the old ones are gone.",
+		"Pre-download: the chart upgraded with featureGates.PreDownloadImageForInPlaceUpdate=true (kruise-controller, kruise-apiserver and the node daemon restart with it), then the in-place rollout once more with a repository of its own. kruise-controller creates the ImagePullJob when the rollout starts; on one node the image is pulled once either way (by kubelet for the first pod, or by the node daemon), so the gate can only save the first batch's pull, here from a registry on the same machine.",
+		"A single run on a shared 2-core machine: other engineers' stacks and builds ran beside it (the load averages above); times vary by tens of percent between runs; the write counts and kept UIDs/IPs do not.",
+	}
+}
+
+// Write saves the results as JSON, the chart as PNG and the report as Markdown, as
+// <dir>/<date>.{json,md} and <date>.png; it returns the files.
+func Write(rs *Results, dir string) ([]string, error) {
+	base := filepath.Join(dir, rs.Date)
+	chart := base + ".png"
+	var series []report.Series
+	for i := range rs.Rollouts {
+		r := &rs.Rollouts[i]
+		series = append(series, report.Series{
+			Label:  fmt.Sprintf("%s (p50 %.1f s, p99 %.1f s)", r.Label(), r.P50Seconds, r.P99Seconds),
+			Times:  r.PerPodSeconds,
+			Dashed: r.PreDownload,
+		})
+	}
+	if err := report.CumulativeChart(chart, fmt.Sprintf("Image rollout of %d pods on a real node: containers running the new image", rs.Pods),
+		"seconds since the image change", "pods", series); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(base+".json", append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(base+".md", []byte(Markdown(rs, filepath.Base(chart))), 0o644); err != nil {
+		return nil, err
+	}
+	return []string{base + ".json", base + ".md", chart}, nil
+}
