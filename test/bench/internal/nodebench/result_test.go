@@ -91,3 +91,25 @@ func TestVerdicts(t *testing.T) {
 		})
 	}
 }
+
+func TestResolveMaxUnavailable(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		pods int
+		want int
+	}{
+		{"25%", 50, 12}, // a Deployment's rounding (down); a CloneSet would take 13
+		{"25%", 10, 2},
+		{"25%", 3, 1}, // never 0: nothing would roll
+		{"5", 50, 5},
+		{"100%", 50, 50},
+	} {
+		got, err := ResolveMaxUnavailable(tc.in, tc.pods)
+		if err != nil || got != tc.want {
+			t.Errorf("%s of %d: %d, %v; want %d", tc.in, tc.pods, got, err, tc.want)
+		}
+	}
+	if _, err := ResolveMaxUnavailable("x%", 10); err == nil {
+		t.Errorf("a malformed percentage resolved")
+	}
+}

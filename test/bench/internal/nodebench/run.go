@@ -75,7 +75,12 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 	if err := c.Step("helm install (PreDownloadImageForInPlaceUpdate off)", func() error { return Install(ctx, c, false) }); err != nil {
 		return rs, err
 	}
-	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.Parse(cfg.MaxUnavailable), Timeout: cfg.Timeout, Logf: cfg.Logf}
+	mu, err := ResolveMaxUnavailable(cfg.MaxUnavailable, cfg.Pods)
+	if err != nil {
+		return rs, err
+	}
+	rs.MaxUnavailable = fmt.Sprintf("%s = %d pods", cfg.MaxUnavailable, mu)
+	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.FromInt32(int32(mu)), Timeout: cfg.Timeout, Logf: cfg.Logf}
 	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
 	for _, wl := range cfg.Workloads {
 		var r Rollout
@@ -96,6 +101,19 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 		}
 	}
 	return rs, nil
+}
+
+// ResolveMaxUnavailable turns maxUnavailable ("25%" or a number) into a number of
+// pods, rounded down as a Deployment rounds it, at least 1. Every workload gets that
+// number: a CloneSet with maxSurge 0 rounds a percentage up (OpenKruise's rule), which
+// would give it more pods in flight than the Deployment (13 against 12 of 50 at 25%).
+func ResolveMaxUnavailable(maxUnavailable string, pods int) (int, error) {
+	v := intstr.Parse(maxUnavailable)
+	n, err := intstr.GetScaledValueFromIntOrPercent(&v, pods, false)
+	if err != nil {
+		return 0, fmt.Errorf("maxUnavailable %q: %w", maxUnavailable, err)
+	}
+	return max(n, 1), nil
 }
 
 // nodeInfo reads the node's versions.
@@ -127,7 +145,7 @@ func Notes() []string {
 		"UIDs kept: pods at the end whose UID a pod had before the rollout; IPs kept: pods at the end whose address one of the workload's pods had before it.",
 		"Writes: kube-apiserver's audit log (Metadata level, writes only, Events left out) in the workload's namespace, from the patch until done + 3 s; controller writes are kruise-controller's for the CloneSets (pods, the CloneSet's status, ImagePullJobs), the deployment and replicaset controllers' of kube-controller-manager for the Deployment. All writes add kubelet's pod status writes and kube-scheduler's bindings.",
 		"CPU seconds: /proc/<pid>/stat (utime + stime) of kubelet, kube-controller-manager, kruise-controller and kruise-node-daemon; for containerd and its shims also the children they waited for (cutime + cstime: runc). Shims, one per pod sandbox, are sampled every 250 ms: one that exits during the rollout loses at most its last 250 ms.",
-		"Every workload has maxSurge 0 and the same maxUnavailable, so each has the same number of pods in flight; the Deployment's default maxSurge (25%) would let it start new pods before the old ones are gone.",
+		"Every workload has maxSurge 0 and the same maxUnavailable as a number of pods (the percentage rounded down, as a Deployment rounds it; a CloneSet with maxSurge 0 would round it up), so each has the same number of pods in flight; the Deployment's default maxSurge (25%) would let it start new pods before the old ones are gone.",
 		"Pre-download: the chart upgraded with featureGates.PreDownloadImageForInPlaceUpdate=true (kruise-controller, kruise-apiserver and the node daemon restart with it), then the in-place rollout once more with a repository of its own. kruise-controller creates the ImagePullJob when the rollout starts; on one node the image is pulled once either way (by kubelet for the first pod, or by the node daemon), so the gate can only save the first batch's pull, here from a registry on the same machine.",
 		"A single run on a shared 2-core machine: other engineers' stacks and builds ran beside it (the load averages above); times vary by tens of percent between runs; the write counts and kept UIDs/IPs do not.",
 	}
@@ -136,6 +154,9 @@ func Notes() []string {
 // Write saves the results as JSON, the chart as PNG and the report as Markdown, as
 // <dir>/<date>.{json,md} and <date>.png; it returns the files.
 func Write(rs *Results, dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	base := filepath.Join(dir, rs.Date)
 	chart := base + ".png"
 	var series []report.Series
