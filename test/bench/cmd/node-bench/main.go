@@ -1,12 +1,12 @@
 // Command node-bench is the rollout benchmark on a real node (issue 38, part 1; `make
 // bench-node`, opt-in, root): on the single-node cluster of `make test-cluster`'s
 // harness it rolls a CloneSet InPlaceIfPossible, a CloneSet ReCreate and a Deployment
-// of the same pods to a new image tag at the same maxUnavailable, then the in-place one
-// again with PreDownloadImageForInPlaceUpdate on, and writes
+// of the same pods to a new image tag at the same maxUnavailable, and the in-place one
+// again with PreDownloadImageForInPlaceUpdate on, in rounds, and writes
 // test/bench/results/<date>.{json,md,png}.
 //
 //	make bench-node
-//	go run ./test/bench/cmd/node-bench -pods=10 -date=try   # a quick check
+//	go run ./test/bench/cmd/node-bench -pods=10 -rounds=1 -date=try   # a quick check
 //
 // It needs `make images` (the chart's images) and `hack/tools/build-node.sh` (kubelet,
 // kube-proxy); make bench-node does both. The host is changed while it runs (network
@@ -38,9 +38,10 @@ func main() {
 	workloads := flag.String("workloads", "inplace,recreate,deployment", "rollouts to run, in order, of inplace, recreate, deployment")
 	preDownload := flag.Bool("predownload", true, "then the in-place rollout again with PreDownloadImageForInPlaceUpdate on")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound of each wait of a rollout")
+	rounds := flag.Int("rounds", 3, "rounds, each running every rollout once (order rotated per round); the targets are judged on the median of the rounds' ratios")
 	flag.Parse()
 
-	if err := run(*pods, *maxUnavailable, *date, *out, *workloads, *preDownload, *timeout); err != nil {
+	if err := run(*pods, *maxUnavailable, *date, *out, *workloads, *preDownload, *timeout, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "node-bench:", err)
 		var skip *harness.SkipError
 		if errors.As(err, &skip) {
@@ -50,7 +51,7 @@ func main() {
 	}
 }
 
-func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool, timeout time.Duration) error {
+func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool, timeout time.Duration, rounds int) error {
 	root, err := reporoot.Find()
 	if err != nil {
 		return err
@@ -73,7 +74,7 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 	}
 	rs, err := nodebench.Run(context.Background(), nodebench.Config{
 		Root: root, Version: version, Images: images, Pods: pods, MaxUnavailable: maxUnavailable,
-		Timeout: timeout, Workloads: wls, PreDownload: preDownload, Logf: logf,
+		Timeout: timeout, Workloads: wls, PreDownload: preDownload, Rounds: rounds, Logf: logf,
 	})
 	if rs == nil {
 		return err
@@ -85,6 +86,7 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 	rs.Date = date
 	rs.Command = "go run ./test/bench/cmd/node-bench " + strings.Join(os.Args[1:], " ")
 	rs.Commit = commit(root)
+	rs.Summary = nodebench.Summarize(rs)
 	rs.Targets = nodebench.Verdicts(rs)
 	rs.Notes = append(nodebench.Notes(), rs.Notes...)
 	files, werr := nodebench.Write(rs, filepath.Join(root, out))

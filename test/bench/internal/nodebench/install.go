@@ -69,18 +69,6 @@ func Install(ctx context.Context, c *harness.Cluster, preDownload bool) error {
 	return waitKruiseReady(ctx, c)
 }
 
-// SetPreDownload upgrades the release with the gate as given (kruise-controller,
-// kruise-apiserver and the node daemon restart with it) and waits until kruise-system
-// runs again.
-func SetPreDownload(ctx context.Context, c *harness.Cluster, on bool) error {
-	chart := filepath.Join(c.Layout.Root, "artifacts", "charts", "kruise-native")
-	args := append([]string{"upgrade", releaseName, chart, "--wait", "--timeout", "5m"}, chartValues(c, on)...)
-	if _, err := helm(ctx, c, args...); err != nil {
-		return err
-	}
-	return waitKruiseReady(ctx, c)
-}
-
 // waitKruiseReady waits until kruise-system's pods of kruise-apiserver,
 // kruise-controller and kruise-node-daemon all run and are Ready, with none of an
 // older revision left, and the Kruise APIs answer.

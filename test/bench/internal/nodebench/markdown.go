@@ -17,19 +17,37 @@ func (r *Rollout) Label() string {
 	return r.Workload
 }
 
-// Table is the rollout table (README's and the report's).
+// Table is the rollout table (README's and the report's): the summary, each figure the
+// median over the rounds.
 func Table(rs *Results) string {
+	return table(rs.Summary, false)
+}
+
+// RoundsTable has a row per rollout of every round.
+func RoundsTable(rs *Results) string {
+	return table(rs.Rollouts, true)
+}
+
+func table(rollouts []Rollout, rounds bool) string {
 	var b strings.Builder
-	b.WriteString("| workload | pods | wall s | per pod p50 s | per pod p99 s | UIDs kept | IPs kept | controller writes/pod | all writes/pod | kubelet CPU s | containerd CPU s (shims) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for i := range rs.Rollouts {
-		r := &rs.Rollouts[i]
+	head, sep := "", ""
+	if rounds {
+		head, sep = "round | ", "---|"
+	}
+	b.WriteString("| " + head + "workload | pods | wall s | per pod p50 s | per pod p99 s | UIDs kept | IPs kept | controller writes/pod | all writes/pod | kubelet CPU s | containerd CPU s (shims) |\n")
+	b.WriteString("|" + sep + "---|---|---|---|---|---|---|---|---|---|---|\n")
+	for i := range rollouts {
+		r := &rollouts[i]
+		round := ""
+		if rounds {
+			round = fmt.Sprintf("%d | ", r.Round)
+		}
 		if r.Error != "" {
-			fmt.Fprintf(&b, "| %s | %d | did not finish: %s |||||||||\n", r.Label(), r.Pods, r.Error)
+			fmt.Fprintf(&b, "| %s%s | %d | did not finish: %s |||||||||\n", round, r.Label(), r.Pods, r.Error)
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.1f | %.2f | %.2f | %d/%d | %d/%d | %.2f | %.2f | %.1f | %.1f (%.1f) |\n",
-			r.Label(), r.Pods, r.WallSeconds, r.P50Seconds, r.P99Seconds, r.UIDsKept, r.Pods, r.IPsKept, r.Pods,
+		fmt.Fprintf(&b, "| %s%s | %d | %.1f | %.2f | %.2f | %d/%d | %d/%d | %.2f | %.2f | %.1f | %.1f (%.1f) |\n",
+			round, r.Label(), r.Pods, r.WallSeconds, r.P50Seconds, r.P99Seconds, r.UIDsKept, r.Pods, r.IPsKept, r.Pods,
 			r.ControllerWritesPerPod, r.AllWritesPerPod, r.CPUSeconds["kubelet"], r.CPUSeconds["containerd"], r.CPUSeconds["containerd shims"])
 	}
 	return b.String()
@@ -64,18 +82,20 @@ func Markdown(rs *Results, chartFile string) string {
 		m.Cores, m.LoadAvgStart[0], m.LoadAvgStart[1], m.LoadAvgStart[2], m.LoadAvgEnd[0], m.LoadAvgEnd[1], m.LoadAvgEnd[2], others)
 	b.WriteString("## Targets\n\n")
 	b.WriteString(TargetsTable(rs.Targets))
-	b.WriteString("\n## Rollouts\n\n")
+	fmt.Fprintf(&b, "\n## Rollouts: median of %d rounds\n\n", rs.Rounds)
 	b.WriteString(Table(rs))
 	if chartFile != "" {
 		fmt.Fprintf(&b, "\n![per-pod times](%s)\n", chartFile)
 	}
-	b.WriteString("\n## CPU seconds per rollout\n\n| workload |")
+	b.WriteString("\n## Every round\n\n")
+	b.WriteString(RoundsTable(rs))
+	b.WriteString("\n## CPU seconds per rollout (median of the rounds)\n\n| workload |")
 	for _, c := range cpuColumns {
 		fmt.Fprintf(&b, " %s |", c)
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---|", len(cpuColumns)) + "\n")
-	for i := range rs.Rollouts {
-		r := &rs.Rollouts[i]
+	for i := range rs.Summary {
+		r := &rs.Summary[i]
 		fmt.Fprintf(&b, "| %s |", r.Label())
 		for _, c := range cpuColumns {
 			fmt.Fprintf(&b, " %.2f |", r.CPUSeconds[c])
@@ -85,8 +105,8 @@ func Markdown(rs *Results, chartFile string) string {
 	b.WriteString("\n## Writes by client (the workload's namespace, Events left out)\n\n")
 	for i := range rs.Rollouts {
 		r := &rs.Rollouts[i]
-		fmt.Fprintf(&b, "- %s (%d pods, %.1f s to ready before the rollout; %d pre-download jobs): %s\n",
-			r.Label(), r.Pods, r.ReadySeconds, r.ImagePullJobs, writesLine(r.Writes))
+		fmt.Fprintf(&b, "- round %d, %s (%d pods, %.1f s to ready before the rollout; %d pre-download jobs): %s\n",
+			r.Round, r.Label(), r.Pods, r.ReadySeconds, r.ImagePullJobs, writesLine(r.Writes))
 	}
 	fmt.Fprintf(&b, "\nHost after the teardown: %s.\n", rs.HostRestored)
 	b.WriteString("\n## Notes\n\n")

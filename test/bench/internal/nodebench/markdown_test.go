@@ -8,7 +8,7 @@ import (
 // TestTable: a finished rollout's row carries its figures; one that did not finish says
 // why instead of printing zeros as results.
 func TestTable(t *testing.T) {
-	rs := &Results{Rollouts: []Rollout{
+	rs := &Results{Summary: []Rollout{
 		{Workload: CloneSetInPlace, Pods: 50, WallSeconds: 7.4, P50Seconds: 4.71, P99Seconds: 7.39, UIDsKept: 50, IPsKept: 50,
 			ControllerWritesPerPod: 2.58, AllWritesPerPod: 4.5, CPUSeconds: map[string]float64{"kubelet": 1.52, "containerd": 1.97, "containerd shims": 4.15}},
 		{Workload: CloneSetInPlace, PreDownload: true, Pods: 50, Error: "rollout not done after 10m0s"},

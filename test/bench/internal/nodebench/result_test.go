@@ -1,6 +1,7 @@
 package nodebench
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -111,5 +112,83 @@ func TestResolveMaxUnavailable(t *testing.T) {
 	}
 	if _, err := ResolveMaxUnavailable("x%", 10); err == nil {
 		t.Errorf("a malformed percentage resolved")
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0}, {[]float64{3}, 3}, {[]float64{0.52, 0.36, 0.41}, 0.41}, {[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		if got := median(tc.in); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRoundOrder(t *testing.T) {
+	runs := []string{"a", "b", "c", "d"}
+	for round, want := range map[int]string{1: "abcd", 2: "bcda", 3: "cdab", 5: "abcd"} {
+		if got := strings.Join(RoundOrder(runs, round), ""); got != want {
+			t.Errorf("round %d: %s, want %s", round, got, want)
+		}
+	}
+	if RoundOrder([]string{}, 1) != nil {
+		t.Errorf("no runs: not nil")
+	}
+}
+
+func inRound(r Rollout, round int) Rollout { r.Round = round; return r }
+
+// TestVerdictsRounds: the targets are judged on the median of per-round ratios, not on
+// one round: a round that alone would flip a verdict does not.
+func TestVerdictsRounds(t *testing.T) {
+	var rollouts []Rollout
+	for i, p := range []struct{ inPlace, deploy, pre float64 }{
+		{4, 10, 5},   // 0.40, 1.25
+		{6, 10, 5.4}, // 0.60, 0.90
+		{3, 10, 2.7}, // 0.30, 0.90
+	} {
+		rollouts = append(rollouts, inRound(rollout(CloneSetInPlace, false, p.inPlace), i+1),
+			inRound(rollout(Deployment, false, p.deploy), i+1), inRound(rollout(CloneSetInPlace, true, p.pre), i+1))
+	}
+	got := Verdicts(&Results{Rollouts: rollouts})
+	if got[0].Verdict != Met || !strings.HasPrefix(got[0].Got, "0.40×") {
+		t.Errorf("in-place: %+v, want met at 0.40×", got[0])
+	}
+	if got[1].Verdict != Met || !strings.HasPrefix(got[1].Got, "0.90×") {
+		t.Errorf("pre-download: %+v, want met at 0.90×", got[1])
+	}
+	// A round whose Deployment did not finish gives no in-place ratio.
+	rollouts[4].Error = "timed out"
+	got = Verdicts(&Results{Rollouts: rollouts})
+	if got[0].Got != "0.35× (rounds: 0.40, 0.30)" {
+		t.Errorf("in-place without round 2: %q", got[0].Got)
+	}
+}
+
+func TestSummarizeRounds(t *testing.T) {
+	a := Rollout{Workload: CloneSetInPlace, Pods: 2, Round: 1, WallSeconds: 3, P50Seconds: 1, P99Seconds: 3, UIDsKept: 2, IPsKept: 2,
+		PerPodSeconds: []float64{1, 3}, CPUSeconds: map[string]float64{"kubelet": 1}}
+	b := Rollout{Workload: CloneSetInPlace, Pods: 2, Round: 2, WallSeconds: 5, P50Seconds: 2, P99Seconds: 5, UIDsKept: 1, IPsKept: 2,
+		PerPodSeconds: []float64{2, 5}, CPUSeconds: map[string]float64{"kubelet": 2}}
+	c := Rollout{Workload: CloneSetInPlace, Pods: 2, Round: 3, WallSeconds: 4, P50Seconds: 4, P99Seconds: 4, UIDsKept: 2, IPsKept: 2,
+		PerPodSeconds: []float64{4, 4}, CPUSeconds: map[string]float64{"kubelet": 4}}
+	failed := Rollout{Workload: Deployment, Pods: 2, Round: 1, Error: "timed out"}
+	got := Summarize(&Results{Rollouts: []Rollout{a, failed, b, c}})
+	if len(got) != 2 || got[0].Workload != CloneSetInPlace || got[1].Workload != Deployment {
+		t.Fatalf("summary %+v", got)
+	}
+	s := got[0]
+	if s.WallSeconds != 4 || s.P50Seconds != 2 || s.P99Seconds != 4 || s.CPUSeconds["kubelet"] != 2 || s.UIDsKept != 1 || s.IPsKept != 2 {
+		t.Errorf("in-place summary %+v", s)
+	}
+	if len(s.PerPodSeconds) != 6 || s.PerPodSeconds[0] != 1 || s.PerPodSeconds[5] != 5 {
+		t.Errorf("pooled per-pod times %v", s.PerPodSeconds)
+	}
+	if got[1].Error == "" {
+		t.Errorf("a workload with no finished round has no error: %+v", got[1])
 	}
 }

@@ -62,11 +62,12 @@ func (e *Env) processes() []Process {
 // Rollout runs one workload's rollout in a namespace of its own (nb-<name>), from a
 // repository of its own (bench/<name>: the node pulls each new image once, cold), and
 // deletes it afterwards, waiting until its pods are gone so the next one has the node
-// to itself.
-func (e *Env) Rollout(ctx context.Context, workload string, preDownload bool, name string) (r Rollout) {
+// to itself. A CloneSet without preDownload is marked to pre-download nothing (the
+// gate is on for the whole run).
+func (e *Env) Rollout(ctx context.Context, workload string, preDownload bool, name string, round int) (r Rollout) {
 	ns := "nb-" + name
 	repo := "bench/" + name
-	r = Rollout{Workload: workload, PreDownload: preDownload, Namespace: ns, Pods: e.Pods, From: repo + ":v1", To: repo + ":v2"}
+	r = Rollout{Workload: workload, PreDownload: preDownload, Round: round, Namespace: ns, Pods: e.Pods, From: repo + ":v1", To: repo + ":v2"}
 	if err := e.rollout(ctx, &r); err != nil {
 		r.Error = err.Error()
 		e.Logf("%s: %v", name, err)
@@ -95,7 +96,8 @@ func (e *Env) rollout(ctx context.Context, r *Rollout) error {
 	if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: r.Namespace}}, metav1.CreateOptions{}); err != nil {
 		return err
 	}
-	s := spec{workload: r.Workload, namespace: r.Namespace, replicas: int32(e.Pods), maxUnavailable: e.MaxUnavailable, image: r.From}
+	s := spec{workload: r.Workload, namespace: r.Namespace, replicas: int32(e.Pods), maxUnavailable: e.MaxUnavailable, image: r.From,
+		ignorePreDownload: !r.PreDownload}
 
 	// Up: every pod running the old image and Ready, and the status says so.
 	begin := time.Now()

@@ -31,10 +31,12 @@ type Config struct {
 	// Timeout bounds each wait of a rollout.
 	Timeout time.Duration
 	// Workloads to run, of CloneSetInPlace, CloneSetRecreate, Deployment; PreDownload
-	// adds the in-place rollout with the gate on.
+	// adds the in-place rollout with pre-download on.
 	Workloads   []string
 	PreDownload bool
-	Logf        func(format string, args ...any)
+	// Rounds: each runs every rollout once, the order rotated by one per round.
+	Rounds int
+	Logf   func(format string, args ...any)
 }
 
 // Run brings the node up, installs Kruise Native, runs the rollouts one at a time and
@@ -72,7 +74,11 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 		rs.Machine.LoadAvgEnd = machine.LoadAvg()
 	}()
 	rs.Node = nodeInfo(ctx, c)
-	if err := c.Step("helm install (PreDownloadImageForInPlaceUpdate off)", func() error { return Install(ctx, c, false) }); err != nil {
+	// The gate is on for the whole run when pre-download is measured; the other
+	// CloneSets are marked apps.kruise.io/image-predownload-ignored, so that the
+	// rollouts of a round need no restart of kruise-controller between them.
+	gate := fmt.Sprintf("helm install (PreDownloadImageForInPlaceUpdate %s)", map[bool]string{true: "on", false: "off"}[cfg.PreDownload])
+	if err := c.Step(gate, func() error { return Install(ctx, c, cfg.PreDownload) }); err != nil {
 		return rs, err
 	}
 	mu, err := ResolveMaxUnavailable(cfg.MaxUnavailable, cfg.Pods)
@@ -81,26 +87,48 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 	}
 	rs.MaxUnavailable = fmt.Sprintf("%s = %d pods", cfg.MaxUnavailable, mu)
 	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.FromInt32(int32(mu)), Timeout: cfg.Timeout, Logf: cfg.Logf}
-	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
-	for _, wl := range cfg.Workloads {
-		var r Rollout
-		_ = c.Step("rollout: "+wl, func() error { r = e.Rollout(ctx, wl, false, names[wl]); return nil })
-		rs.Rollouts = append(rs.Rollouts, r)
+	type run struct {
+		workload, name string
+		pre            bool
 	}
-	if cfg.PreDownload {
-		err := c.Step("helm upgrade (PreDownloadImageForInPlaceUpdate on)", func() error { return SetPreDownload(ctx, c, true) })
-		if err != nil {
-			rs.Rollouts = append(rs.Rollouts, Rollout{Workload: CloneSetInPlace, PreDownload: true, Pods: cfg.Pods, Error: err.Error()})
-		} else {
+	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
+	var runs []run
+	for _, wl := range cfg.Workloads {
+		runs = append(runs, run{wl, names[wl], false})
+		if wl == CloneSetInPlace && cfg.PreDownload {
+			runs = append(runs, run{wl, "inplace-predownload", true})
+		}
+	}
+	rs.Rounds = max(cfg.Rounds, 1)
+	for round := 1; round <= rs.Rounds; round++ {
+		for _, x := range RoundOrder(runs, round) {
+			label := x.workload
+			if x.pre {
+				label += " + pre-download"
+			}
 			var r Rollout
-			_ = c.Step("rollout: "+CloneSetInPlace+" + pre-download", func() error {
-				r = e.Rollout(ctx, CloneSetInPlace, true, "inplace-predownload")
+			_ = c.Step(fmt.Sprintf("round %d: %s", round, label), func() error {
+				r = e.Rollout(ctx, x.workload, x.pre, fmt.Sprintf("%s-r%d", x.name, round), round)
 				return nil
 			})
 			rs.Rollouts = append(rs.Rollouts, r)
 		}
 	}
 	return rs, nil
+}
+
+// RoundOrder is the order of a round's rollouts: rotated by one per round, so that no
+// workload always runs first after the install, or always last.
+func RoundOrder[T any](runs []T, round int) []T {
+	n := len(runs)
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, 0, n)
+	for i := range runs {
+		out = append(out, runs[(i+round-1)%n])
+	}
+	return out
 }
 
 // ResolveMaxUnavailable turns maxUnavailable ("25%" or a number) into a number of
@@ -146,7 +174,8 @@ func Notes() []string {
 		"Writes: kube-apiserver's audit log (Metadata level, writes only, Events left out) in the workload's namespace, from the patch until done + 3 s; controller writes are kruise-controller's for the CloneSets (pods, the CloneSet's status, ImagePullJobs), the deployment and replicaset controllers' of kube-controller-manager for the Deployment. All writes add kubelet's pod status writes and kube-scheduler's bindings.",
 		"CPU seconds: /proc/<pid>/stat (utime + stime) of kubelet, kube-controller-manager, kruise-controller and kruise-node-daemon; for containerd and its shims also the children they waited for (cutime + cstime: runc). Shims, one per pod sandbox, are sampled every 250 ms: one that exits during the rollout loses at most its last 250 ms.",
 		"Every workload has maxSurge 0 and the same maxUnavailable as a number of pods (the percentage rounded down, as a Deployment rounds it; a CloneSet with maxSurge 0 would round it up), so each has the same number of pods in flight; the Deployment's default maxSurge (25%) would let it start new pods before the old ones are gone.",
-		"Pre-download: the chart upgraded with featureGates.PreDownloadImageForInPlaceUpdate=true (kruise-controller, kruise-apiserver and the node daemon restart with it), then the in-place rollout once more with a repository of its own. kruise-controller creates the ImagePullJob when the rollout starts; on one node the image is pulled once either way (by kubelet for the first pod, or by the node daemon), so the gate can only save the first batch's pull, here from a registry on the same machine.",
+		"Pre-download: the chart is installed with featureGates.PreDownloadImageForInPlaceUpdate=true; every CloneSet but the pre-download one carries apps.kruise.io/image-predownload-ignored (pre-download nothing), so a round needs no kruise-controller restart. kruise-controller creates the ImagePullJob when the rollout starts; on one node the image is pulled once either way (by kubelet for the first pod, or by the node daemon), so pre-download can at most save the first batch's pull, here from a registry on the same machine.",
+		"Rounds: each round runs every rollout once, in an order rotated by one per round; the table shows each figure's median over the rounds, the targets are judged on the median of the per-round ratios (the rollouts of a round ran minutes apart, under the same load), and the chart pools every round's pods.",
 		"A single run on a shared 2-core machine: other engineers' stacks and builds ran beside it (the load averages above); times vary by tens of percent between runs; the write counts and kept UIDs/IPs do not.",
 	}
 }
@@ -160,16 +189,16 @@ func Write(rs *Results, dir string) ([]string, error) {
 	base := filepath.Join(dir, rs.Date)
 	chart := base + ".png"
 	var series []report.Series
-	for i := range rs.Rollouts {
-		r := &rs.Rollouts[i]
+	for i := range rs.Summary {
+		r := &rs.Summary[i]
 		series = append(series, report.Series{
-			Label:  fmt.Sprintf("%s (p50 %.1f s, p99 %.1f s)", r.Label(), r.P50Seconds, r.P99Seconds),
+			Label:  fmt.Sprintf("%s (median p50 %.1f s, p99 %.1f s)", r.Label(), r.P50Seconds, r.P99Seconds),
 			Times:  r.PerPodSeconds,
 			Dashed: r.PreDownload,
 		})
 	}
-	if err := report.CumulativeChart(chart, fmt.Sprintf("Image rollout of %d pods on a real node: containers running the new image", rs.Pods),
-		"seconds since the image change", "pods", series); err != nil {
+	title := fmt.Sprintf("Image rollout of %d pods on a real node, %d rounds pooled: containers running the new image", rs.Pods, rs.Rounds)
+	if err := report.CumulativeChart(chart, title, "seconds since the image change", "pods (all rounds)", series); err != nil {
 		return nil, err
 	}
 	b, err := json.MarshalIndent(rs, "", "  ")

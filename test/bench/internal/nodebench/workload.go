@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	appsv1alpha1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 )
@@ -29,6 +30,9 @@ type spec struct {
 	replicas       int32
 	maxUnavailable intstr.IntOrString
 	image          string
+	// ignorePreDownload marks a CloneSet apps.kruise.io/image-predownload-ignored: with
+	// the gate on, its rollouts pre-download nothing.
+	ignorePreDownload bool
 }
 
 // podTemplate is the same for every workload: one container of the test image (its
@@ -80,6 +84,9 @@ func (c clients) create(ctx context.Context, s spec) error {
 				Replicas: &s.replicas, Selector: s.selector(), Template: s.podTemplate(),
 				UpdateStrategy: appsv1alpha1.CloneSetUpdateStrategy{Type: typ, MaxUnavailable: &mu, MaxSurge: &zero},
 			},
+		}
+		if s.ignorePreDownload {
+			cs.Annotations = map[string]string{pub.ImagePreDownloadIgnoredKey: "true"}
 		}
 		_, err := c.kruise.AppsV1alpha1().CloneSets(s.namespace).Create(ctx, cs, metav1.CreateOptions{})
 		return err
