@@ -145,10 +145,10 @@ bench: tools build
 	go run ./test/bench/cmd/kruise-bench $(BENCH_ARGS)
 
 ## bench-node: opt-in, not part of `make test` or `make bench`: rollouts on a real node
-## (test/bench/cmd/node-bench; root, about 10 minutes): on `make test-cluster`'s single-node
+## (test/bench/cmd/node-bench; root, about 15 minutes): on `make test-cluster`'s single-node
 ## cluster, a CloneSet InPlaceIfPossible, a CloneSet ReCreate and a Deployment of 50 pods
-## rolled to a new image tag at the same maxUnavailable, then the in-place one with
-## PreDownloadImageForInPlaceUpdate on -> test/bench/results/<date>-node-rollout.{json,md,png}.
+## rolled to a new image tag at the same maxUnavailable, and the in-place one with
+## pre-download, in 3 rounds -> test/bench/results/<date>-node-rollout.{json,md,png}.
 ## Changes the host while it runs and restores it as test-cluster does. BENCH_NODE_ARGS: its flags.
 bench-node: tools helm images
 	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
