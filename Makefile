@@ -8,7 +8,7 @@ BIN := $(OUT)/bin
 # image tags) and the kustomize base's image tags follow it (make chart; make verify checks).
 VERSION := $(shell cat $(CURDIR)/VERSION)
 
-.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd test-cluster verify codegen bench clean
+.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd test-cluster verify codegen bench bench-node clean
 
 all: build
 
@@ -143,6 +143,20 @@ chart:
 ## charts, and README's benchmark section. `make bench BENCH_ARGS=-small` checks it in minutes.
 bench: tools build
 	go run ./test/bench/cmd/kruise-bench $(BENCH_ARGS)
+
+## bench-node: opt-in, not part of `make test` or `make bench`: rollouts on a real node
+## (test/bench/cmd/node-bench; root, about 15 minutes): on `make test-cluster`'s single-node
+## cluster, a CloneSet InPlaceIfPossible, a CloneSet ReCreate and a Deployment of 50 pods
+## rolled to a new image tag at the same maxUnavailable, and the in-place one with
+## pre-download, in 3 rounds -> test/bench/results/<date>-node-rollout.{json,md,png}.
+## Changes the host while it runs and restores it as test-cluster does. BENCH_NODE_ARGS: its flags.
+bench-node: tools helm images
+	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
+	  [ -x /usr/lib/cni/bridge ] || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	      containerd runc iptables containernetworking-plugins; }
+	hack/tools/build-node.sh
+	go run ./test/bench/cmd/node-bench $(BENCH_NODE_ARGS)
 
 clean:
 	rm -rf $(OUT)

@@ -31,6 +31,9 @@ type Options struct {
 	Images []string
 	// Logf receives the harness's progress (t.Logf).
 	Logf func(format string, args ...any)
+	// KubeAPIServerArgs are added to kube-apiserver's flags (the node benchmark's audit
+	// log).
+	KubeAPIServerArgs []string
 }
 
 // Cluster is a running single-node cluster.
@@ -44,6 +47,8 @@ type Cluster struct {
 	procs  map[string]*Proc
 	before *Snapshot
 	logf   func(string, ...any)
+	// apiServerArgs: Options.KubeAPIServerArgs.
+	apiServerArgs []string
 
 	downOnce sync.Once
 	downErr  error
@@ -68,7 +73,7 @@ func Up(ctx context.Context, o Options) (*Cluster, error) {
 	}
 	l := NewLayout(o.Root)
 	l.Version = o.Version
-	c := &Cluster{Layout: l, procs: map[string]*Proc{}, logf: o.Logf}
+	c := &Cluster{Layout: l, procs: map[string]*Proc{}, logf: o.Logf, apiServerArgs: o.KubeAPIServerArgs}
 	if c.logf == nil {
 		c.logf = func(string, ...any) {}
 	}
@@ -199,6 +204,20 @@ func (c *Cluster) connect() error {
 	c.Config = cfg
 	c.Client, err = kubernetes.NewForConfig(cfg)
 	return err
+}
+
+// Pid is the process id of a program the harness started and still runs (etcd,
+// kube-apiserver, kube-controller-manager, kube-scheduler, containerd, kubelet,
+// kube-proxy), 0 for any other: the node benchmark reads their CPU time.
+func (c *Cluster) Pid(name string) int {
+	p := c.procs[name]
+	if p == nil || p.cmd.Process == nil {
+		return 0
+	}
+	if done, _ := p.Exited(); done {
+		return 0
+	}
+	return p.cmd.Process.Pid
 }
 
 // Logf logs through the harness's logger.

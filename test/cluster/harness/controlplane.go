@@ -47,35 +47,36 @@ func (c *Cluster) startKubeAPIServer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := c.startProc("kube-apiserver", l.Bin("kube-apiserver"),
-		"--bind-address="+NodeIP,
-		"--advertise-address="+NodeIP,
-		"--secure-port="+strconv.Itoa(l.Ports.KubeAPIServer),
+	args := []string{
+		"--bind-address=" + NodeIP,
+		"--advertise-address=" + NodeIP,
+		"--secure-port=" + strconv.Itoa(l.Ports.KubeAPIServer),
 		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", l.Ports.Etcd),
-		"--tls-cert-file="+l.pki("apiserver.crt"),
-		"--tls-private-key-file="+l.pki("apiserver.key"),
-		"--client-ca-file="+l.pki("ca.crt"),
-		"--kubelet-client-certificate="+l.pki("apiserver-kubelet-client.crt"),
-		"--kubelet-client-key="+l.pki("apiserver-kubelet-client.key"),
-		"--kubelet-certificate-authority="+l.pki("ca.crt"),
+		"--tls-cert-file=" + l.pki("apiserver.crt"),
+		"--tls-private-key-file=" + l.pki("apiserver.key"),
+		"--client-ca-file=" + l.pki("ca.crt"),
+		"--kubelet-client-certificate=" + l.pki("apiserver-kubelet-client.crt"),
+		"--kubelet-client-key=" + l.pki("apiserver-kubelet-client.key"),
+		"--kubelet-certificate-authority=" + l.pki("ca.crt"),
 		"--kubelet-preferred-address-types=InternalIP",
 		"--authorization-mode=Node,RBAC",
 		"--enable-admission-plugins=NodeRestriction",
 		"--allow-privileged=true",
-		"--service-cluster-ip-range="+ServiceCIDR,
+		"--service-cluster-ip-range=" + ServiceCIDR,
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file="+l.pki("sa.pub"),
-		"--service-account-signing-key-file="+l.pki("sa.key"),
-		"--requestheader-client-ca-file="+l.pki("front-proxy-ca.crt"),
+		"--service-account-key-file=" + l.pki("sa.pub"),
+		"--service-account-signing-key-file=" + l.pki("sa.key"),
+		"--requestheader-client-ca-file=" + l.pki("front-proxy-ca.crt"),
 		"--requestheader-allowed-names=front-proxy-client",
 		"--requestheader-username-headers=X-Remote-User",
 		"--requestheader-group-headers=X-Remote-Group",
 		"--requestheader-extra-headers-prefix=X-Remote-Extra-",
-		"--proxy-client-cert-file="+l.pki("front-proxy-client.crt"),
-		"--proxy-client-key-file="+l.pki("front-proxy-client.key"),
-		"--admission-control-config-file="+admission,
+		"--proxy-client-cert-file=" + l.pki("front-proxy-client.crt"),
+		"--proxy-client-key-file=" + l.pki("front-proxy-client.key"),
+		"--admission-control-config-file=" + admission,
 		"--profiling=false",
-	)
+	}
+	p, err := c.startProc("kube-apiserver", l.Bin("kube-apiserver"), append(args, c.apiServerArgs...)...)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/test/bench/internal/audit"
 	"github.com/kruise-native/kruise-native/test/bench/internal/ctrlbench"
+	"github.com/kruise-native/kruise-native/test/bench/internal/machine"
 	"github.com/kruise-native/kruise-native/test/bench/internal/report"
 	"github.com/kruise-native/kruise-native/test/bench/internal/stack"
 )
@@ -73,8 +74,8 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 		return nil, err
 	}
 	defer func() {
-		res.Machine.LoadAvgEnd = loadAvg()
-		res.Machine.OtherAtFinish = otherLoad(st.LocalDir)
+		res.Machine.LoadAvgEnd = machine.LoadAvg()
+		res.Machine.OtherAtFinish = machine.OtherLoad(st.LocalDir)
 		res.Machine.Shared = len(res.Machine.OtherAtStart) > 0 || len(res.Machine.OtherAtFinish) > 0
 		res.Finished = time.Now().UTC().Format(time.RFC3339)
 		st.Down(ctx)

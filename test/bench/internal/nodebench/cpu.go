@@ -1,0 +1,192 @@
+package nodebench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times.
+const clockTicks = 100
+
+// cpuTimes reads a process's CPU seconds from /proc/<pid>/stat: its own (utime +
+// stime) and that of the children it waited for (cutime + cstime).
+func cpuTimes(pid int) (self, children float64, err error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	return parseStat(stat)
+}
+
+// parseStat reads utime, stime, cutime and cstime (fields 14-17) of a stat line. The
+// command name (field 2) may hold spaces and parentheses: fields are counted after its
+// last ')'.
+func parseStat(stat []byte) (self, children float64, err error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, 0, fmt.Errorf("malformed stat")
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 15 {
+		return 0, 0, fmt.Errorf("short stat")
+	}
+	var v [4]float64
+	for k := range v {
+		if v[k], err = strconv.ParseFloat(f[11+k], 64); err != nil {
+			return 0, 0, fmt.Errorf("stat field %d: %w", 14+k, err)
+		}
+	}
+	return (v[0] + v[1]) / clockTicks, (v[2] + v[3]) / clockTicks, nil
+}
+
+// Process names a process the sampler follows.
+type Process struct {
+	Name string
+	// Find returns its pids now (a pod's process may be restarted between rollouts).
+	Find func() []int
+	// Children: count the CPU of the children it waited for too (a containerd shim
+	// waits for each runc it runs).
+	Children bool
+}
+
+// Sampler adds up processes' CPU seconds over a window. Processes that come and go
+// during it (containerd's shims, one per pod sandbox) are sampled every interval: one
+// that starts counts from zero, one that exits loses at most its last interval.
+type Sampler struct {
+	procs    []Process
+	interval time.Duration
+
+	mu    sync.Mutex
+	first map[string]map[int]float64 // at the first sighting (0 when born in the window)
+	last  map[string]map[int]float64
+	stop  context.CancelFunc
+	done  chan struct{}
+}
+
+// StartSampler takes the first readings and samples until Stop.
+func StartSampler(procs []Process, interval time.Duration) *Sampler {
+	s := &Sampler{procs: procs, interval: interval, first: map[string]map[int]float64{}, last: map[string]map[int]float64{},
+		done: make(chan struct{})}
+	s.sample(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	go func() {
+		defer close(s.done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				s.sample(false)
+			}
+		}
+	}()
+	return s
+}
+
+func (s *Sampler) sample(initial bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.procs {
+		if s.first[p.Name] == nil {
+			s.first[p.Name], s.last[p.Name] = map[int]float64{}, map[int]float64{}
+		}
+		for _, pid := range p.Find() {
+			self, children, err := cpuTimes(pid)
+			if err != nil {
+				continue // gone between the listing and the read
+			}
+			v := self
+			if p.Children {
+				v += children
+			}
+			if _, seen := s.first[p.Name][pid]; !seen {
+				if initial {
+					s.first[p.Name][pid] = v
+				} else {
+					s.first[p.Name][pid] = 0
+				}
+			}
+			s.last[p.Name][pid] = v
+		}
+	}
+}
+
+// Stop takes the last readings and returns each process's CPU seconds in the window.
+func (s *Sampler) Stop() map[string]float64 {
+	s.stop()
+	<-s.done
+	s.sample(false)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]float64{}
+	for _, p := range s.procs {
+		var sum float64
+		for pid, v := range s.last[p.Name] {
+			sum += v - s.first[p.Name][pid]
+		}
+		out[p.Name] = round2(sum)
+	}
+	return out
+}
+
+// Pid is a Find for one known pid (0: none).
+func Pid(pid int) func() []int {
+	return func() []int {
+		if pid == 0 {
+			return nil
+		}
+		return []int{pid}
+	}
+}
+
+// Matching is a Find for the processes running program (argv[0]'s base name) whose
+// command line contains every one of subs and, when cgroup is set, whose
+// /proc/<pid>/cgroup contains it (a pod's process: "kubepods"; other engineers run the
+// same programs outside the node).
+func Matching(cgroup, program string, subs ...string) func() []int {
+	return func() []int {
+		var out []int
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err != nil || len(cmd) == 0 {
+				continue
+			}
+			argv0, _, _ := strings.Cut(string(cmd), "\x00")
+			if filepath.Base(argv0) != program || !containsAll(string(cmd), subs) {
+				continue
+			}
+			if cgroup != "" {
+				cg, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cgroup"))
+				if err != nil || !strings.Contains(string(cg), cgroup) {
+					continue
+				}
+			}
+			pid, _ := strconv.Atoi(e.Name())
+			out = append(out, pid)
+		}
+		return out
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
+}
