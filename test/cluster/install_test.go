@@ -3,14 +3,11 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/test/cluster/harness"
@@ -18,14 +15,7 @@ import (
 
 const (
 	releaseName     = "kruise-native"
-	kruiseNamespace = "kruise-system"
-	// etcdPV is the hand-made PersistentVolume of kruise-apiserver's embedded etcd in
-	// single mode (the node has no provisioner).
-	etcdPV  = "kruise-apiserver-etcd"
-	etcdPVC = "kruise-apiserver-etcd"
-	// nonRoot is the uid kruise-apiserver runs as; a hostPath volume ignores fsGroup, so
-	// the directory must belong to it before the pod starts.
-	nonRoot = 65532
+	kruiseNamespace = harness.KruiseNamespace
 )
 
 func (s *suite) chartDir() string {
@@ -55,44 +45,10 @@ func (s *suite) etcdMode() string {
 	return "etcd.mode=external, 2 replicas"
 }
 
-// createEtcdPV makes the hostPath PersistentVolume the chart's claim binds to, bound to
-// the claim ahead, on an empty directory owned by nonRoot.
+// createEtcdPV makes the etcd PersistentVolume the chart's claim binds to (harness).
 func (s *suite) createEtcdPV(t *testing.T) {
 	t.Helper()
-	ctx := context.Background()
-	dir := s.c.Layout.StatePath("pv", etcdPV)
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(dir, nonRoot, nonRoot); err != nil {
-		t.Fatal(err)
-	}
-	_ = s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, etcdPV, metav1.DeleteOptions{})
-	if err := harness.WaitFor(ctx, 30*time.Second, 200*time.Millisecond, "old PV gone", func(ctx context.Context) error {
-		_, err := s.c.Client.CoreV1().PersistentVolumes().Get(ctx, etcdPV, metav1.GetOptions{})
-		if err == nil {
-			return fmt.Errorf("still there")
-		}
-		return ignoreNotFound(err)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	pv := &corev1.PersistentVolume{
-		ObjectMeta: metav1.ObjectMeta{Name: etcdPV},
-		Spec: corev1.PersistentVolumeSpec{
-			Capacity:                      corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("8Gi")},
-			AccessModes:                   []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
-			PersistentVolumeReclaimPolicy: corev1.PersistentVolumeReclaimRetain,
-			ClaimRef:                      &corev1.ObjectReference{Namespace: kruiseNamespace, Name: etcdPVC},
-			PersistentVolumeSource: corev1.PersistentVolumeSource{
-				HostPath: &corev1.HostPathVolumeSource{Path: dir},
-			},
-		},
-	}
-	if _, err := s.c.Client.CoreV1().PersistentVolumes().Create(ctx, pv, metav1.CreateOptions{}); err != nil {
+	if err := s.c.CreateEtcdPV(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }

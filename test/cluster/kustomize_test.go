@@ -144,7 +144,7 @@ func (s *suite) testKustomizeDelete(t *testing.T) {
 		}
 		return nil
 	}))
-	must(t, ignoreNotFound(s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, etcdPV, metav1.DeleteOptions{})))
+	must(t, ignoreNotFound(s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, harness.EtcdPV, metav1.DeleteOptions{})))
 	t.Logf("NOTHING LEFT after kubectl delete -k (%s): none of its %d objects, no pod of a Kruise workload",
 		time.Since(begin).Round(100*time.Millisecond), len(objs))
 }

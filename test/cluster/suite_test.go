@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -86,17 +85,7 @@ func (s *suite) summary(t *testing.T) {
 
 // run runs a program of _output/bin (kubectl, helm) against the cluster, with stdin.
 func (s *suite) run(ctx context.Context, stdin string, bin string, args ...string) (string, error) {
-	l := s.c.Layout
-	full := args
-	switch bin {
-	case "kubectl":
-		full = append([]string{"--kubeconfig", l.Kubeconfig()}, args...)
-	case "helm":
-		full = append([]string{"--kubeconfig", l.Kubeconfig()}, args...)
-	}
-	cmd := exec.CommandContext(ctx, l.Bin(bin), full...)
-	cmd.Env = append(cmd.Environ(), "HELM_CACHE_HOME="+l.StatePath("helm", "cache"),
-		"HELM_CONFIG_HOME="+l.StatePath("helm", "config"), "HELM_DATA_HOME="+l.StatePath("helm", "data"))
+	cmd := s.c.Command(ctx, bin, args...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}

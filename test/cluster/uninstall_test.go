@@ -130,5 +130,5 @@ func (s *suite) testHelmUninstall(t *testing.T) {
 	t.Logf("NOTHING LEFT after %s: none of the chart's %d objects (namespace %s included), no APIService, no pod of a Kruise workload",
 		time.Since(begin).Round(100*time.Millisecond), len(objs), kruiseNamespace)
 	// The PersistentVolume was ours, not the chart's: it goes now.
-	must(t, ignoreNotFound(s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, etcdPV, metav1.DeleteOptions{})))
+	must(t, ignoreNotFound(s.c.Client.CoreV1().PersistentVolumes().Delete(ctx, harness.EtcdPV, metav1.DeleteOptions{})))
 }

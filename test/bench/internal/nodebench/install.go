@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kruise-native/kruise-native/test/cluster/harness"
@@ -24,20 +20,13 @@ import (
 // process's.
 const (
 	releaseName     = "kruise-native"
-	kruiseNamespace = "kruise-system"
-	etcdPV          = "kruise-apiserver-etcd"
-	etcdPVC         = "kruise-apiserver-etcd"
-	// nonRoot is the uid kruise-apiserver runs as: the hostPath directory must be its.
-	nonRoot = 65532
+	kruiseNamespace = harness.KruiseNamespace
 )
 
 // helm runs _output/bin/helm against the cluster with its homes under the harness's
 // state directory (removed with it).
 func helm(ctx context.Context, c *harness.Cluster, args ...string) (string, error) {
-	l := c.Layout
-	cmd := exec.CommandContext(ctx, l.Bin("helm"), append([]string{"--kubeconfig", l.Kubeconfig()}, args...)...)
-	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+l.StatePath("helm", "cache"),
-		"HELM_CONFIG_HOME="+l.StatePath("helm", "config"), "HELM_DATA_HOME="+l.StatePath("helm", "data"))
+	cmd := c.Command(ctx, "helm", args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -58,7 +47,7 @@ func chartValues(c *harness.Cluster, preDownload bool) []string {
 // Install installs the chart with the PreDownloadImageForInPlaceUpdate gate as given
 // and waits until kruise-system runs.
 func Install(ctx context.Context, c *harness.Cluster, preDownload bool) error {
-	if err := createEtcdPV(ctx, c); err != nil {
+	if err := c.CreateEtcdPV(ctx); err != nil {
 		return fmt.Errorf("etcd PV: %w", err)
 	}
 	chart := filepath.Join(c.Layout.Root, "artifacts", "charts", "kruise-native")
@@ -101,34 +90,4 @@ func waitKruiseReady(ctx context.Context, c *harness.Cluster) error {
 		_, err = kc.kruise.AppsV1alpha1().CloneSets("default").List(ctx, metav1.ListOptions{Limit: 1})
 		return err
 	})
-}
-
-// createEtcdPV makes the PersistentVolume the chart's claim binds to: a hostPath under
-// the harness's state directory, owned by nonRoot, bound to the claim ahead.
-func createEtcdPV(ctx context.Context, c *harness.Cluster) error {
-	dir := c.Layout.StatePath("pv", etcdPV)
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	if err := os.Chown(dir, nonRoot, nonRoot); err != nil {
-		return err
-	}
-	pv := &corev1.PersistentVolume{
-		ObjectMeta: metav1.ObjectMeta{Name: etcdPV},
-		Spec: corev1.PersistentVolumeSpec{
-			Capacity:                      corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("8Gi")},
-			AccessModes:                   []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
-			PersistentVolumeReclaimPolicy: corev1.PersistentVolumeReclaimRetain,
-			ClaimRef:                      &corev1.ObjectReference{Namespace: kruiseNamespace, Name: etcdPVC},
-			PersistentVolumeSource:        corev1.PersistentVolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: dir}},
-		},
-	}
-	_, err := c.Client.CoreV1().PersistentVolumes().Create(ctx, pv, metav1.CreateOptions{})
-	if apierrors.IsAlreadyExists(err) {
-		return nil
-	}
-	return err
 }
