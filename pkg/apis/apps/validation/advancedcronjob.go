@@ -176,6 +176,13 @@ func validateCronJobTemplate(t, old *apps.CronJobTemplate, fldPath *field.Path) 
 		p := fldPath.Child("imageListPullJobTemplate")
 		allErrs = append(allErrs, validateTemplateMeta(it.Labels, it.Annotations, p.Child("metadata"))...)
 		allErrs = append(allErrs, validateImageListPullJobSpec(&it.Spec, p.Child("spec"))...)
+		// Each run is an ImageListPullJob: a list it would refuse is refused here, not
+		// at every run (ratcheted, as the ImageListPullJob's own rule).
+		var oldImages []string
+		if old != nil && old.ImageListPullJobTemplate != nil {
+			oldImages = old.ImageListPullJobTemplate.Spec.Images
+		}
+		allErrs = append(allErrs, validateImageListCountUpdate(it.Spec.Images, oldImages, p.Child("spec"))...)
 	}
 	return allErrs
 }

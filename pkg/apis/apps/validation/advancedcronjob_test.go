@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,6 +149,15 @@ func TestValidateAdvancedCronJob(t *testing.T) {
 			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: it}
 		},
 			want: []wantErr{required("spec.template.imageListPullJobTemplate.spec.images")}},
+		{name: "image list pull job template with more images than an ImageListPullJob may have", mutate: func(j *apps.AdvancedCronJob) {
+			it := ilpjTemplate()
+			it.Spec.Images = nil
+			for i := range MaxImageListPullJobImages + 1 {
+				it.Spec.Images = append(it.Spec.Images, fmt.Sprintf("registry.example/img-%d:1", i))
+			}
+			j.Spec.Template = apps.CronJobTemplate{ImageListPullJobTemplate: it}
+		},
+			want: []wantErr{{Type: "FieldValueTooMany", Field: "spec.template.imageListPullJobTemplate.spec.images"}}},
 
 		// names: each run is <name>-<10-digit Unix time>, and must be a name of its kind
 		{name: "longest name of BroadcastJob runs", mutate: func(j *apps.AdvancedCronJob) { j.Name = strings.Repeat("a", 52) }},
