@@ -1188,6 +1188,7 @@ func schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref common.ReferenceCallb
 					"concurrencyPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ConcurrencyPolicy is what a due run does while an earlier one is active: Allow (the default) runs both, Forbid skips the new one, Replace deletes the old one.\n\nPossible enum values:\n - `\"Allow\"` runs the new one beside the old (the default).\n - `\"Forbid\"` skips the new one.\n - `\"Replace\"` deletes the old one and runs the new one.",
+							Default:     "Allow",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Allow", "Forbid", "Replace"},
@@ -1196,6 +1197,7 @@ func schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref common.ReferenceCallb
 					"paused": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Paused stops new runs; active ones continue. Defaults to false.",
+							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -1203,6 +1205,7 @@ func schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref common.ReferenceCallb
 					"successfulJobsHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "SuccessfulJobsHistoryLimit is how many succeeded runs are kept. Defaults to 3.",
+							Default:     3,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -1210,6 +1213,7 @@ func schema_pkg_apis_apps_v1alpha1_AdvancedCronJobSpec(ref common.ReferenceCallb
 					"failedJobsHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "FailedJobsHistoryLimit is how many failed runs are kept. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -1412,6 +1416,7 @@ func schema_pkg_apis_apps_v1alpha1_BroadcastJobSpec(ref common.ReferenceCallback
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism caps how many of the job's pods run at once (a number, or a percent of the desired pods). Unset means no cap.",
+							Default:     2.147483647e+09,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
@@ -1818,6 +1823,7 @@ func schema_pkg_apis_apps_v1alpha1_CloneSetSpec(ref common.ReferenceCallback) co
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the desired number of pods. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -1871,6 +1877,7 @@ func schema_pkg_apis_apps_v1alpha1_CloneSetSpec(ref common.ReferenceCallback) co
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -2143,6 +2150,7 @@ func schema_pkg_apis_apps_v1alpha1_CompletionPolicy(ref common.ReferenceCallback
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Always (the job completes once every node finished or the deadline passed) or Never (the job keeps its nodes pulled, re-pulling daily). Defaults to Always.",
+							Default:     "Always",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -2600,6 +2608,7 @@ func schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestSpec(ref common.Refer
 					"strategy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Strategy says how to recreate them.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1alpha1.ContainerRecreateRequestStrategy{}.OpenAPIModelName()),
 						},
 					},
@@ -2694,6 +2703,7 @@ func schema_pkg_apis_apps_v1alpha1_ContainerRecreateRequestStrategy(ref common.R
 					"failurePolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "FailurePolicy is Fail (stop at the first container that fails) or Ignore. Defaults to Fail.",
+							Default:     "Fail",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -2987,12 +2997,14 @@ func schema_pkg_apis_apps_v1alpha1_DaemonSetSpec(ref common.ReferenceCallback) c
 					"burstReplicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "BurstReplicas caps how many pods one sync creates (number or percent of the desired pods). Defaults to 250.",
+							Default:     250,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept for rollback. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -3583,6 +3595,7 @@ func schema_pkg_apis_apps_v1alpha1_FailurePolicy(ref common.ReferenceCallback) c
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Continue, FailFast (the default) or Pause.\n\nPossible enum values:\n - `\"Continue\"` keeps the job running past failed pods.\n - `\"FailFast\"` marks the job failed at its first failed pod (the default).\n - `\"Pause\"` pauses the job at its first failed pod.",
+							Default:     "FailFast",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Continue", "FailFast", "Pause"},
@@ -3759,12 +3772,14 @@ func schema_pkg_apis_apps_v1alpha1_ImageListPullJobSpec(ref common.ReferenceCall
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1alpha1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -3784,6 +3799,7 @@ func schema_pkg_apis_apps_v1alpha1_ImageListPullJobSpec(ref common.ReferenceCall
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -4168,12 +4184,14 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobSpec(ref common.ReferenceCallback
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1alpha1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -4193,6 +4211,7 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobSpec(ref common.ReferenceCallback
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -4336,12 +4355,14 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobTemplate(ref common.ReferenceCall
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1alpha1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -4361,6 +4382,7 @@ func schema_pkg_apis_apps_v1alpha1_ImagePullJobTemplate(ref common.ReferenceCall
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -5909,6 +5931,7 @@ func schema_pkg_apis_apps_v1alpha1_PullPolicy(ref common.ReferenceCallback) comm
 					"timeoutSeconds": {
 						SchemaProps: spec.SchemaProps{
 							Description: "TimeoutSeconds bounds each attempt. Defaults to 600.",
+							Default:     600,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -5916,6 +5939,7 @@ func schema_pkg_apis_apps_v1alpha1_PullPolicy(ref common.ReferenceCallback) comm
 					"backoffLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "BackoffLimit is how many retries follow a failed attempt. Defaults to 3.",
+							Default:     3,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -6594,6 +6618,7 @@ func schema_pkg_apis_apps_v1alpha1_ShareVolumePolicy(ref common.ReferenceCallbac
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Possible enum values:\n - `\"disabled\"`\n - `\"enabled\"`",
+							Default:     "disabled",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"disabled", "enabled"},
@@ -6988,6 +7013,7 @@ func schema_pkg_apis_apps_v1alpha1_SidecarContainerUpgradeStrategy(ref common.Re
 					"upgradeType": {
 						SchemaProps: spec.SchemaProps{
 							Description: "UpgradeType is ColdUpgrade (default) or HotUpgrade; it cannot change.\n\nPossible enum values:\n - `\"ColdUpgrade\"` restarts the sidecar in place with the new image.\n - `\"HotUpgrade\"` runs the sidecar as two containers (<name>-1, <name>-2) that take turns: the idle one is upgraded, then takes over.",
+							Default:     "ColdUpgrade",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"ColdUpgrade", "HotUpgrade"},
@@ -7077,6 +7103,7 @@ func schema_pkg_apis_apps_v1alpha1_SidecarSetInjectRevision(ref common.Reference
 					"policy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Policy is Always (default: every new pod gets the named revision) or Partial (pods the update strategy would update get the latest).\n\nPossible enum values:\n - `\"Always\"`\n - `\"Partial\"`",
+							Default:     "Always",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "Partial"},
@@ -7191,6 +7218,7 @@ func schema_pkg_apis_apps_v1alpha1_SidecarSetPatchPodMetadata(ref common.Referen
 					"patchPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PatchPolicy is Retain (default: a value the pod has wins), Overwrite, or MergePatchJson (JSON values are merged).\n\nPossible enum values:\n - `\"MergePatchJson\"`\n - `\"Overwrite\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"MergePatchJson", "Overwrite", "Retain"},
@@ -7341,6 +7369,7 @@ func schema_pkg_apis_apps_v1alpha1_SidecarSetSpec(ref common.ReferenceCallback) 
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -7448,6 +7477,7 @@ func schema_pkg_apis_apps_v1alpha1_SidecarSetUpdateStrategy(ref common.Reference
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is RollingUpdate (default) or NotUpdate (inject into new pods only).\n\nPossible enum values:\n - `\"NotUpdate\"`\n - `\"RollingUpdate\"`",
+							Default:     "RollingUpdate",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"NotUpdate", "RollingUpdate"},
@@ -7469,12 +7499,14 @@ func schema_pkg_apis_apps_v1alpha1_SidecarSetUpdateStrategy(ref common.Reference
 					"partition": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Partition is how many (or what share of) matched pods keep the old sidecars. Defaults to 0.",
+							Default:     0,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"maxUnavailable": {
 						SchemaProps: spec.SchemaProps{
 							Description: "MaxUnavailable is how many (or what share of, rounded up) matched pods may be unavailable for the upgrade at once; not 0. Defaults to 1.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
@@ -7659,6 +7691,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetPersistentVolumeClaimRetentionPoli
 					"whenDeleted": {
 						SchemaProps: spec.SchemaProps{
 							Description: "WhenDeleted is Retain (default) or Delete.\n\nPossible enum values:\n - `\"Delete\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Delete", "Retain"},
@@ -7667,6 +7700,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetPersistentVolumeClaimRetentionPoli
 					"whenScaled": {
 						SchemaProps: spec.SchemaProps{
 							Description: "WhenScaled is Retain (default) or Delete.\n\nPossible enum values:\n - `\"Delete\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Delete", "Retain"},
@@ -7750,6 +7784,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetSpec(ref common.ReferenceCallback)
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the desired number of pods. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -7803,6 +7838,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetSpec(ref common.ReferenceCallback)
 					"podManagementPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PodManagementPolicy is OrderedReady (default: one pod at a time, in order) or Parallel.\n\nPossible enum values:\n - `\"OrderedReady\"` will create pods in strictly increasing order on scale up and strictly decreasing order on scale down, progressing only when the previous pod is ready or terminated. At most one pod will be changed at any time.\n - `\"Parallel\"` will create and delete pods as soon as the stateful set replica count is changed, and will not wait for pods to be ready or complete termination.",
+							Default:     "OrderedReady",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"OrderedReady", "Parallel"},
@@ -7818,6 +7854,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetSpec(ref common.ReferenceCallback)
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -7855,6 +7892,7 @@ func schema_pkg_apis_apps_v1alpha1_StatefulSetSpec(ref common.ReferenceCallback)
 					"persistentVolumeClaimRetentionPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PersistentVolumeClaimRetentionPolicy says what happens to claims from volumeClaimTemplates when the set is deleted or scaled down.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1alpha1.StatefulSetPersistentVolumeClaimRetentionPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -8569,6 +8607,7 @@ func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSpec(ref common.ReferenceCall
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the total number of pods over every subset. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -8603,6 +8642,7 @@ func schema_pkg_apis_apps_v1alpha1_UnitedDeploymentSpec(ref common.ReferenceCall
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old revisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -9118,6 +9158,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadSpreadScheduleStrategy(ref common.Ref
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Fixed or Adaptive.",
+							Default:     "Fixed",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -9726,6 +9767,7 @@ func schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref common.ReferenceCallba
 					"concurrencyPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ConcurrencyPolicy is what a due run does while an earlier one is active: Allow (the default) runs both, Forbid skips the new one, Replace deletes the old one.\n\nPossible enum values:\n - `\"Allow\"` runs the new one beside the old (the default).\n - `\"Forbid\"` skips the new one.\n - `\"Replace\"` deletes the old one and runs the new one.",
+							Default:     "Allow",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Allow", "Forbid", "Replace"},
@@ -9734,6 +9776,7 @@ func schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref common.ReferenceCallba
 					"paused": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Paused stops new runs; active ones continue. Defaults to false.",
+							Default:     false,
 							Type:        []string{"boolean"},
 							Format:      "",
 						},
@@ -9741,6 +9784,7 @@ func schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref common.ReferenceCallba
 					"successfulJobsHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "SuccessfulJobsHistoryLimit is how many succeeded runs are kept. Defaults to 3.",
+							Default:     3,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -9748,6 +9792,7 @@ func schema_pkg_apis_apps_v1beta1_AdvancedCronJobSpec(ref common.ReferenceCallba
 					"failedJobsHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "FailedJobsHistoryLimit is how many failed runs are kept. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -9950,6 +9995,7 @@ func schema_pkg_apis_apps_v1beta1_BroadcastJobSpec(ref common.ReferenceCallback)
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism caps how many of the job's pods run at once (a number, or a percent of the desired pods). Unset means no cap.",
+							Default:     2.147483647e+09,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
@@ -10363,6 +10409,7 @@ func schema_pkg_apis_apps_v1beta1_CloneSetSpec(ref common.ReferenceCallback) com
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the desired number of pods. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -10416,6 +10463,7 @@ func schema_pkg_apis_apps_v1beta1_CloneSetSpec(ref common.ReferenceCallback) com
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -10638,6 +10686,7 @@ func schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref common.ReferenceCallback)
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Always (the job ends once every node finished, or at its deadline) or Never (the job keeps running for nodes that join later). Defaults to Always.\n\nPossible enum values:\n - `\"Always\"` : the job ends when every desired node finished, or at its deadline.\n - `\"Never\"` : the job never ends; nodes that join later get their pod too.",
+							Default:     "Always",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "Never"},
@@ -10925,6 +10974,7 @@ func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestSpec(ref common.Refere
 					"strategy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Strategy says how to recreate them.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1beta1.ContainerRecreateRequestStrategy{}.OpenAPIModelName()),
 						},
 					},
@@ -11019,6 +11069,7 @@ func schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestStrategy(ref common.Re
 					"failurePolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "FailurePolicy is Fail (stop at the first container that fails) or Ignore. Defaults to Fail.",
+							Default:     "Fail",
 							Type:        []string{"string"},
 							Format:      "",
 						},
@@ -11332,12 +11383,14 @@ func schema_pkg_apis_apps_v1beta1_DaemonSetSpec(ref common.ReferenceCallback) co
 					"burstReplicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "BurstReplicas caps how many pods one sync creates (number or percent of the desired pods). Defaults to 250.",
+							Default:     250,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept for rollback. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -11576,6 +11629,7 @@ func schema_pkg_apis_apps_v1beta1_FailurePolicy(ref common.ReferenceCallback) co
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Continue, FailFast (the default) or Pause.\n\nPossible enum values:\n - `\"Continue\"` keeps the job running past failed pods.\n - `\"FailFast\"` marks the job failed at its first failed pod (the default).\n - `\"Pause\"` pauses the job at its first failed pod.",
+							Default:     "FailFast",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Continue", "FailFast", "Pause"},
@@ -11752,12 +11806,14 @@ func schema_pkg_apis_apps_v1beta1_ImageListPullJobSpec(ref common.ReferenceCallb
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -11777,6 +11833,7 @@ func schema_pkg_apis_apps_v1beta1_ImageListPullJobSpec(ref common.ReferenceCallb
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -12162,12 +12219,14 @@ func schema_pkg_apis_apps_v1beta1_ImagePullJobSpec(ref common.ReferenceCallback)
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -12187,6 +12246,7 @@ func schema_pkg_apis_apps_v1beta1_ImagePullJobSpec(ref common.ReferenceCallback)
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -12330,12 +12390,14 @@ func schema_pkg_apis_apps_v1beta1_ImagePullJobTemplate(ref common.ReferenceCallb
 					"parallelism": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Parallelism is how many nodes pull at once (a number or a percent of the selected nodes). Defaults to 1; 0 pauses the job.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"pullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PullPolicy bounds each node's pull.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1beta1.PullPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -12355,6 +12417,7 @@ func schema_pkg_apis_apps_v1beta1_ImagePullJobTemplate(ref common.ReferenceCallb
 					"imagePullPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.\n\nPossible enum values:\n - `\"Always\"`\n - `\"IfNotPresent\"`",
+							Default:     "IfNotPresent",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "IfNotPresent"},
@@ -13345,6 +13408,7 @@ func schema_pkg_apis_apps_v1beta1_PullPolicy(ref common.ReferenceCallback) commo
 					"timeoutSeconds": {
 						SchemaProps: spec.SchemaProps{
 							Description: "TimeoutSeconds bounds each attempt. Defaults to 600.",
+							Default:     600,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -13352,6 +13416,7 @@ func schema_pkg_apis_apps_v1beta1_PullPolicy(ref common.ReferenceCallback) commo
 					"backoffLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "BackoffLimit is how many retries follow a failed attempt. Defaults to 3.",
+							Default:     3,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -14104,6 +14169,7 @@ func schema_pkg_apis_apps_v1beta1_ShareVolumePolicy(ref common.ReferenceCallback
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Possible enum values:\n - `\"disabled\"`\n - `\"enabled\"`",
+							Default:     "disabled",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"disabled", "enabled"},
@@ -14498,6 +14564,7 @@ func schema_pkg_apis_apps_v1beta1_SidecarContainerUpgradeStrategy(ref common.Ref
 					"upgradeType": {
 						SchemaProps: spec.SchemaProps{
 							Description: "UpgradeType is ColdUpgrade (default) or HotUpgrade; it cannot change.\n\nPossible enum values:\n - `\"ColdUpgrade\"` restarts the sidecar in place with the new image.\n - `\"HotUpgrade\"` runs the sidecar as two containers (<name>-1, <name>-2) that take turns: the idle one is upgraded, then takes over.",
+							Default:     "ColdUpgrade",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"ColdUpgrade", "HotUpgrade"},
@@ -14587,6 +14654,7 @@ func schema_pkg_apis_apps_v1beta1_SidecarSetInjectRevision(ref common.ReferenceC
 					"policy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Policy is Always (default: every new pod gets the named revision) or Partial (pods the update strategy would update get the latest).\n\nPossible enum values:\n - `\"Always\"`\n - `\"Partial\"`",
+							Default:     "Always",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Always", "Partial"},
@@ -14701,6 +14769,7 @@ func schema_pkg_apis_apps_v1beta1_SidecarSetPatchPodMetadata(ref common.Referenc
 					"patchPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PatchPolicy is Retain (default: a value the pod has wins), Overwrite, or MergePatchJson (JSON values are merged).\n\nPossible enum values:\n - `\"MergePatchJson\"`\n - `\"Overwrite\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"MergePatchJson", "Overwrite", "Retain"},
@@ -14851,6 +14920,7 @@ func schema_pkg_apis_apps_v1beta1_SidecarSetSpec(ref common.ReferenceCallback) c
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -14958,6 +15028,7 @@ func schema_pkg_apis_apps_v1beta1_SidecarSetUpdateStrategy(ref common.ReferenceC
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is RollingUpdate (default) or NotUpdate (inject into new pods only).\n\nPossible enum values:\n - `\"NotUpdate\"`\n - `\"RollingUpdate\"`",
+							Default:     "RollingUpdate",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"NotUpdate", "RollingUpdate"},
@@ -14979,12 +15050,14 @@ func schema_pkg_apis_apps_v1beta1_SidecarSetUpdateStrategy(ref common.ReferenceC
 					"partition": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Partition is how many (or what share of) matched pods keep the old sidecars. Defaults to 0.",
+							Default:     0,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
 					"maxUnavailable": {
 						SchemaProps: spec.SchemaProps{
 							Description: "MaxUnavailable is how many (or what share of, rounded up) matched pods may be unavailable for the upgrade at once; not 0. Defaults to 1.",
+							Default:     1,
 							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
 						},
 					},
@@ -15169,6 +15242,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetPersistentVolumeClaimRetentionPolic
 					"whenDeleted": {
 						SchemaProps: spec.SchemaProps{
 							Description: "WhenDeleted is Retain (default) or Delete.\n\nPossible enum values:\n - `\"Delete\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Delete", "Retain"},
@@ -15177,6 +15251,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetPersistentVolumeClaimRetentionPolic
 					"whenScaled": {
 						SchemaProps: spec.SchemaProps{
 							Description: "WhenScaled is Retain (default) or Delete.\n\nPossible enum values:\n - `\"Delete\"`\n - `\"Retain\"`",
+							Default:     "Retain",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"Delete", "Retain"},
@@ -15260,6 +15335,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetSpec(ref common.ReferenceCallback) 
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the desired number of pods. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -15313,6 +15389,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetSpec(ref common.ReferenceCallback) 
 					"podManagementPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PodManagementPolicy is OrderedReady (default: one pod at a time, in order) or Parallel.\n\nPossible enum values:\n - `\"OrderedReady\"` will create pods in strictly increasing order on scale up and strictly decreasing order on scale down, progressing only when the previous pod is ready or terminated. At most one pod will be changed at any time.\n - `\"Parallel\"` will create and delete pods as soon as the stateful set replica count is changed, and will not wait for pods to be ready or complete termination.",
+							Default:     "OrderedReady",
 							Type:        []string{"string"},
 							Format:      "",
 							Enum:        []interface{}{"OrderedReady", "Parallel"},
@@ -15328,6 +15405,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetSpec(ref common.ReferenceCallback) 
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -15365,6 +15443,7 @@ func schema_pkg_apis_apps_v1beta1_StatefulSetSpec(ref common.ReferenceCallback) 
 					"persistentVolumeClaimRetentionPolicy": {
 						SchemaProps: spec.SchemaProps{
 							Description: "PersistentVolumeClaimRetentionPolicy says what happens to claims from volumeClaimTemplates when the set is deleted or scaled down.",
+							Default:     map[string]interface{}{},
 							Ref:         ref(v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy{}.OpenAPIModelName()),
 						},
 					},
@@ -16079,6 +16158,7 @@ func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSpec(ref common.ReferenceCallb
 					"replicas": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Replicas is the total number of pods over every subset. Defaults to 1.",
+							Default:     1,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -16113,6 +16193,7 @@ func schema_pkg_apis_apps_v1beta1_UnitedDeploymentSpec(ref common.ReferenceCallb
 					"revisionHistoryLimit": {
 						SchemaProps: spec.SchemaProps{
 							Description: "RevisionHistoryLimit is how many old revisions are kept. Defaults to 10.",
+							Default:     10,
 							Type:        []string{"integer"},
 							Format:      "int32",
 						},
@@ -16628,6 +16709,7 @@ func schema_pkg_apis_apps_v1beta1_WorkloadSpreadScheduleStrategy(ref common.Refe
 					"type": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Type is Fixed or Adaptive.",
+							Default:     "Fixed",
 							Type:        []string{"string"},
 							Format:      "",
 						},

@@ -88,22 +88,32 @@ func (s strategy[T]) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	return ResetStatus(s.kind.Versions)
 }
 
-// PrepareForCreate clears status and starts the generation at 1, then applies the
-// kind's own preparation.
+// PrepareForCreate clears status, starts the generation at 1 and drops the pod
+// template's fields of disabled kube features, then applies the kind's own preparation.
 func (s strategy[T]) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	o := obj.(T)
 	s.kind.ResetStatus(o)
 	o.SetGeneration(1)
+	if s.kind.Templates != nil {
+		tmpl, _ := s.kind.Templates(o)
+		DropDisabledTemplateFields(tmpl, nil)
+	}
 	if s.kind.PrepareForCreate != nil {
 		s.kind.PrepareForCreate(ctx, o)
 	}
 }
 
-// PrepareForUpdate keeps the stored status and bumps the generation on spec changes,
-// then applies the kind's own preparation.
+// PrepareForUpdate keeps the stored status, drops the pod template's fields of
+// disabled kube features the stored template does not use, and bumps the generation on
+// spec changes, then applies the kind's own preparation.
 func (s strategy[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	o, prev := obj.(T), old.(T)
 	s.kind.KeepStatus(o, prev)
+	if s.kind.Templates != nil {
+		tmpl, _ := s.kind.Templates(o)
+		oldTmpl, _ := s.kind.Templates(prev)
+		DropDisabledTemplateFields(tmpl, oldTmpl)
+	}
 	o.SetGeneration(prev.GetGeneration())
 	if s.kind.SpecChanged(o, prev) {
 		o.SetGeneration(prev.GetGeneration() + 1)

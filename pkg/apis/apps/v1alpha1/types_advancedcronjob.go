@@ -38,15 +38,19 @@ type AdvancedCronJobSpec struct {
 	// ConcurrencyPolicy is what a due run does while an earlier one is active: Allow
 	// (the default) runs both, Forbid skips the new one, Replace deletes the old one.
 	// +optional
+	// +default="Allow"
 	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty" protobuf:"bytes,3,opt,name=concurrencyPolicy,casttype=ConcurrencyPolicy"`
 	// Paused stops new runs; active ones continue. Defaults to false.
 	// +optional
+	// +default=false
 	Paused *bool `json:"paused,omitempty" protobuf:"varint,4,opt,name=paused"`
 	// SuccessfulJobsHistoryLimit is how many succeeded runs are kept. Defaults to 3.
 	// +optional
+	// +default=3
 	SuccessfulJobsHistoryLimit *int32 `json:"successfulJobsHistoryLimit,omitempty" protobuf:"varint,5,opt,name=successfulJobsHistoryLimit"`
 	// FailedJobsHistoryLimit is how many failed runs are kept. Defaults to 1.
 	// +optional
+	// +default=1
 	FailedJobsHistoryLimit *int32 `json:"failedJobsHistoryLimit,omitempty" protobuf:"varint,6,opt,name=failedJobsHistoryLimit"`
 	// Template is the run to create: exactly one of its templates is set.
 	Template CronJobTemplate `json:"template" protobuf:"bytes,7,opt,name=template"`

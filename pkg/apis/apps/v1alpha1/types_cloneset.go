@@ -31,6 +31,7 @@ type CloneSet struct {
 type CloneSetSpec struct {
 	// Replicas is the desired number of pods. Defaults to 1.
 	// +optional
+	// +default=1
 	Replicas *int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
 	// Selector is a label query over pods; it must match the template's labels.
 	Selector *metav1.LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector"`
@@ -49,6 +50,7 @@ type CloneSetSpec struct {
 	UpdateStrategy CloneSetUpdateStrategy `json:"updateStrategy,omitempty" protobuf:"bytes,6,opt,name=updateStrategy"`
 	// RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.
 	// +optional
+	// +default=10
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty" protobuf:"varint,7,opt,name=revisionHistoryLimit"`
 	// MinReadySeconds a new pod must be ready, without a container crashing, to count as available.
 	// +optional

@@ -72,6 +72,7 @@ type SidecarSetSpec struct {
 	ImagePullSecrets []corev1.LocalObjectReference `json:"imagePullSecrets,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,9,rep,name=imagePullSecrets"`
 	// RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.
 	// +optional
+	// +default=10
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty" protobuf:"varint,10,opt,name=revisionHistoryLimit"`
 	// PatchPodMetadata are annotations written into the pod with the sidecars.
 	// +optional
@@ -186,6 +187,7 @@ const (
 // ShareVolumePolicy says whether a sidecar mounts the pod's own containers' volumes too.
 type ShareVolumePolicy struct {
 	// +optional
+	// +default="disabled"
 	Type ShareVolumePolicyType `json:"type,omitempty" protobuf:"bytes,1,opt,name=type,casttype=ShareVolumePolicyType"`
 }
 
@@ -229,6 +231,7 @@ const (
 type SidecarContainerUpgradeStrategy struct {
 	// UpgradeType is ColdUpgrade (default) or HotUpgrade; it cannot change.
 	// +optional
+	// +default="ColdUpgrade"
 	UpgradeType SidecarContainerUpgradeType `json:"upgradeType,omitempty" protobuf:"bytes,1,opt,name=upgradeType,casttype=SidecarContainerUpgradeType"`
 	// HotUpgradeEmptyImage is the image the idle container of a HotUpgrade pair runs:
 	// same command and probes as the sidecar, no work. Required for HotUpgrade.
@@ -258,6 +261,7 @@ type SidecarSetInjectRevision struct {
 	// Policy is Always (default: every new pod gets the named revision) or Partial
 	// (pods the update strategy would update get the latest).
 	// +optional
+	// +default="Always"
 	Policy SidecarSetInjectRevisionPolicy `json:"policy,omitempty" protobuf:"bytes,3,opt,name=policy,casttype=SidecarSetInjectRevisionPolicy"`
 }
 
@@ -274,6 +278,7 @@ const (
 type SidecarSetUpdateStrategy struct {
 	// Type is RollingUpdate (default) or NotUpdate (inject into new pods only).
 	// +optional
+	// +default="RollingUpdate"
 	Type SidecarSetUpdateStrategyType `json:"type,omitempty" protobuf:"bytes,1,opt,name=type,casttype=SidecarSetUpdateStrategyType"`
 	// Paused stops upgrades of injected pods; injection into new pods goes on.
 	// +optional
@@ -284,10 +289,12 @@ type SidecarSetUpdateStrategy struct {
 	// Partition is how many (or what share of) matched pods keep the old sidecars.
 	// Defaults to 0.
 	// +optional
+	// +default=0
 	Partition *intstr.IntOrString `json:"partition,omitempty" protobuf:"bytes,4,opt,name=partition"`
 	// MaxUnavailable is how many (or what share of, rounded up) matched pods may be
 	// unavailable for the upgrade at once; not 0. Defaults to 1.
 	// +optional
+	// +default=1
 	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty" protobuf:"bytes,5,opt,name=maxUnavailable"`
 	// PriorityStrategy orders the pods of the upgrade.
 	// +optional
@@ -315,6 +322,7 @@ type SidecarSetPatchPodMetadata struct {
 	// PatchPolicy is Retain (default: a value the pod has wins), Overwrite, or
 	// MergePatchJson (JSON values are merged).
 	// +optional
+	// +default="Retain"
 	PatchPolicy SidecarSetPatchPolicyType `json:"patchPolicy,omitempty" protobuf:"bytes,2,opt,name=patchPolicy,casttype=SidecarSetPatchPolicyType"`
 }
 

@@ -32,6 +32,7 @@ type StatefulSet struct {
 type StatefulSetSpec struct {
 	// Replicas is the desired number of pods. Defaults to 1.
 	// +optional
+	// +default=1
 	Replicas *int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
 	// Selector is a label query over pods; it must match the template's labels.
 	Selector *metav1.LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector"`
@@ -50,12 +51,14 @@ type StatefulSetSpec struct {
 	ServiceName string `json:"serviceName,omitempty" protobuf:"bytes,6,opt,name=serviceName"`
 	// PodManagementPolicy is OrderedReady (default: one pod at a time, in order) or Parallel.
 	// +optional
+	// +default="OrderedReady"
 	PodManagementPolicy appsv1.PodManagementPolicyType `json:"podManagementPolicy,omitempty" protobuf:"bytes,7,opt,name=podManagementPolicy,casttype=k8s.io/api/apps/v1.PodManagementPolicyType"`
 	// UpdateStrategy controls rollouts of template changes.
 	// +optional
 	UpdateStrategy StatefulSetUpdateStrategy `json:"updateStrategy,omitempty" protobuf:"bytes,8,opt,name=updateStrategy"`
 	// RevisionHistoryLimit is how many old ControllerRevisions are kept. Defaults to 10.
 	// +optional
+	// +default=10
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty" protobuf:"varint,9,opt,name=revisionHistoryLimit"`
 	// ReserveOrdinals are ordinals that get no pod; an entry is an ordinal or a range "a-b".
 	// Replicas counts the pods that do run.
@@ -71,6 +74,7 @@ type StatefulSetSpec struct {
 	// PersistentVolumeClaimRetentionPolicy says what happens to claims from
 	// volumeClaimTemplates when the set is deleted or scaled down.
 	// +optional
+	// +default={}
 	PersistentVolumeClaimRetentionPolicy *StatefulSetPersistentVolumeClaimRetentionPolicy `json:"persistentVolumeClaimRetentionPolicy,omitempty" protobuf:"bytes,13,opt,name=persistentVolumeClaimRetentionPolicy"`
 	// Ordinals moves the first ordinal from 0.
 	// +optional
@@ -159,9 +163,11 @@ const (
 type StatefulSetPersistentVolumeClaimRetentionPolicy struct {
 	// WhenDeleted is Retain (default) or Delete.
 	// +optional
+	// +default="Retain"
 	WhenDeleted PersistentVolumeClaimRetentionPolicyType `json:"whenDeleted,omitempty" protobuf:"bytes,1,opt,name=whenDeleted,casttype=PersistentVolumeClaimRetentionPolicyType"`
 	// WhenScaled is Retain (default) or Delete.
 	// +optional
+	// +default="Retain"
 	WhenScaled PersistentVolumeClaimRetentionPolicyType `json:"whenScaled,omitempty" protobuf:"bytes,2,opt,name=whenScaled,casttype=PersistentVolumeClaimRetentionPolicyType"`
 }
 

@@ -30,6 +30,7 @@ type UnitedDeployment struct {
 type UnitedDeploymentSpec struct {
 	// Replicas is the total number of pods over every subset. Defaults to 1.
 	// +optional
+	// +default=1
 	Replicas *int32 `json:"replicas,omitempty" protobuf:"varint,1,opt,name=replicas"`
 	// Selector is a label query over the pods; it must match the workload template's
 	// pod labels.
@@ -45,6 +46,7 @@ type UnitedDeploymentSpec struct {
 	UpdateStrategy UnitedDeploymentUpdateStrategy `json:"updateStrategy,omitempty" protobuf:"bytes,5,opt,name=updateStrategy"`
 	// RevisionHistoryLimit is how many old revisions are kept. Defaults to 10.
 	// +optional
+	// +default=10
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty" protobuf:"varint,6,opt,name=revisionHistoryLimit"`
 }
 

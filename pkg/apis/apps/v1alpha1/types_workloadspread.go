@@ -115,6 +115,7 @@ const (
 type WorkloadSpreadScheduleStrategy struct {
 	// Type is Fixed or Adaptive.
 	// +optional
+	// +default="Fixed"
 	Type WorkloadSpreadScheduleStrategyType `json:"type,omitempty" protobuf:"bytes,1,opt,name=type,casttype=WorkloadSpreadScheduleStrategyType"`
 	// Adaptive tunes the Adaptive type.
 	// +optional

@@ -22,6 +22,8 @@ limitations under the License.
 package v1alpha1
 
 import (
+	json "encoding/json"
+
 	v1 "k8s.io/api/core/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
@@ -67,6 +69,21 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 
 func SetObjectDefaults_AdvancedCronJob(in *AdvancedCronJob) {
 	SetDefaults_AdvancedCronJob(in)
+	if in.Spec.ConcurrencyPolicy == "" {
+		in.Spec.ConcurrencyPolicy = "Allow"
+	}
+	if in.Spec.Paused == nil {
+		var ptrVar1 bool = false
+		in.Spec.Paused = &ptrVar1
+	}
+	if in.Spec.SuccessfulJobsHistoryLimit == nil {
+		var ptrVar1 int32 = 3
+		in.Spec.SuccessfulJobsHistoryLimit = &ptrVar1
+	}
+	if in.Spec.FailedJobsHistoryLimit == nil {
+		var ptrVar1 int32 = 1
+		in.Spec.FailedJobsHistoryLimit = &ptrVar1
+	}
 	if in.Spec.Template.JobTemplate != nil {
 		for i := range in.Spec.Template.JobTemplate.Spec.Template.Spec.Volumes {
 			a := &in.Spec.Template.JobTemplate.Spec.Template.Spec.Volumes[i]
@@ -247,183 +264,10 @@ func SetObjectDefaults_AdvancedCronJob(in *AdvancedCronJob) {
 		}
 	}
 	if in.Spec.Template.BroadcastJobTemplate != nil {
-		for i := range in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.Volumes {
-			a := &in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.Volumes[i]
-			if a.VolumeSource.ISCSI != nil {
-				if a.VolumeSource.ISCSI.ISCSIInterface == "" {
-					a.VolumeSource.ISCSI.ISCSIInterface = "default"
-				}
-			}
-			if a.VolumeSource.RBD != nil {
-				if a.VolumeSource.RBD.RBDPool == "" {
-					a.VolumeSource.RBD.RBDPool = "rbd"
-				}
-				if a.VolumeSource.RBD.RadosUser == "" {
-					a.VolumeSource.RBD.RadosUser = "admin"
-				}
-				if a.VolumeSource.RBD.Keyring == "" {
-					a.VolumeSource.RBD.Keyring = "/etc/ceph/keyring"
-				}
-			}
-			if a.VolumeSource.AzureDisk != nil {
-				if a.VolumeSource.AzureDisk.CachingMode == nil {
-					ptrVar1 := v1.AzureDataDiskCachingMode(v1.AzureDataDiskCachingReadWrite)
-					a.VolumeSource.AzureDisk.CachingMode = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.FSType == nil {
-					var ptrVar1 string = "ext4"
-					a.VolumeSource.AzureDisk.FSType = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.ReadOnly == nil {
-					var ptrVar1 bool = false
-					a.VolumeSource.AzureDisk.ReadOnly = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.Kind == nil {
-					ptrVar1 := v1.AzureDataDiskKind(v1.AzureSharedBlobDisk)
-					a.VolumeSource.AzureDisk.Kind = &ptrVar1
-				}
-			}
-			if a.VolumeSource.ScaleIO != nil {
-				if a.VolumeSource.ScaleIO.StorageMode == "" {
-					a.VolumeSource.ScaleIO.StorageMode = "ThinProvisioned"
-				}
-				if a.VolumeSource.ScaleIO.FSType == "" {
-					a.VolumeSource.ScaleIO.FSType = "xfs"
-				}
-			}
-		}
-		for i := range in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.InitContainers {
-			a := &in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.InitContainers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.Containers {
-			a := &in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.Containers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.EphemeralContainers {
-			a := &in.Spec.Template.BroadcastJobTemplate.Spec.Template.Spec.EphemeralContainers[i]
-			for j := range a.EphemeralContainerCommon.Ports {
-				b := &a.EphemeralContainerCommon.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.EphemeralContainerCommon.Env {
-				b := &a.EphemeralContainerCommon.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.LivenessProbe != nil {
-				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.ReadinessProbe != nil {
-				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.StartupProbe != nil {
-				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
+		SetDefaults_BroadcastJobTemplateSpec(in.Spec.Template.BroadcastJobTemplate)
+	}
+	if in.Spec.Template.ImageListPullJobTemplate != nil {
+		SetDefaults_ImageListPullJobTemplateSpec(in.Spec.Template.ImageListPullJobTemplate)
 	}
 }
 
@@ -436,6 +280,11 @@ func SetObjectDefaults_AdvancedCronJobList(in *AdvancedCronJobList) {
 
 func SetObjectDefaults_BroadcastJob(in *BroadcastJob) {
 	SetDefaults_BroadcastJob(in)
+	if in.Spec.Parallelism == nil {
+		if err := json.Unmarshal([]byte(`2147483647`), &in.Spec.Parallelism); err != nil {
+			panic(err)
+		}
+	}
 	for i := range in.Spec.Template.Spec.Volumes {
 		a := &in.Spec.Template.Spec.Volumes[i]
 		if a.VolumeSource.ISCSI != nil {
@@ -612,6 +461,12 @@ func SetObjectDefaults_BroadcastJob(in *BroadcastJob) {
 				}
 			}
 		}
+	}
+	if in.Spec.CompletionPolicy.Type == "" {
+		in.Spec.CompletionPolicy.Type = "Always"
+	}
+	if in.Spec.FailurePolicy.Type == "" {
+		in.Spec.FailurePolicy.Type = "FailFast"
 	}
 }
 
@@ -624,6 +479,10 @@ func SetObjectDefaults_BroadcastJobList(in *BroadcastJobList) {
 
 func SetObjectDefaults_CloneSet(in *CloneSet) {
 	SetDefaults_CloneSet(in)
+	if in.Spec.Replicas == nil {
+		var ptrVar1 int32 = 1
+		in.Spec.Replicas = &ptrVar1
+	}
 	for i := range in.Spec.Template.Spec.Volumes {
 		a := &in.Spec.Template.Spec.Volumes[i]
 		if a.VolumeSource.ISCSI != nil {
@@ -801,6 +660,10 @@ func SetObjectDefaults_CloneSet(in *CloneSet) {
 			}
 		}
 	}
+	if in.Spec.RevisionHistoryLimit == nil {
+		var ptrVar1 int32 = 10
+		in.Spec.RevisionHistoryLimit = &ptrVar1
+	}
 }
 
 func SetObjectDefaults_CloneSetList(in *CloneSetList) {
@@ -811,7 +674,6 @@ func SetObjectDefaults_CloneSetList(in *CloneSetList) {
 }
 
 func SetObjectDefaults_ContainerRecreateRequest(in *ContainerRecreateRequest) {
-	SetDefaults_ContainerRecreateRequest(in)
 	for i := range in.Spec.Containers {
 		a := &in.Spec.Containers[i]
 		for j := range a.Ports {
@@ -819,6 +681,16 @@ func SetObjectDefaults_ContainerRecreateRequest(in *ContainerRecreateRequest) {
 			if b.Protocol == "" {
 				b.Protocol = "TCP"
 			}
+		}
+	}
+	if in.Spec.Strategy == nil {
+		if err := json.Unmarshal([]byte(`{}`), &in.Spec.Strategy); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.Strategy != nil {
+		if in.Spec.Strategy.FailurePolicy == "" {
+			in.Spec.Strategy.FailurePolicy = "Fail"
 		}
 	}
 }
@@ -1009,6 +881,15 @@ func SetObjectDefaults_DaemonSet(in *DaemonSet) {
 			}
 		}
 	}
+	if in.Spec.BurstReplicas == nil {
+		if err := json.Unmarshal([]byte(`250`), &in.Spec.BurstReplicas); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.RevisionHistoryLimit == nil {
+		var ptrVar1 int32 = 10
+		in.Spec.RevisionHistoryLimit = &ptrVar1
+	}
 }
 
 func SetObjectDefaults_DaemonSetList(in *DaemonSetList) {
@@ -1073,7 +954,32 @@ func SetObjectDefaults_EphemeralJobList(in *EphemeralJobList) {
 }
 
 func SetObjectDefaults_ImageListPullJob(in *ImageListPullJob) {
-	SetDefaults_ImageListPullJob(in)
+	if in.Spec.ImagePullJobTemplate.Parallelism == nil {
+		if err := json.Unmarshal([]byte(`1`), &in.Spec.ImagePullJobTemplate.Parallelism); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.PullPolicy == nil {
+		if err := json.Unmarshal([]byte(`{}`), &in.Spec.ImagePullJobTemplate.PullPolicy); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.PullPolicy != nil {
+		if in.Spec.ImagePullJobTemplate.PullPolicy.TimeoutSeconds == nil {
+			var ptrVar1 int32 = 600
+			in.Spec.ImagePullJobTemplate.PullPolicy.TimeoutSeconds = &ptrVar1
+		}
+		if in.Spec.ImagePullJobTemplate.PullPolicy.BackoffLimit == nil {
+			var ptrVar1 int32 = 3
+			in.Spec.ImagePullJobTemplate.PullPolicy.BackoffLimit = &ptrVar1
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.CompletionPolicy.Type == "" {
+		in.Spec.ImagePullJobTemplate.CompletionPolicy.Type = "Always"
+	}
+	if in.Spec.ImagePullJobTemplate.ImagePullPolicy == "" {
+		in.Spec.ImagePullJobTemplate.ImagePullPolicy = "IfNotPresent"
+	}
 }
 
 func SetObjectDefaults_ImageListPullJobList(in *ImageListPullJobList) {
@@ -1084,7 +990,32 @@ func SetObjectDefaults_ImageListPullJobList(in *ImageListPullJobList) {
 }
 
 func SetObjectDefaults_ImagePullJob(in *ImagePullJob) {
-	SetDefaults_ImagePullJob(in)
+	if in.Spec.ImagePullJobTemplate.Parallelism == nil {
+		if err := json.Unmarshal([]byte(`1`), &in.Spec.ImagePullJobTemplate.Parallelism); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.PullPolicy == nil {
+		if err := json.Unmarshal([]byte(`{}`), &in.Spec.ImagePullJobTemplate.PullPolicy); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.PullPolicy != nil {
+		if in.Spec.ImagePullJobTemplate.PullPolicy.TimeoutSeconds == nil {
+			var ptrVar1 int32 = 600
+			in.Spec.ImagePullJobTemplate.PullPolicy.TimeoutSeconds = &ptrVar1
+		}
+		if in.Spec.ImagePullJobTemplate.PullPolicy.BackoffLimit == nil {
+			var ptrVar1 int32 = 3
+			in.Spec.ImagePullJobTemplate.PullPolicy.BackoffLimit = &ptrVar1
+		}
+	}
+	if in.Spec.ImagePullJobTemplate.CompletionPolicy.Type == "" {
+		in.Spec.ImagePullJobTemplate.CompletionPolicy.Type = "Always"
+	}
+	if in.Spec.ImagePullJobTemplate.ImagePullPolicy == "" {
+		in.Spec.ImagePullJobTemplate.ImagePullPolicy = "IfNotPresent"
+	}
 }
 
 func SetObjectDefaults_ImagePullJobList(in *ImagePullJobList) {
@@ -1193,6 +1124,17 @@ func SetObjectDefaults_SidecarSet(in *SidecarSet) {
 				}
 			}
 		}
+		if a.UpgradeStrategy.UpgradeType == "" {
+			a.UpgradeStrategy.UpgradeType = "ColdUpgrade"
+		}
+		if a.ShareVolumePolicy.Type == "" {
+			a.ShareVolumePolicy.Type = "disabled"
+		}
+		if a.ShareVolumeDevicePolicy != nil {
+			if a.ShareVolumeDevicePolicy.Type == "" {
+				a.ShareVolumeDevicePolicy.Type = "disabled"
+			}
+		}
 	}
 	for i := range in.Spec.Containers {
 		a := &in.Spec.Containers[i]
@@ -1235,6 +1177,17 @@ func SetObjectDefaults_SidecarSet(in *SidecarSet) {
 					var ptrVar1 string = ""
 					a.Container.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
 				}
+			}
+		}
+		if a.UpgradeStrategy.UpgradeType == "" {
+			a.UpgradeStrategy.UpgradeType = "ColdUpgrade"
+		}
+		if a.ShareVolumePolicy.Type == "" {
+			a.ShareVolumePolicy.Type = "disabled"
+		}
+		if a.ShareVolumeDevicePolicy != nil {
+			if a.ShareVolumeDevicePolicy.Type == "" {
+				a.ShareVolumeDevicePolicy.Type = "disabled"
 			}
 		}
 	}
@@ -1283,6 +1236,34 @@ func SetObjectDefaults_SidecarSet(in *SidecarSet) {
 			}
 		}
 	}
+	if in.Spec.UpdateStrategy.Type == "" {
+		in.Spec.UpdateStrategy.Type = "RollingUpdate"
+	}
+	if in.Spec.UpdateStrategy.Partition == nil {
+		if err := json.Unmarshal([]byte(`0`), &in.Spec.UpdateStrategy.Partition); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.UpdateStrategy.MaxUnavailable == nil {
+		if err := json.Unmarshal([]byte(`1`), &in.Spec.UpdateStrategy.MaxUnavailable); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.InjectionStrategy.Revision != nil {
+		if in.Spec.InjectionStrategy.Revision.Policy == "" {
+			in.Spec.InjectionStrategy.Revision.Policy = "Always"
+		}
+	}
+	if in.Spec.RevisionHistoryLimit == nil {
+		var ptrVar1 int32 = 10
+		in.Spec.RevisionHistoryLimit = &ptrVar1
+	}
+	for i := range in.Spec.PatchPodMetadata {
+		a := &in.Spec.PatchPodMetadata[i]
+		if a.PatchPolicy == "" {
+			a.PatchPolicy = "Retain"
+		}
+	}
 }
 
 func SetObjectDefaults_SidecarSetList(in *SidecarSetList) {
@@ -1294,6 +1275,10 @@ func SetObjectDefaults_SidecarSetList(in *SidecarSetList) {
 
 func SetObjectDefaults_StatefulSet(in *StatefulSet) {
 	SetDefaults_StatefulSet(in)
+	if in.Spec.Replicas == nil {
+		var ptrVar1 int32 = 1
+		in.Spec.Replicas = &ptrVar1
+	}
 	for i := range in.Spec.Template.Spec.Volumes {
 		a := &in.Spec.Template.Spec.Volumes[i]
 		if a.VolumeSource.ISCSI != nil {
@@ -1471,6 +1456,26 @@ func SetObjectDefaults_StatefulSet(in *StatefulSet) {
 			}
 		}
 	}
+	if in.Spec.PodManagementPolicy == "" {
+		in.Spec.PodManagementPolicy = "OrderedReady"
+	}
+	if in.Spec.RevisionHistoryLimit == nil {
+		var ptrVar1 int32 = 10
+		in.Spec.RevisionHistoryLimit = &ptrVar1
+	}
+	if in.Spec.PersistentVolumeClaimRetentionPolicy == nil {
+		if err := json.Unmarshal([]byte(`{}`), &in.Spec.PersistentVolumeClaimRetentionPolicy); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.PersistentVolumeClaimRetentionPolicy != nil {
+		if in.Spec.PersistentVolumeClaimRetentionPolicy.WhenDeleted == "" {
+			in.Spec.PersistentVolumeClaimRetentionPolicy.WhenDeleted = "Retain"
+		}
+		if in.Spec.PersistentVolumeClaimRetentionPolicy.WhenScaled == "" {
+			in.Spec.PersistentVolumeClaimRetentionPolicy.WhenScaled = "Retain"
+		}
+	}
 }
 
 func SetObjectDefaults_StatefulSetList(in *StatefulSetList) {
@@ -1482,721 +1487,25 @@ func SetObjectDefaults_StatefulSetList(in *StatefulSetList) {
 
 func SetObjectDefaults_UnitedDeployment(in *UnitedDeployment) {
 	SetDefaults_UnitedDeployment(in)
+	if in.Spec.Replicas == nil {
+		var ptrVar1 int32 = 1
+		in.Spec.Replicas = &ptrVar1
+	}
 	if in.Spec.Template.StatefulSetTemplate != nil {
-		for i := range in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Volumes {
-			a := &in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Volumes[i]
-			if a.VolumeSource.ISCSI != nil {
-				if a.VolumeSource.ISCSI.ISCSIInterface == "" {
-					a.VolumeSource.ISCSI.ISCSIInterface = "default"
-				}
-			}
-			if a.VolumeSource.RBD != nil {
-				if a.VolumeSource.RBD.RBDPool == "" {
-					a.VolumeSource.RBD.RBDPool = "rbd"
-				}
-				if a.VolumeSource.RBD.RadosUser == "" {
-					a.VolumeSource.RBD.RadosUser = "admin"
-				}
-				if a.VolumeSource.RBD.Keyring == "" {
-					a.VolumeSource.RBD.Keyring = "/etc/ceph/keyring"
-				}
-			}
-			if a.VolumeSource.AzureDisk != nil {
-				if a.VolumeSource.AzureDisk.CachingMode == nil {
-					ptrVar1 := v1.AzureDataDiskCachingMode(v1.AzureDataDiskCachingReadWrite)
-					a.VolumeSource.AzureDisk.CachingMode = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.FSType == nil {
-					var ptrVar1 string = "ext4"
-					a.VolumeSource.AzureDisk.FSType = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.ReadOnly == nil {
-					var ptrVar1 bool = false
-					a.VolumeSource.AzureDisk.ReadOnly = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.Kind == nil {
-					ptrVar1 := v1.AzureDataDiskKind(v1.AzureSharedBlobDisk)
-					a.VolumeSource.AzureDisk.Kind = &ptrVar1
-				}
-			}
-			if a.VolumeSource.ScaleIO != nil {
-				if a.VolumeSource.ScaleIO.StorageMode == "" {
-					a.VolumeSource.ScaleIO.StorageMode = "ThinProvisioned"
-				}
-				if a.VolumeSource.ScaleIO.FSType == "" {
-					a.VolumeSource.ScaleIO.FSType = "xfs"
-				}
-			}
-		}
-		for i := range in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.InitContainers {
-			a := &in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.InitContainers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Containers {
-			a := &in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.Containers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.EphemeralContainers {
-			a := &in.Spec.Template.StatefulSetTemplate.Spec.Template.Spec.EphemeralContainers[i]
-			for j := range a.EphemeralContainerCommon.Ports {
-				b := &a.EphemeralContainerCommon.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.EphemeralContainerCommon.Env {
-				b := &a.EphemeralContainerCommon.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.LivenessProbe != nil {
-				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.ReadinessProbe != nil {
-				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.StartupProbe != nil {
-				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
+		SetDefaults_StatefulSetTemplateSpec(in.Spec.Template.StatefulSetTemplate)
 	}
 	if in.Spec.Template.AdvancedStatefulSetTemplate != nil {
-		for i := range in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.Volumes {
-			a := &in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.Volumes[i]
-			if a.VolumeSource.ISCSI != nil {
-				if a.VolumeSource.ISCSI.ISCSIInterface == "" {
-					a.VolumeSource.ISCSI.ISCSIInterface = "default"
-				}
-			}
-			if a.VolumeSource.RBD != nil {
-				if a.VolumeSource.RBD.RBDPool == "" {
-					a.VolumeSource.RBD.RBDPool = "rbd"
-				}
-				if a.VolumeSource.RBD.RadosUser == "" {
-					a.VolumeSource.RBD.RadosUser = "admin"
-				}
-				if a.VolumeSource.RBD.Keyring == "" {
-					a.VolumeSource.RBD.Keyring = "/etc/ceph/keyring"
-				}
-			}
-			if a.VolumeSource.AzureDisk != nil {
-				if a.VolumeSource.AzureDisk.CachingMode == nil {
-					ptrVar1 := v1.AzureDataDiskCachingMode(v1.AzureDataDiskCachingReadWrite)
-					a.VolumeSource.AzureDisk.CachingMode = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.FSType == nil {
-					var ptrVar1 string = "ext4"
-					a.VolumeSource.AzureDisk.FSType = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.ReadOnly == nil {
-					var ptrVar1 bool = false
-					a.VolumeSource.AzureDisk.ReadOnly = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.Kind == nil {
-					ptrVar1 := v1.AzureDataDiskKind(v1.AzureSharedBlobDisk)
-					a.VolumeSource.AzureDisk.Kind = &ptrVar1
-				}
-			}
-			if a.VolumeSource.ScaleIO != nil {
-				if a.VolumeSource.ScaleIO.StorageMode == "" {
-					a.VolumeSource.ScaleIO.StorageMode = "ThinProvisioned"
-				}
-				if a.VolumeSource.ScaleIO.FSType == "" {
-					a.VolumeSource.ScaleIO.FSType = "xfs"
-				}
-			}
-		}
-		for i := range in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.InitContainers {
-			a := &in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.InitContainers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.Containers {
-			a := &in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.Containers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.EphemeralContainers {
-			a := &in.Spec.Template.AdvancedStatefulSetTemplate.Spec.Template.Spec.EphemeralContainers[i]
-			for j := range a.EphemeralContainerCommon.Ports {
-				b := &a.EphemeralContainerCommon.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.EphemeralContainerCommon.Env {
-				b := &a.EphemeralContainerCommon.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.LivenessProbe != nil {
-				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.ReadinessProbe != nil {
-				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.StartupProbe != nil {
-				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
+		SetDefaults_AdvancedStatefulSetTemplateSpec(in.Spec.Template.AdvancedStatefulSetTemplate)
 	}
 	if in.Spec.Template.CloneSetTemplate != nil {
-		for i := range in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.Volumes {
-			a := &in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.Volumes[i]
-			if a.VolumeSource.ISCSI != nil {
-				if a.VolumeSource.ISCSI.ISCSIInterface == "" {
-					a.VolumeSource.ISCSI.ISCSIInterface = "default"
-				}
-			}
-			if a.VolumeSource.RBD != nil {
-				if a.VolumeSource.RBD.RBDPool == "" {
-					a.VolumeSource.RBD.RBDPool = "rbd"
-				}
-				if a.VolumeSource.RBD.RadosUser == "" {
-					a.VolumeSource.RBD.RadosUser = "admin"
-				}
-				if a.VolumeSource.RBD.Keyring == "" {
-					a.VolumeSource.RBD.Keyring = "/etc/ceph/keyring"
-				}
-			}
-			if a.VolumeSource.AzureDisk != nil {
-				if a.VolumeSource.AzureDisk.CachingMode == nil {
-					ptrVar1 := v1.AzureDataDiskCachingMode(v1.AzureDataDiskCachingReadWrite)
-					a.VolumeSource.AzureDisk.CachingMode = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.FSType == nil {
-					var ptrVar1 string = "ext4"
-					a.VolumeSource.AzureDisk.FSType = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.ReadOnly == nil {
-					var ptrVar1 bool = false
-					a.VolumeSource.AzureDisk.ReadOnly = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.Kind == nil {
-					ptrVar1 := v1.AzureDataDiskKind(v1.AzureSharedBlobDisk)
-					a.VolumeSource.AzureDisk.Kind = &ptrVar1
-				}
-			}
-			if a.VolumeSource.ScaleIO != nil {
-				if a.VolumeSource.ScaleIO.StorageMode == "" {
-					a.VolumeSource.ScaleIO.StorageMode = "ThinProvisioned"
-				}
-				if a.VolumeSource.ScaleIO.FSType == "" {
-					a.VolumeSource.ScaleIO.FSType = "xfs"
-				}
-			}
-		}
-		for i := range in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.InitContainers {
-			a := &in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.InitContainers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.Containers {
-			a := &in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.Containers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.EphemeralContainers {
-			a := &in.Spec.Template.CloneSetTemplate.Spec.Template.Spec.EphemeralContainers[i]
-			for j := range a.EphemeralContainerCommon.Ports {
-				b := &a.EphemeralContainerCommon.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.EphemeralContainerCommon.Env {
-				b := &a.EphemeralContainerCommon.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.LivenessProbe != nil {
-				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.ReadinessProbe != nil {
-				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.StartupProbe != nil {
-				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
+		SetDefaults_CloneSetTemplateSpec(in.Spec.Template.CloneSetTemplate)
 	}
 	if in.Spec.Template.DeploymentTemplate != nil {
-		for i := range in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Volumes {
-			a := &in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Volumes[i]
-			if a.VolumeSource.ISCSI != nil {
-				if a.VolumeSource.ISCSI.ISCSIInterface == "" {
-					a.VolumeSource.ISCSI.ISCSIInterface = "default"
-				}
-			}
-			if a.VolumeSource.RBD != nil {
-				if a.VolumeSource.RBD.RBDPool == "" {
-					a.VolumeSource.RBD.RBDPool = "rbd"
-				}
-				if a.VolumeSource.RBD.RadosUser == "" {
-					a.VolumeSource.RBD.RadosUser = "admin"
-				}
-				if a.VolumeSource.RBD.Keyring == "" {
-					a.VolumeSource.RBD.Keyring = "/etc/ceph/keyring"
-				}
-			}
-			if a.VolumeSource.AzureDisk != nil {
-				if a.VolumeSource.AzureDisk.CachingMode == nil {
-					ptrVar1 := v1.AzureDataDiskCachingMode(v1.AzureDataDiskCachingReadWrite)
-					a.VolumeSource.AzureDisk.CachingMode = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.FSType == nil {
-					var ptrVar1 string = "ext4"
-					a.VolumeSource.AzureDisk.FSType = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.ReadOnly == nil {
-					var ptrVar1 bool = false
-					a.VolumeSource.AzureDisk.ReadOnly = &ptrVar1
-				}
-				if a.VolumeSource.AzureDisk.Kind == nil {
-					ptrVar1 := v1.AzureDataDiskKind(v1.AzureSharedBlobDisk)
-					a.VolumeSource.AzureDisk.Kind = &ptrVar1
-				}
-			}
-			if a.VolumeSource.ScaleIO != nil {
-				if a.VolumeSource.ScaleIO.StorageMode == "" {
-					a.VolumeSource.ScaleIO.StorageMode = "ThinProvisioned"
-				}
-				if a.VolumeSource.ScaleIO.FSType == "" {
-					a.VolumeSource.ScaleIO.FSType = "xfs"
-				}
-			}
-		}
-		for i := range in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.InitContainers {
-			a := &in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.InitContainers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Containers {
-			a := &in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.Containers[i]
-			for j := range a.Ports {
-				b := &a.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.Env {
-				b := &a.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.LivenessProbe != nil {
-				if a.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.ReadinessProbe != nil {
-				if a.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.StartupProbe != nil {
-				if a.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
-		for i := range in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.EphemeralContainers {
-			a := &in.Spec.Template.DeploymentTemplate.Spec.Template.Spec.EphemeralContainers[i]
-			for j := range a.EphemeralContainerCommon.Ports {
-				b := &a.EphemeralContainerCommon.Ports[j]
-				if b.Protocol == "" {
-					b.Protocol = "TCP"
-				}
-			}
-			for j := range a.EphemeralContainerCommon.Env {
-				b := &a.EphemeralContainerCommon.Env[j]
-				if b.ValueFrom != nil {
-					if b.ValueFrom.FileKeyRef != nil {
-						if b.ValueFrom.FileKeyRef.Optional == nil {
-							var ptrVar1 bool = false
-							b.ValueFrom.FileKeyRef.Optional = &ptrVar1
-						}
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.LivenessProbe != nil {
-				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.ReadinessProbe != nil {
-				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-			if a.EphemeralContainerCommon.StartupProbe != nil {
-				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
-					if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
-						var ptrVar1 string = ""
-						a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
-					}
-				}
-			}
-		}
+		SetDefaults_DeploymentTemplateSpec(in.Spec.Template.DeploymentTemplate)
+	}
+	if in.Spec.RevisionHistoryLimit == nil {
+		var ptrVar1 int32 = 10
+		in.Spec.RevisionHistoryLimit = &ptrVar1
 	}
 }
 
@@ -2209,6 +1518,9 @@ func SetObjectDefaults_UnitedDeploymentList(in *UnitedDeploymentList) {
 
 func SetObjectDefaults_WorkloadSpread(in *WorkloadSpread) {
 	SetDefaults_WorkloadSpread(in)
+	if in.Spec.ScheduleStrategy.Type == "" {
+		in.Spec.ScheduleStrategy.Type = "Fixed"
+	}
 }
 
 func SetObjectDefaults_WorkloadSpreadList(in *WorkloadSpreadList) {

@@ -9,18 +9,19 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/defaulting"
 )
 
+// Defaults that hold whatever else the object says are +default= markers on the
+// fields of the types (defaulter-gen applies them after the functions here; they are
+// also the defaults the OpenAPI schema shows). The SetDefaults_ functions hold only
+// what a marker cannot say: kube's own pod and claim template defaults, defaults that
+// depend on the value of another field (an update strategy's type), and the templates
+// embedded in another kind, which get only kube's pod defaults (their defaulters cover
+// them, so the markers of the embedded kind do not apply there).
 func addDefaultingFuncs(scheme *runtime.Scheme) error {
 	return RegisterDefaults(scheme)
 }
 
 // SetDefaults_CloneSet fills in what OpenKruise defaults for a v1beta1 CloneSet.
 func SetDefaults_CloneSet(obj *CloneSet) {
-	if obj.Spec.Replicas == nil {
-		obj.Spec.Replicas = ptr.To[int32](1)
-	}
-	if obj.Spec.RevisionHistoryLimit == nil {
-		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
-	}
 	defaulting.PodTemplate(&obj.Spec.Template)
 	defaulting.ClaimTemplates(obj.Spec.VolumeClaimTemplates)
 
@@ -50,9 +51,6 @@ func SetDefaults_CloneSet(obj *CloneSet) {
 
 // SetDefaults_StatefulSet fills in what OpenKruise defaults for an Advanced StatefulSet.
 func SetDefaults_StatefulSet(obj *StatefulSet) {
-	if obj.Spec.PodManagementPolicy == "" {
-		obj.Spec.PodManagementPolicy = appsv1.OrderedReadyPodManagement
-	}
 	s := &obj.Spec.UpdateStrategy
 	if s.Type == "" {
 		s.Type = appsv1.RollingUpdateStatefulSetStrategyType
@@ -75,34 +73,12 @@ func SetDefaults_StatefulSet(obj *StatefulSet) {
 			ru.MinReadySeconds = ptr.To[int32](0)
 		}
 	}
-	if obj.Spec.Replicas == nil {
-		obj.Spec.Replicas = ptr.To[int32](1)
-	}
-	if obj.Spec.RevisionHistoryLimit == nil {
-		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
-	}
-	if obj.Spec.PersistentVolumeClaimRetentionPolicy == nil {
-		obj.Spec.PersistentVolumeClaimRetentionPolicy = &StatefulSetPersistentVolumeClaimRetentionPolicy{}
-	}
-	p := obj.Spec.PersistentVolumeClaimRetentionPolicy
-	if p.WhenDeleted == "" {
-		p.WhenDeleted = RetainPersistentVolumeClaimRetentionPolicyType
-	}
-	if p.WhenScaled == "" {
-		p.WhenScaled = RetainPersistentVolumeClaimRetentionPolicyType
-	}
 	defaulting.PodTemplate(&obj.Spec.Template)
 	defaulting.ClaimTemplates(obj.Spec.VolumeClaimTemplates)
 }
 
 // SetDefaults_DaemonSet fills in what OpenKruise defaults for an Advanced DaemonSet.
 func SetDefaults_DaemonSet(obj *DaemonSet) {
-	if obj.Spec.BurstReplicas == nil {
-		obj.Spec.BurstReplicas = ptr.To(intstr.FromInt32(250))
-	}
-	if obj.Spec.RevisionHistoryLimit == nil {
-		obj.Spec.RevisionHistoryLimit = ptr.To[int32](10)
-	}
 	defaulting.PodTemplate(&obj.Spec.Template)
 
 	s := &obj.Spec.UpdateStrategy

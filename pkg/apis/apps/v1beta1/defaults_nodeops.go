@@ -1,19 +1,21 @@
 package v1beta1
 
 import (
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 )
 
-// Pull defaults OpenKruise documents for image pulls (the same in both versions).
+// Pull defaults OpenKruise documents for image pulls (the same in both versions; the
+// markers on PullPolicy say the same numbers).
 const (
 	DefaultImagePullTimeoutSeconds = v1alpha1.DefaultImagePullTimeoutSeconds
 	DefaultImagePullBackoffLimit   = v1alpha1.DefaultImagePullBackoffLimit
 )
 
-// SetDefaults_NodeImage gives every tag a bounded pull.
+// SetDefaults_NodeImage gives every tag a bounded pull. Tags sit in map values, which
+// defaulter-gen's markers do not reach, so this is written out. ImagePullJob,
+// ImageListPullJob and ContainerRecreateRequest defaults are all markers.
 func SetDefaults_NodeImage(obj *NodeImage) {
 	for name, img := range obj.Spec.Images {
 		for i := range img.Tags {
@@ -32,48 +34,5 @@ func SetDefaults_NodeImage(obj *NodeImage) {
 			}
 		}
 		obj.Spec.Images[name] = img
-	}
-}
-
-// SetDefaults_ImagePullJob fills in OpenKruise's defaults for a job.
-func SetDefaults_ImagePullJob(obj *ImagePullJob) {
-	setDefaultsImagePullJobTemplate(&obj.Spec.ImagePullJobTemplate)
-}
-
-// SetDefaults_ImageListPullJob fills in the same defaults as for an ImagePullJob.
-func SetDefaults_ImageListPullJob(obj *ImageListPullJob) {
-	setDefaultsImagePullJobTemplate(&obj.Spec.ImagePullJobTemplate)
-}
-
-func setDefaultsImagePullJobTemplate(t *ImagePullJobTemplate) {
-	if t.CompletionPolicy.Type == "" {
-		t.CompletionPolicy.Type = Always
-	}
-	if t.PullPolicy == nil {
-		t.PullPolicy = &PullPolicy{}
-	}
-	if t.PullPolicy.TimeoutSeconds == nil {
-		t.PullPolicy.TimeoutSeconds = ptr.To(DefaultImagePullTimeoutSeconds)
-	}
-	if t.PullPolicy.BackoffLimit == nil {
-		t.PullPolicy.BackoffLimit = ptr.To(DefaultImagePullBackoffLimit)
-	}
-	if t.Parallelism == nil {
-		t.Parallelism = ptr.To(intstr.FromInt32(1))
-	}
-	if t.ImagePullPolicy == "" {
-		t.ImagePullPolicy = PullIfNotPresent
-	}
-}
-
-// SetDefaults_ContainerRecreateRequest: a request without a strategy fails on the first
-// container that cannot be recreated. The pod-dependent defaults (grace period, preStop,
-// labels) are filled in by the ContainerRecreateRequest admission plugin.
-func SetDefaults_ContainerRecreateRequest(obj *ContainerRecreateRequest) {
-	if obj.Spec.Strategy == nil {
-		obj.Spec.Strategy = &ContainerRecreateRequestStrategy{}
-	}
-	if obj.Spec.Strategy.FailurePolicy == "" {
-		obj.Spec.Strategy.FailurePolicy = ContainerRecreateRequestFailurePolicyFail
 	}
 }

@@ -27,6 +27,7 @@ type BroadcastJobSpec struct {
 	// Parallelism caps how many of the job's pods run at once (a number, or a percent
 	// of the desired pods). Unset means no cap.
 	// +optional
+	// +default=2147483647
 	Parallelism *intstr.IntOrString `json:"parallelism,omitempty" protobuf:"bytes,1,opt,name=parallelism"`
 	// Template is the pod run on each eligible node (those its node selector, affinity
 	// and tolerations admit). restartPolicy must be Never or OnFailure.
@@ -47,6 +48,7 @@ type BroadcastJobSpec struct {
 type FailurePolicy struct {
 	// Type is Continue, FailFast (the default) or Pause.
 	// +optional
+	// +default="FailFast"
 	Type FailurePolicyType `json:"type,omitempty" protobuf:"bytes,1,opt,name=type,casttype=FailurePolicyType"`
 	// RestartLimit is how many container restarts the job's pods may add up to before
 	// the job counts as failed.

@@ -6,6 +6,7 @@ type CompletionPolicy struct {
 	// Type is Always (the job ends once every node finished, or at its deadline) or
 	// Never (the job keeps running for nodes that join later). Defaults to Always.
 	// +optional
+	// +default="Always"
 	Type CompletionPolicyType `json:"type,omitempty" protobuf:"bytes,1,opt,name=type,casttype=CompletionPolicyType"`
 	// ActiveDeadlineSeconds bounds the job from its start (Always only).
 	// +optional

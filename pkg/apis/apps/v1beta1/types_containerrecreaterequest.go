@@ -51,6 +51,7 @@ type ContainerRecreateRequestSpec struct {
 	Containers []ContainerRecreateRequestContainer `json:"containers" protobuf:"bytes,2,rep,name=containers"`
 	// Strategy says how to recreate them.
 	// +optional
+	// +default={}
 	Strategy *ContainerRecreateRequestStrategy `json:"strategy,omitempty" protobuf:"bytes,3,opt,name=strategy"`
 	// ActiveDeadlineSeconds fails the request if it has not finished this long after creation.
 	// +optional
@@ -99,6 +100,7 @@ type ContainerRecreateRequestContainerContext struct {
 type ContainerRecreateRequestStrategy struct {
 	// FailurePolicy is Fail (stop at the first container that fails) or Ignore. Defaults to Fail.
 	// +optional
+	// +default="Fail"
 	FailurePolicy ContainerRecreateRequestFailurePolicyType `json:"failurePolicy,omitempty" protobuf:"bytes,1,opt,name=failurePolicy,casttype=ContainerRecreateRequestFailurePolicyType"`
 	// OrderedRecreate recreates a container only after the previous one is running again.
 	// +optional

@@ -43,10 +43,12 @@ type DaemonSetSpec struct {
 	// BurstReplicas caps how many pods one sync creates (number or percent of the
 	// desired pods). Defaults to 250.
 	// +optional
+	// +default=250
 	BurstReplicas *intstr.IntOrString `json:"burstReplicas,omitempty" protobuf:"bytes,5,opt,name=burstReplicas"`
 	// RevisionHistoryLimit is how many old ControllerRevisions are kept for rollback.
 	// Defaults to 10.
 	// +optional
+	// +default=10
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty" protobuf:"varint,6,opt,name=revisionHistoryLimit"`
 	// Lifecycle hooks that hold a pod before it is deleted or updated in place.
 	// +optional

@@ -42,9 +42,11 @@ type ImagePullJobTemplate struct {
 	// Parallelism is how many nodes pull at once (a number or a percent of the selected
 	// nodes). Defaults to 1; 0 pauses the job.
 	// +optional
+	// +default=1
 	Parallelism *intstr.IntOrString `json:"parallelism,omitempty" protobuf:"bytes,4,opt,name=parallelism"`
 	// PullPolicy bounds each node's pull.
 	// +optional
+	// +default={}
 	PullPolicy *PullPolicy `json:"pullPolicy,omitempty" protobuf:"bytes,5,opt,name=pullPolicy"`
 	// CompletionPolicy says when the job ends (Always) or that it keeps pulling (Never).
 	// +optional
@@ -54,6 +56,7 @@ type ImagePullJobTemplate struct {
 	SandboxConfig *SandboxConfig `json:"sandboxConfig,omitempty" protobuf:"bytes,7,opt,name=sandboxConfig"`
 	// ImagePullPolicy is Always or IfNotPresent. Defaults to IfNotPresent.
 	// +optional
+	// +default="IfNotPresent"
 	ImagePullPolicy ImagePullPolicy `json:"imagePullPolicy,omitempty" protobuf:"bytes,8,opt,name=imagePullPolicy,casttype=ImagePullPolicy"`
 }
 
@@ -86,9 +89,11 @@ type ImagePullJobPodSelector struct {
 type PullPolicy struct {
 	// TimeoutSeconds bounds each attempt. Defaults to 600.
 	// +optional
+	// +default=600
 	TimeoutSeconds *int32 `json:"timeoutSeconds,omitempty" protobuf:"varint,1,opt,name=timeoutSeconds"`
 	// BackoffLimit is how many retries follow a failed attempt. Defaults to 3.
 	// +optional
+	// +default=3
 	BackoffLimit *int32 `json:"backoffLimit,omitempty" protobuf:"varint,2,opt,name=backoffLimit"`
 }
 

@@ -65,7 +65,7 @@ func ValidatePersistentPodStateStatusUpdate(pps, old *apps.PersistentPodState) f
 }
 
 func validatePersistentPodStateSpec(spec *apps.PersistentPodStateSpec, fld *field.Path) field.ErrorList {
-	allErrs := validateWorkloadTarget(&spec.TargetReference, PersistentPodStateTargets, fld.Child("targetRef"))
+	allErrs := ValidateTargetReference(spec.TargetReference.APIVersion, spec.TargetReference.Kind, spec.TargetReference.Name, PersistentPodStateTargets, fld.Child("targetRef"))
 	if spec.RequiredPersistentTopology == nil && len(spec.PreferredPersistentTopology) == 0 {
 		allErrs = append(allErrs, field.Required(fld.Child("requiredPersistentTopology"),
 			"requiredPersistentTopology or preferredPersistentTopology must be set"))

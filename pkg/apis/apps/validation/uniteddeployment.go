@@ -11,9 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/kubernetes/pkg/apis/core"
-	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
-	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/rules/uniteddeployment"
@@ -289,22 +286,9 @@ func validateTopology(spec *apps.UnitedDeploymentSpec, checkShares bool, fldPath
 func validateSubsetPlacement(s *apps.Subset, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(s.NodeSelectorTerm.MatchExpressions)+len(s.NodeSelectorTerm.MatchFields) > 0 {
-		term := core.NodeSelectorTerm{}
-		if err := k8scorev1.Convert_v1_NodeSelectorTerm_To_core_NodeSelectorTerm(s.NodeSelectorTerm.DeepCopy(), &term, nil); err != nil {
-			allErrs = append(allErrs, field.InternalError(p.Child("nodeSelectorTerm"), err))
-		} else {
-			allErrs = append(allErrs, corevalidation.ValidateNodeSelectorTerm(term, false, p.Child("nodeSelectorTerm"))...)
-		}
+		allErrs = append(allErrs, validateNodeSelectorTerm(&s.NodeSelectorTerm, p.Child("nodeSelectorTerm"))...)
 	}
-	if len(s.Tolerations) > 0 {
-		tols := make([]core.Toleration, len(s.Tolerations))
-		for i := range s.Tolerations {
-			if err := k8scorev1.Convert_v1_Toleration_To_core_Toleration(&s.Tolerations[i], &tols[i], nil); err != nil {
-				allErrs = append(allErrs, field.InternalError(p.Child("tolerations").Index(i), err))
-			}
-		}
-		allErrs = append(allErrs, corevalidation.ValidateTolerations(tols, p.Child("tolerations"), corevalidation.PodValidationOptions{})...)
-	}
+	allErrs = append(allErrs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
 	if raw := s.Patch.Raw; len(raw) > 0 && string(raw) != "null" {
 		var obj map[string]any
 		if err := json.Unmarshal(raw, &obj); err != nil {

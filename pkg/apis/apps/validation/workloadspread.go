@@ -14,9 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/kubernetes/pkg/apis/core"
-	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
-	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
@@ -82,7 +79,7 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 	if spec.TargetReference == nil {
 		allErrs = append(allErrs, field.Required(fld.Child("targetRef"), ""))
 	} else {
-		allErrs = append(allErrs, validateWorkloadTarget(spec.TargetReference, WorkloadSpreadTargets, fld.Child("targetRef"))...)
+		allErrs = append(allErrs, ValidateTargetReference(spec.TargetReference.APIVersion, spec.TargetReference.Kind, spec.TargetReference.Name, WorkloadSpreadTargets, fld.Child("targetRef"))...)
 	}
 	allErrs = append(allErrs, validateTargetFilter(spec.TargetFilter, fld.Child("targetFilter"))...)
 	subsetsPath := fld.Child("subsets")
@@ -111,72 +108,14 @@ func validateWorkloadSpreadSpec(spec *apps.WorkloadSpreadSpec, fld *field.Path) 
 	return append(allErrs, validateSpreadScheduleStrategy(&spec.ScheduleStrategy, fld.Child("scheduleStrategy"))...)
 }
 
-// validateWorkloadTarget checks a targetRef names one of the supported kinds (shared by
-// WorkloadSpread and PersistentPodState).
-func validateWorkloadTarget(ref *apps.TargetReference, targets []schema.GroupKind, fld *field.Path) field.ErrorList {
-	var allErrs field.ErrorList
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	switch {
-	case ref.APIVersion == "":
-		allErrs = append(allErrs, field.Required(fld.Child("apiVersion"), ""))
-	case err != nil || gv.Version == "":
-		allErrs = append(allErrs, field.Invalid(fld.Child("apiVersion"), ref.APIVersion, "must be <group>/<version> or v1"))
-	}
-	if ref.Kind == "" {
-		allErrs = append(allErrs, field.Required(fld.Child("kind"), ""))
-	} else if err == nil && ref.APIVersion != "" {
-		gk := gv.WithKind(ref.Kind).GroupKind()
-		supported := false
-		var names []string
-		for _, s := range targets {
-			supported = supported || s == gk
-			names = append(names, s.String())
-		}
-		if !supported {
-			allErrs = append(allErrs, field.NotSupported(fld.Child("kind"), gk.String(), names))
-		}
-	}
-	if ref.Name == "" {
-		allErrs = append(allErrs, field.Required(fld.Child("name"), ""))
-	} else {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(ref.Name, false) {
-			allErrs = append(allErrs, field.Invalid(fld.Child("name"), ref.Name, msg))
-		}
-	}
-	return allErrs
-}
-
-// validateSpreadSubsetPlacement checks the node terms and tolerations with kube's pod rules,
-// on kube's internal types.
+// validateSpreadSubsetPlacement checks the node terms and tolerations with kube's pod rules.
 func validateSpreadSubsetPlacement(s *apps.WorkloadSpreadSubset, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.RequiredNodeSelectorTerm != nil {
-		var term core.NodeSelectorTerm
-		if err := k8scorev1.Convert_v1_NodeSelectorTerm_To_core_NodeSelectorTerm(s.RequiredNodeSelectorTerm.DeepCopy(), &term, nil); err != nil {
-			allErrs = append(allErrs, field.InternalError(p.Child("requiredNodeSelectorTerm"), err))
-		} else {
-			allErrs = append(allErrs, corevalidation.ValidateNodeSelectorTerm(term, false, p.Child("requiredNodeSelectorTerm"))...)
-		}
+		allErrs = append(allErrs, validateNodeSelectorTerm(s.RequiredNodeSelectorTerm, p.Child("requiredNodeSelectorTerm"))...)
 	}
-	if len(s.PreferredNodeSelectorTerms) > 0 {
-		terms := make([]core.PreferredSchedulingTerm, len(s.PreferredNodeSelectorTerms))
-		for i := range s.PreferredNodeSelectorTerms {
-			if err := k8scorev1.Convert_v1_PreferredSchedulingTerm_To_core_PreferredSchedulingTerm(s.PreferredNodeSelectorTerms[i].DeepCopy(), &terms[i], nil); err != nil {
-				return append(allErrs, field.InternalError(p.Child("preferredNodeSelectorTerms").Index(i), err))
-			}
-		}
-		allErrs = append(allErrs, corevalidation.ValidatePreferredSchedulingTerms(terms, p.Child("preferredNodeSelectorTerms"))...)
-	}
-	if len(s.Tolerations) > 0 {
-		tols := make([]core.Toleration, len(s.Tolerations))
-		for i := range s.Tolerations {
-			if err := k8scorev1.Convert_v1_Toleration_To_core_Toleration(s.Tolerations[i].DeepCopy(), &tols[i], nil); err != nil {
-				return append(allErrs, field.InternalError(p.Child("tolerations").Index(i), err))
-			}
-		}
-		allErrs = append(allErrs, corevalidation.ValidateTolerations(tols, p.Child("tolerations"), corevalidation.PodValidationOptions{})...)
-	}
-	return allErrs
+	allErrs = append(allErrs, validatePreferredSchedulingTerms(s.PreferredNodeSelectorTerms, p.Child("preferredNodeSelectorTerms"))...)
+	return append(allErrs, validateTolerations(s.Tolerations, p.Child("tolerations"))...)
 }
 
 // validateSubsetPatch checks that the patch is a JSON object that applies, as a

@@ -78,7 +78,7 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 		allErrs = append(allErrs, metav1validation.ValidateLabelSelector(spec.Selector,
 			metav1validation.LabelSelectorValidationOptions{}, fld.Child("selector"))...)
 	default:
-		allErrs = append(allErrs, validateTargetRef(spec.TargetReference, fld.Child("targetRef"))...)
+		allErrs = append(allErrs, appsvalidation.ValidateTargetReference(spec.TargetReference.APIVersion, spec.TargetReference.Kind, spec.TargetReference.Name, SupportedTargets, fld.Child("targetRef"))...)
 	}
 
 	switch {
@@ -103,43 +103,6 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 			metav1validation.LabelSelectorValidationOptions{}, fld.Child("ignoredPodSelector"))...)
 	}
 	return allErrs
-}
-
-func validateTargetRef(ref *policy.TargetReference, fld *field.Path) field.ErrorList {
-	var allErrs field.ErrorList
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	switch {
-	case ref.APIVersion == "":
-		allErrs = append(allErrs, field.Required(fld.Child("apiVersion"), ""))
-	case err != nil || gv.Version == "":
-		allErrs = append(allErrs, field.Invalid(fld.Child("apiVersion"), ref.APIVersion, "must be <group>/<version>"))
-	}
-	if ref.Kind == "" {
-		allErrs = append(allErrs, field.Required(fld.Child("kind"), ""))
-	} else if err == nil && ref.APIVersion != "" && !supported(gv.WithKind(ref.Kind).GroupKind()) {
-		var names []string
-		for _, gk := range SupportedTargets {
-			names = append(names, gk.String())
-		}
-		allErrs = append(allErrs, field.NotSupported(fld.Child("kind"), gv.WithKind(ref.Kind).GroupKind().String(), names))
-	}
-	if ref.Name == "" {
-		allErrs = append(allErrs, field.Required(fld.Child("name"), ""))
-	} else {
-		for _, msg := range apimachineryvalidation.NameIsDNSSubdomain(ref.Name, false) {
-			allErrs = append(allErrs, field.Invalid(fld.Child("name"), ref.Name, msg))
-		}
-	}
-	return allErrs
-}
-
-func supported(gk schema.GroupKind) bool {
-	for _, s := range SupportedTargets {
-		if s == gk {
-			return true
-		}
-	}
-	return false
 }
 
 var operations = sets.New(string(policy.PubDeleteOperation), string(policy.PubEvictOperation), string(policy.PubUpdateOperation))

@@ -1,11 +1,15 @@
 package validation
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	appsvalidation "github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	"github.com/kruise-native/kruise-native/pkg/apis/policy"
 )
 
@@ -92,5 +96,33 @@ func TestValidatePodUnavailableBudget(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A budget's targetRef is checked by the validator WorkloadSpread and PersistentPodState
+// use: the same bad reference gets the same errors, messages included, in each kind.
+func TestTargetRefErrorsAsWorkloadSpread(t *testing.T) {
+	for _, ref := range []apps.TargetReference{
+		{APIVersion: "a/b/c", Kind: "CloneSet", Name: "web"},
+		{APIVersion: "", Kind: "", Name: ""},
+		{APIVersion: "apps/v1", Kind: "Deployment", Name: "Web_1"},
+	} {
+		pubErrs := ValidatePodUnavailableBudget(budget(func(p *policy.PodUnavailableBudget) {
+			p.Spec.TargetReference = &policy.TargetReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
+		}))
+		ws := &apps.WorkloadSpread{ObjectMeta: metav1.ObjectMeta{Name: "ws", Namespace: "default"},
+			Spec: apps.WorkloadSpreadSpec{TargetReference: &ref}}
+		var got, want []string
+		for _, e := range pubErrs {
+			got = append(got, e.Error())
+		}
+		for _, e := range appsvalidation.ValidateWorkloadSpread(ws) {
+			if strings.HasPrefix(e.Field, "spec.targetRef") {
+				want = append(want, e.Error())
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("targetRef %+v:\n budget:         %q\n workloadspread: %q", ref, got, want)
+		}
 	}
 }

@@ -4,11 +4,15 @@
 package advancedcronjob
 
 import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
+	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
 // Kind describes advancedcronjobs.apps.kruise.io (`kubectl get acj`). Like kube's
@@ -24,10 +28,28 @@ var Kind = resource.Kind[*apps.AdvancedCronJob, apps.AdvancedCronJobSpec, apps.A
 	NewList:    func() runtime.Object { return &apps.AdvancedCronJobList{} },
 	Spec:       func(j *apps.AdvancedCronJob) *apps.AdvancedCronJobSpec { return &j.Spec },
 	Status:     func(j *apps.AdvancedCronJob) *apps.AdvancedCronJobStatus { return &j.Status },
-	// The pod templates of the runs get kube's warnings when the runs are created.
+	// The pod templates of the runs get kube's warnings when the runs are created;
+	// their fields of disabled kube features are dropped here, as kube's CronJob does.
+	PrepareForCreate: func(_ context.Context, j *apps.AdvancedCronJob) {
+		workload.DropDisabledTemplateFields(runTemplate(j), nil)
+	},
+	PrepareForUpdate: func(_ context.Context, j, old *apps.AdvancedCronJob) {
+		workload.DropDisabledTemplateFields(runTemplate(j), runTemplate(old))
+	},
 	Validate:             validation.ValidateAdvancedCronJob,
 	ValidateUpdate:       validation.ValidateAdvancedCronJobUpdate,
 	ValidateStatusUpdate: validation.ValidateAdvancedCronJobStatusUpdate,
 	// Both versions have the hub's shape: no ErrorPaths needed.
 	Table: TableConvertor,
+}
+
+// runTemplate is the pod template of the Job or BroadcastJob template, if one is set.
+func runTemplate(j *apps.AdvancedCronJob) *corev1.PodTemplateSpec {
+	switch t := &j.Spec.Template; {
+	case t.JobTemplate != nil:
+		return &t.JobTemplate.Spec.Template
+	case t.BroadcastJobTemplate != nil:
+		return &t.BroadcastJobTemplate.Spec.Template
+	}
+	return nil
 }
