@@ -9,28 +9,30 @@
 // modules (core/v1, meta/v1, intstr) are leaves: their own fields are Kubernetes',
 // not OpenKruise's, and the parity test does not walk below them either.
 //
-// Inputs (reproducible):
+// Input: -src, the root of a source tree of github.com/openkruise/kruise (a checkout, or a
+// partial tree holding the directories below). The module proxy serves kruise-api up to
+// v1.8.0 only, so the goldens are kept as data in the repository and
+// testdata/openkruise/SOURCES.md names the upstream files and commits they come from.
+// Every group/version directory present under -src is read:
 //
-//	-kruise-api: the module github.com/openkruise/kruise-api@v1.8.0, as
-//	  `GOFLAGS= go mod download -json github.com/openkruise/kruise-api@v1.8.0` unpacks it
-//	  (the default asks the go command for that directory). It has apps/v1alpha1,
-//	  apps/v1beta1 (StatefulSet only) and policy/v1alpha1.
-//	-extra: more package directories, as group/version=dir, for versions kruise-api
-//	  v1.8.0 does not publish (see the testdata README for where those come from).
+//	apis/apps/v1alpha1, apis/apps/v1beta1, apis/policy/v1alpha1, apis/policy/v1beta1
 //
-// Usage: go run ./hack/openkruise-fields -out test/integration/aggregation/testdata/openkruise
+// and apis/apps/pub (shared types) must be there. A golden is written for every kind
+// of a directory read; with -prune the goldens of those group/versions are removed
+// first (for a full checkout: a kind OpenKruise dropped must not leave its golden
+// behind). Without -prune a partial directory only rewrites the kinds it holds.
+//
+// Usage: go run ./hack/openkruise-fields -src /path/to/kruise [-prune] [-out dir]
 package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -38,88 +40,74 @@ import (
 	"strings"
 )
 
-const kruiseAPI = "github.com/openkruise/kruise-api"
-const kruiseAPIVersion = "v1.8.0"
+// origin is named in each golden's first line.
+const origin = "github.com/openkruise/kruise master (see SOURCES.md)"
+
+// groupVersions are the upstream directories of the served group/versions.
+var groupVersions = []struct{ gv, dir string }{
+	{"apps.kruise.io/v1alpha1", "apis/apps/v1alpha1"},
+	{"apps.kruise.io/v1beta1", "apis/apps/v1beta1"},
+	{"policy.kruise.io/v1alpha1", "apis/policy/v1alpha1"},
+	{"policy.kruise.io/v1beta1", "apis/policy/v1beta1"},
+}
 
 func main() {
 	out := flag.String("out", "test/integration/aggregation/testdata/openkruise", "directory for the golden files")
-	dir := flag.String("kruise-api", "", "directory of "+kruiseAPI+"@"+kruiseAPIVersion+" (default: from go mod download)")
-	var extra multiFlag
-	flag.Var(&extra, "extra", "group/version=dir of more OpenKruise type sources (repeatable)")
+	src := flag.String("src", "", "root of a github.com/openkruise/kruise source tree (required)")
+	prune := flag.Bool("prune", false, "remove the goldens of every group/version read before writing")
 	flag.Parse()
-	if err := run(*out, *dir, extra); err != nil {
+	if *src == "" {
+		fmt.Fprintln(os.Stderr, "-src is required: the root of a github.com/openkruise/kruise source tree")
+		os.Exit(2)
+	}
+	if err := run(*out, *src, *prune); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
-
-func run(out, dir string, extra []string) error {
-	if dir == "" {
-		var err error
-		if dir, err = download(); err != nil {
-			return err
-		}
-	}
-	pub, err := parsePackage(filepath.Join(dir, "apps", "pub"))
+func run(out, src string, prune bool) error {
+	pub, err := parsePackage(filepath.Join(src, "apis", "apps", "pub"))
 	if err != nil {
 		return err
-	}
-	sources := []struct{ gv, dir, origin string }{
-		{"apps.kruise.io/v1alpha1", filepath.Join(dir, "apps", "v1alpha1"), kruiseAPI + "@" + kruiseAPIVersion + " apps/v1alpha1"},
-		{"apps.kruise.io/v1beta1", filepath.Join(dir, "apps", "v1beta1"), kruiseAPI + "@" + kruiseAPIVersion + " apps/v1beta1"},
-		{"policy.kruise.io/v1alpha1", filepath.Join(dir, "policy", "v1alpha1"), kruiseAPI + "@" + kruiseAPIVersion + " policy/v1alpha1"},
-	}
-	for _, e := range extra {
-		gv, d, ok := strings.Cut(e, "=")
-		if !ok {
-			return fmt.Errorf("-extra %q: want group/version=dir", e)
-		}
-		sources = append(sources, struct{ gv, dir, origin string }{gv, d,
-			"github.com/openkruise/kruise master (see SOURCES.md)"})
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	// The first source of a group/version/kind wins: kruise-api's released StatefulSet
-	// v1beta1 over the copy master's UnitedDeployment needs.
-	written := map[string]bool{}
-	for _, s := range sources {
-		pkg, err := parsePackage(s.dir)
+	read := 0
+	for _, s := range groupVersions {
+		dir := filepath.Join(src, filepath.FromSlash(s.dir))
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			continue
+		}
+		pkg, err := parsePackage(dir)
 		if err != nil {
 			return err
 		}
-		for _, kind := range pkg.kinds() {
-			if written[s.gv+"/"+kind] {
-				continue
+		read++
+		if prune {
+			old, err := filepath.Glob(filepath.Join(out, goldenName(s.gv, "*")))
+			if err != nil {
+				return err
 			}
-			written[s.gv+"/"+kind] = true
+			for _, f := range old {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+			}
+		}
+		for _, kind := range pkg.kinds() {
 			w := &walker{pkgs: map[string]*pkgTypes{"": pkg, "pub": pub}, paths: map[string]bool{}}
 			w.walkStruct(pkg, pkg.structs[kind], "", map[string]bool{kind: true})
-			if err := write(out, s.gv, kind, s.origin, w.paths); err != nil {
+			if err := write(out, s.gv, kind, origin, w.paths); err != nil {
 				return err
 			}
 		}
 	}
+	if read == 0 {
+		return fmt.Errorf("no group/version directory under %s (want apis/apps/v1alpha1, ...)", src)
+	}
 	return nil
-}
-
-func download() (string, error) {
-	cmd := exec.Command("go", "mod", "download", "-json", kruiseAPI+"@"+kruiseAPIVersion)
-	cmd.Env = append(os.Environ(), "GOFLAGS=")
-	raw, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s@%s: %w", kruiseAPI, kruiseAPIVersion, err)
-	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return "", err
-	}
-	return m.Dir, nil
 }
 
 // GoldenName is the file a kind's paths are written to.

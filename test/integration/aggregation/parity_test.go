@@ -23,14 +23,13 @@ import (
 // fails for every JSON field path OpenKruise has and this server does not serve.
 //
 // OpenKruise's fields are the golden files under testdata/openkruise, one per
-// group/version/kind, written by hack/openkruise-fields/update.sh (do not edit them):
-//   - apps.kruise.io/v1alpha1, policy.kruise.io/v1alpha1 and apps.kruise.io/v1beta1
-//     StatefulSet come from the Go module github.com/openkruise/kruise-api@v1.8.0 (the
-//     latest release the module proxy serves);
-//   - the other v1beta1 kinds exist only on OpenKruise's master branch, which the
-//     module proxy does not serve: their goldens were derived by the same generator
-//     from upstream files at the commits listed in testdata/openkruise/SOURCES.md, and
-//     are kept as data (update.sh regenerates them from a checkout in OPENKRUISE_SRC).
+// group/version/kind, written by hack/openkruise-fields (do not edit them) from the
+// upstream source files of github.com/openkruise/kruise at the commits listed in
+// testdata/openkruise/SOURCES.md: master's v1alpha1 (apps and policy) types and
+// v1beta1 StatefulSet, and the v1beta1 kinds that exist only on master. The module
+// proxy serves kruise-api only up to v1.8.0, so the goldens are kept as data
+// (update.sh regenerates them from a checkout in OPENKRUISE_SRC). SOURCES.md also
+// lists the newer upstream v1alpha1 fields the goldens cannot hold yet.
 //
 // Both sides stop at Kubernetes' own types (PodTemplateSpec, PVC templates,
 // LabelSelector, ...): their fields are Kubernetes', not OpenKruise's. A missing field
