@@ -62,6 +62,9 @@ type Controller struct {
 	// revision was made with other volumeClaimTemplates than the update revision is
 	// recreated, with new claims, never updated in place (claimtemplate).
 	recreateOnClaimChange bool
+	// preparingUpdateAsUpdate is PreparingUpdateAsUpdate: scaling counts pods in
+	// PreparingUpdate as updated (Limits.PreparingUpdateAsUpdate).
+	preparingUpdateAsUpdate bool
 }
 
 // New builds the controller on the shared informers.
@@ -88,6 +91,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
 	c.partitionRollback = cc.Enabled(features.CloneSetPartitionRollback)
 	c.recreateOnClaimChange = cc.Enabled(features.RecreatePodWhenChangeVCTInCloneSetGate)
+	c.preparingUpdateAsUpdate = cc.Enabled(features.PreparingUpdateAsUpdate)
 	if cc.Enabled(features.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}

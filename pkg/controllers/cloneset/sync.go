@@ -98,9 +98,11 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	for _, pod := range st.pods {
 		ok, wait := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, st.now)
 		st.requeue.After(wait)
+		updated := st.revs.IsUpdated(pod)
 		infos = append(infos, PodInfo{
 			Name:            pod.Name,
-			Updated:         st.revs.IsUpdated(pod),
+			Updated:         updated,
+			PreparingUpdate: !updated && lifecycle.State(pod) == pub.LifecycleStatePreparingUpdate,
 			Available:       ok && !inplaceupdate.IsInPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
 			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
@@ -122,6 +124,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	limits.Scatter = ru.ScatterStrategy
 	limits.ExcludePreparingDelete = excludePreparingDelete(cs)
 	limits.PartitionRollback = c.partitionRollback
+	limits.PreparingUpdateAsUpdate = c.preparingUpdateAsUpdate
 	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)
