@@ -106,3 +106,22 @@ func TestCreationsNow(t *testing.T) {
 		})
 	}
 }
+
+// The claims deleted with a pod: its current templates' and any other claim of its
+// instance id (a template renamed since), nothing of another id.
+func TestPodClaims(t *testing.T) {
+	tmpl := func(name string) corev1.PersistentVolumeClaim {
+		return corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	}
+	renamed := claimOf("a", false)
+	renamed.Name = "old-cs-a"
+	owned := []*corev1.PersistentVolumeClaim{claimOf("a", false), renamed, claimOf("b", false)}
+	got := podClaims([]corev1.PersistentVolumeClaim{tmpl("data"), tmpl("logs")}, owned, claimPod("a"))
+	want := []string{"data-cs-a", "logs-cs-a", "old-cs-a"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("podClaims = %v, want %v", got, want)
+	}
+	if got := podClaims(nil, owned, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "x"}}); len(got) != 0 {
+		t.Errorf("podClaims of a pod without instance id = %v, want none", got)
+	}
+}

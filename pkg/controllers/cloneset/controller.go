@@ -58,6 +58,13 @@ type Controller struct {
 	// partitionRollback is CloneSetPartitionRollback: raising the partition takes
 	// updated pods back to the current revision (Limits.PartitionRollback).
 	partitionRollback bool
+	// recreateOnClaimChange is RecreatePodWhenChangeVCTInCloneSetGate: a pod whose
+	// revision was made with other volumeClaimTemplates than the update revision is
+	// recreated, with new claims, never updated in place (claimtemplate).
+	recreateOnClaimChange bool
+	// preparingUpdateAsUpdate is PreparingUpdateAsUpdate: scaling counts pods in
+	// PreparingUpdate as updated (Limits.PreparingUpdateAsUpdate).
+	preparingUpdateAsUpdate bool
 }
 
 // New builds the controller on the shared informers.
@@ -83,6 +90,8 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 	}
 	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
 	c.partitionRollback = cc.Enabled(features.CloneSetPartitionRollback)
+	c.recreateOnClaimChange = cc.Enabled(features.RecreatePodWhenChangeVCTInCloneSetGate)
+	c.preparingUpdateAsUpdate = cc.Enabled(features.PreparingUpdateAsUpdate)
 	if cc.Enabled(features.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}

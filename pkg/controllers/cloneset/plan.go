@@ -27,6 +27,9 @@ type PodInfo struct {
 	// HeldOnDelete: the preDelete hook holds the pod, so deleting it moves it to
 	// PreparingDelete and it stays (until the hook's owner lets go).
 	HeldOnDelete bool
+	// PreparingUpdate: an inPlaceUpdate hook holds the pod (not updated) in
+	// PreparingUpdate on its way to the update revision; the update takes it first.
+	PreparingUpdate bool
 	// Labels are matched by the scatter strategy.
 	Labels map[string]string
 }
@@ -51,6 +54,11 @@ type Limits struct {
 	// PartitionRollback (feature gate CloneSetPartitionRollback): updated pods beyond
 	// Replicas-Partition go back to the current revision.
 	PartitionRollback bool
+	// PreparingUpdateAsUpdate (feature gate of that name): scaling counts pods in
+	// PreparingUpdate as updated, so that creations and deletions do not make up at
+	// the update revision for pods already on their way there. Updating still counts
+	// them old: they are what it moves.
+	PreparingUpdateAsUpdate bool
 }
 
 // Plan is what one sync should do. The controller executes it, then re-plans on the
@@ -127,9 +135,12 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 //     allowed. Creation is held while scaleStrategy.maxUnavailable pods are unavailable.
 //  3. Too many pods: delete the surplus: old pods beyond the partition first, then
 //     updated ones; unavailable and low-priority pods first within each group.
+//     With PreparingUpdateAsUpdate, rules 2 and 3 count pods in PreparingUpdate as
+//     updated.
 //  4. Not paused: bring old pods to the update revision while fewer than
 //     ExpectedUpdated are updated, keeping at least Replicas-MaxUnavailable pods
-//     available (surge pods count, so with maxSurge old pods go once new ones serve).
+//     available (surge pods count, so with maxSurge old pods go once new ones serve);
+//     pods in PreparingUpdate first, then unavailable ones.
 //  5. Not paused, with PartitionRollback: while more than ExpectedUpdated are updated
 //     (the partition was raised), bring updated pods back to the current revision,
 //     under the same availability budget, in the reverse of the update order.
@@ -156,17 +167,29 @@ func Compute(pods []PodInfo, l Limits) Plan {
 			keep = append(keep, pod)
 		}
 	}
-	updated, available := 0, 0
-	for _, pod := range keep {
+	// scale is keep as scaling counts it (PreparingUpdateAsUpdate).
+	scale := keep
+	if l.PreparingUpdateAsUpdate {
+		scale = make([]PodInfo, len(keep))
+		for i, pod := range keep {
+			pod.Updated = pod.Updated || pod.PreparingUpdate
+			scale[i] = pod
+		}
+	}
+	updated, scaleUpdated, available := 0, 0, 0
+	for i, pod := range keep {
 		if pod.Updated {
 			updated++
+		}
+		if scale[i].Updated {
+			scaleUpdated++
 		}
 		if pod.Available {
 			available++
 		}
 	}
-	old := len(keep) - updated
-	needUpdate := max(p.ExpectedUpdated-updated, 0)
+	old := len(keep) - scaleUpdated
+	needUpdate := max(p.ExpectedUpdated-scaleUpdated, 0)
 	target := l.Replicas
 	if !l.Paused && needUpdate > 0 {
 		target += min(l.MaxSurge, needUpdate)
@@ -190,10 +213,10 @@ func Compute(pods []PodInfo, l Limits) Plan {
 		p.CreateCurrent = min(missing-createUpdated, batch.Burst-p.CreateUpdated)
 	case len(keep)-deleting > target:
 		excessOld := max(old-l.Partition, 0)
-		candidates := keep
+		candidates := scale
 		if deleting > 0 {
 			candidates = nil
-			for _, pod := range keep {
+			for _, pod := range scale {
 				if !pod.SpecifiedDelete {
 					candidates = append(candidates, pod)
 				}

@@ -7,9 +7,11 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
-// oldPodsByUpdateOrder returns pods not at the update revision, unavailable first
-// (updating them costs nothing), then by priority (higher first), then by name; pods
-// of equal standing are then spread by the scatter strategy.
+// oldPodsByUpdateOrder returns pods not at the update revision: those an
+// inPlaceUpdate hook holds in PreparingUpdate first (the update already chose them, as
+// OpenKruise keeps them first, so a pod created meanwhile is not taken instead), then
+// unavailable ones (updating them costs nothing), then by priority (higher first),
+// then by name; pods of equal standing are then spread by the scatter strategy.
 func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []PodInfo {
 	var old []PodInfo
 	for _, p := range pods {
@@ -19,6 +21,9 @@ func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []Pod
 	}
 	sort.SliceStable(old, func(i, j int) bool {
 		a, b := old[i], old[j]
+		if a.PreparingUpdate != b.PreparingUpdate {
+			return a.PreparingUpdate
+		}
 		if a.Available != b.Available {
 			return !a.Available
 		}
@@ -32,7 +37,8 @@ func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []Pod
 	}
 	for start := 0; start < len(old); {
 		end := start + 1
-		for end < len(old) && old[end].Available == old[start].Available && old[end].Priority == old[start].Priority {
+		for end < len(old) && old[end].PreparingUpdate == old[start].PreparingUpdate &&
+			old[end].Available == old[start].Available && old[end].Priority == old[start].Priority {
 			end++
 		}
 		scatterRun(old[start:end], scatter)

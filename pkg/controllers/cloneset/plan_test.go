@@ -15,7 +15,8 @@ import (
 
 func pods(spec string) []PodInfo {
 	// spec: one letter per pod: U updated+available, u updated+unavailable,
-	// O old+available, o old+unavailable, D/d old specified for deletion.
+	// O old+available, o old+unavailable, D/d old specified for deletion,
+	// P/p old in PreparingUpdate (available/unavailable).
 	var out []PodInfo
 	for i, c := range spec {
 		p := PodInfo{Name: fmt.Sprintf("p%d", i)}
@@ -30,6 +31,10 @@ func pods(spec string) []PodInfo {
 			p.Available, p.SpecifiedDelete = true, true
 		case 'd':
 			p.SpecifiedDelete = true
+		case 'P':
+			p.Available, p.PreparingUpdate = true, true
+		case 'p':
+			p.PreparingUpdate = true
 		}
 		out = append(out, p)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/claimtemplate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/lifecycle"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podcondition"
@@ -33,8 +34,10 @@ type syncState struct {
 	// partition and maxUnavailable are the resolved rollout limits.
 	partition, maxUnavailable int
 	// claims is what PVC reuse (or its absence) asks of this sync.
-	claims  claimPlan
-	requeue podworkload.Requeue
+	claims claimPlan
+	// claimList are the claims the CloneSet controls (none without volumeClaimTemplates).
+	claimList []*corev1.PersistentVolumeClaim
+	requeue   podworkload.Requeue
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -45,11 +48,18 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 	if !ok || err != nil {
 		return 0, err
 	}
-	loaded, err := c.pods.Load(ctx, podworkload.Workload{
+	w := podworkload.Workload{
 		Object: cs, Selector: cs.Spec.Selector, Template: &cs.Spec.Template,
 		CollisionCount: cs.Status.CollisionCount, CurrentRevision: cs.Status.CurrentRevision,
 		RevisionHistoryLimit: cs.Spec.RevisionHistoryLimit,
-	})
+		// Every revision records its claim templates, whatever the gate, so that
+		// turning it on finds them (as OpenKruise writes them).
+		RevisionAnnotations: claimtemplate.Annotations(cs.Spec.VolumeClaimTemplates),
+	}
+	if c.recreateOnClaimChange {
+		w.InPlaceAllowed = claimtemplate.InPlaceAllowed
+	}
+	loaded, err := c.pods.Load(ctx, w)
 	if loaded == nil || err != nil {
 		return 0, err
 	}
@@ -67,6 +77,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		}
 	}
 	st.claims = planClaims(pvcReuse(cs), st.claimed, claims)
+	st.claimList = claims
 	syncErr := c.reconcilePods(ctx, st)
 	if err := c.syncPreDownload(ctx, st); err != nil && syncErr == nil {
 		syncErr = err
@@ -87,9 +98,11 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	for _, pod := range st.pods {
 		ok, wait := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, st.now)
 		st.requeue.After(wait)
+		updated := st.revs.IsUpdated(pod)
 		infos = append(infos, PodInfo{
 			Name:            pod.Name,
-			Updated:         st.revs.IsUpdated(pod),
+			Updated:         updated,
+			PreparingUpdate: !updated && lifecycle.State(pod) == pub.LifecycleStatePreparingUpdate,
 			Available:       ok && !inplaceupdate.IsInPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
 			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
@@ -111,6 +124,7 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	limits.Scatter = ru.ScatterStrategy
 	limits.ExcludePreparingDelete = excludePreparingDelete(cs)
 	limits.PartitionRollback = c.partitionRollback
+	limits.PreparingUpdateAsUpdate = c.preparingUpdateAsUpdate
 	st.partition, st.maxUnavailable = limits.Partition, limits.MaxUnavailable
 	plan := Compute(infos, limits)
 	st.expectedUpdated = int32(plan.ExpectedUpdated)

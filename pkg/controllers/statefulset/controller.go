@@ -59,6 +59,8 @@ type Controller struct {
 	// readinessGate is KruisePodReadinessGate: new pods get the KruisePodReady gate
 	// their lifecycle hooks need (lifecycle.InjectReadinessGate).
 	readinessGate bool
+	// preparingUpdateAsUpdate is PreparingUpdateAsUpdate (Params.PreparingUpdateAsUpdate).
+	preparingUpdateAsUpdate bool
 }
 
 // New builds the controller on the shared informers.
@@ -86,6 +88,7 @@ func New(ctx context.Context, cc *manager.ControllerContext) (manager.Controller
 		Matching: c.matching,
 	}
 	c.readinessGate = cc.Enabled(features.KruisePodReadinessGate)
+	c.preparingUpdateAsUpdate = cc.Enabled(features.PreparingUpdateAsUpdate)
 	if cc.Enabled(features.PreDownloadImageForInPlaceUpdate) {
 		jobInformer := cc.KruiseInformers.Apps().V1alpha1().ImagePullJobs()
 		c.preDownload = &imagepredownload.Jobs{Client: cc.KruiseClient, Lister: jobInformer.Lister()}

@@ -69,6 +69,7 @@ func podStates(st *syncState, p Params) []PodState {
 
 			SpecifiedDelete: specifieddelete.Is(pod),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
+			PreparingUpdate: lifecycle.State(pod) == pub.LifecycleStatePreparingUpdate,
 			ClaimsStale:     st.claimStates[ord].stale,
 			ClaimsResizing:  st.claimStates[ord].resizing,
 		}

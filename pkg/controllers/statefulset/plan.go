@@ -24,6 +24,9 @@ type PodState struct {
 	// PreparingDelete: a preDelete hook holds the pod already; of the specified pods,
 	// those go first, so a held pod is never overtaken by one not yet hooked.
 	PreparingDelete bool
+	// PreparingUpdate: an inPlaceUpdate hook holds the pod (not updated) in
+	// PreparingUpdate on its way to the update revision.
+	PreparingUpdate bool
 	// ClaimsStale: under volumeClaimUpdateStrategy OnPodRollingUpdate, a claim of the
 	// pod asks for less storage than its template; the rollout resizes it.
 	ClaimsStale bool
@@ -53,6 +56,12 @@ type Params struct {
 	MaxUnavailable int
 	// Unordered updates old pods by PodState.Priority instead of by ordinal.
 	Unordered bool
+	// PreparingUpdateAsUpdate (feature gate of that name), unordered updates: pods in
+	// PreparingUpdate count as updated, as OpenKruise counts them: a pod created in
+	// the partition's stead comes at the current revision when they already make up
+	// the pods to update, and they come first in the update order (never left in the
+	// partition behind a pod of higher priority).
+	PreparingUpdateAsUpdate bool
 }
 
 // ResolveParams turns the IntOrString fields into counts as OpenKruise does for the

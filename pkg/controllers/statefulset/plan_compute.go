@@ -86,7 +86,7 @@ func (plan *Plan) scaleUp(d Desired, slots []slot, p Params) bool {
 		if unavailable(s.pod) {
 			budget--
 		}
-		if !s.pod.Updated && !s.pod.Terminating && !s.pod.Failed {
+		if !s.pod.Updated && !s.pod.Terminating && !s.pod.Failed && !preparingAsUpdated(s.pod, p) {
 			currentKept++
 		}
 	}

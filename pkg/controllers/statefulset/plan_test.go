@@ -13,8 +13,8 @@ import (
 // states reads pods written as space-separated tokens <ordinal><state>[:priority]:
 // U updated+available, u updated+unavailable, O old+available, o old+unavailable,
 // followed optionally by t (terminating), f (failed), d (labelled specified-delete),
-// p (held by a preDelete hook), c (claims behind their templates) or r (claims
-// resizing).
+// p (held by a preDelete hook), h (held by an inPlaceUpdate hook in PreparingUpdate),
+// c (claims behind their templates) or r (claims resizing).
 func states(spec string) []PodState {
 	var out []PodState
 	for _, tok := range strings.Fields(spec) {
@@ -45,6 +45,8 @@ func states(spec string) []PodState {
 				p.SpecifiedDelete = true
 			case 'p':
 				p.PreparingDelete = true
+			case 'h':
+				p.PreparingUpdate = true
 			case 'c':
 				p.ClaimsStale = true
 			case 'r':

@@ -76,6 +76,12 @@ func (plan *Plan) specifiedDeletes(slots []slot, budget *int) map[int]bool {
 	return out
 }
 
+// preparingAsUpdated: with PreparingUpdateAsUpdate, s (held in PreparingUpdate) counts
+// as updated where unordered updates count pods.
+func preparingAsUpdated(s *PodState, p Params) bool {
+	return p.PreparingUpdateAsUpdate && s.PreparingUpdate && !s.Updated
+}
+
 // updateCandidates are the old pods the update may replace, in update order.
 func updateCandidates(slots []slot, p Params) []*PodState {
 	isOld := func(s *PodState) bool {
@@ -96,6 +102,9 @@ func updateCandidates(slots []slot, p Params) []*PodState {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if a, b := preparingAsUpdated(out[i], p), preparingAsUpdated(out[j], p); a != b {
+			return a
+		}
 		if out[i].Priority != out[j].Priority {
 			return out[i].Priority > out[j].Priority
 		}

@@ -78,6 +78,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		st.createErr = err
 		c.recorder.Eventf(set, corev1.EventTypeWarning, "InvalidSpec", "%v", err)
 	} else {
+		params.PreparingUpdateAsUpdate = c.preparingUpdateAsUpdate
 		st.params = params
 		c.inspectClaims(st)
 		st.plan = Compute(podStates(st, params), params)

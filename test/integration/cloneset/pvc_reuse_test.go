@@ -53,17 +53,24 @@ func statefulCloneSet(name, class string, disableReuse bool) *v1alpha1.CloneSet 
 // does not schedule a pod whose claims are unbound).
 func createVolumes(t *testing.T, class string, n int) {
 	t.Helper()
+	createSizedVolumes(t, class, class, "1Gi", n)
+}
+
+// createSizedVolumes makes n hostPath PersistentVolumes of storage class class and
+// capacity size, named prefix-<i>.
+func createSizedVolumes(t *testing.T, prefix, class, size string, n int) {
+	t.Helper()
 	c := framework.Get(t)
 	for i := range n {
 		pv := &corev1.PersistentVolume{
-			ObjectMeta: metav1.ObjectMeta{Name: class + "-" + strconv.Itoa(i)},
+			ObjectMeta: metav1.ObjectMeta{Name: prefix + "-" + strconv.Itoa(i)},
 			Spec: corev1.PersistentVolumeSpec{
-				Capacity:                      corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")},
+				Capacity:                      corev1.ResourceList{corev1.ResourceStorage: resource.MustParse(size)},
 				AccessModes:                   []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
 				PersistentVolumeReclaimPolicy: corev1.PersistentVolumeReclaimRetain,
 				StorageClassName:              class,
 				PersistentVolumeSource: corev1.PersistentVolumeSource{
-					HostPath: &corev1.HostPathVolumeSource{Path: "/tmp/" + class + "-" + strconv.Itoa(i)},
+					HostPath: &corev1.HostPathVolumeSource{Path: "/tmp/" + prefix + "-" + strconv.Itoa(i)},
 				},
 			},
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -29,6 +30,12 @@ type Workload struct {
 	// NoRevisions: the workload keeps no ControllerRevisions (a job's template does
 	// not roll out); Loaded.Revisions is then nil.
 	NoRevisions bool
+	// RevisionAnnotations are written on a revision when it is created (revision.Owner).
+	RevisionAnnotations map[string]string
+	// InPlaceAllowed, when set, vetoes in-place updates from one revision to another
+	// beyond what the pod templates allow (Revisions.InPlaceSpec): such pods are
+	// recreated.
+	InPlaceAllowed func(from, to *appsv1.ControllerRevision) bool
 }
 
 // Loaded is what one sync reads of a workload.
@@ -70,7 +77,8 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 		return nil, fmt.Errorf("%s keeps revisions but its Control was built without a revision informer", key(w.Object))
 	}
 	res, err := revision.SyncWorkload(c.history, revision.Workload{
-		Owner:    revision.Owner{Object: w.Object, Kind: c.Kind, Template: w.Template, CollisionCount: w.CollisionCount},
+		Owner: revision.Owner{Object: w.Object, Kind: c.Kind, Template: w.Template, CollisionCount: w.CollisionCount,
+			Annotations: w.RevisionAnnotations},
 		Selector: w.Selector, Pods: pods,
 		CurrentRevision: w.CurrentRevision, RevisionHistoryLimit: w.RevisionHistoryLimit,
 	})
@@ -79,6 +87,6 @@ func (c *Control) Load(ctx context.Context, w Workload) (*Loaded, error) {
 	}
 	return &Loaded{Pods: pods, Revisions: &Revisions{
 		Update: res.Update, Current: res.Current, All: res.Revisions, CollisionCount: res.CollisionCount,
-		specs: inplaceupdate.SpecCache{Options: c.InPlace},
+		specs: inplaceupdate.SpecCache{Options: c.InPlace}, inPlaceAllowed: w.InPlaceAllowed,
 	}}, nil
 }

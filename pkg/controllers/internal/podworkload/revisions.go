@@ -19,13 +19,15 @@ type Revisions struct {
 	CollisionCount int32
 	// specs memoises per-revision work within the sync.
 	specs inplaceupdate.SpecCache
+	// inPlaceAllowed is Workload.InPlaceAllowed.
+	inPlaceAllowed func(from, to *appsv1.ControllerRevision) bool
 }
 
 // Toward returns the same history with rev as the revision pods are brought to: an
 // in-place update through it takes a pod to rev (a CloneSet's partition rollback
 // takes updated pods back to the current revision). Its per-revision work is its own.
 func (r *Revisions) Toward(rev *appsv1.ControllerRevision) *Revisions {
-	return &Revisions{Update: rev, Current: r.Current, All: r.All, CollisionCount: r.CollisionCount}
+	return &Revisions{Update: rev, Current: r.Current, All: r.All, CollisionCount: r.CollisionCount, inPlaceAllowed: r.inPlaceAllowed}
 }
 
 // ByName is the revision of that name, nil when it is gone from history.
@@ -51,12 +53,13 @@ func (r *Revisions) IsUpdated(pod *corev1.Pod) bool {
 // InPlaceSpec is the in-place update taking pod from its revision to the update
 // revision, computed once per sync for all pods of a revision; nil when it cannot be
 // done in place (the change touches more than in-place-able fields, the pod's
-// revision is gone from history, or it resizes containers and this pod cannot be
+// revision is gone from history, the workload's InPlaceAllowed vetoes it (a CloneSet's
+// claim templates changed), or it resizes containers and this pod cannot be
 // resized: its node does not report container resources, or its QoS class would
 // change; inplaceupdate.CanResize).
 func (r *Revisions) InPlaceSpec(pod *corev1.Pod) (*inplaceupdate.UpdateSpec, error) {
 	old := r.ByName(pod.Labels[pub.ControllerRevisionHashLabelKey])
-	if old == nil {
+	if old == nil || (r.inPlaceAllowed != nil && !r.inPlaceAllowed(old, r.Update)) {
 		return nil, nil
 	}
 	spec, err := r.specs.Spec(old, r.Update)

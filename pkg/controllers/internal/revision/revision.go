@@ -27,6 +27,10 @@ type Owner struct {
 	CollisionCount *int32
 	// HistoryLimit is how many revisions beyond the ones pods use are kept.
 	HistoryLimit int32
+	// Annotations are written on a revision when it is created (a CloneSet's claim
+	// template hash, claimtemplate.Annotations). They are not part of its identity:
+	// a revision of the same template is reused as it is.
+	Annotations map[string]string
 }
 
 func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
@@ -34,7 +38,17 @@ func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
 	if err != nil {
 		return nil, err
 	}
-	return history.NewControllerRevision(o.Object, o.Kind, o.Template.Labels, runtime.RawExtension{Raw: data}, number, o.CollisionCount)
+	rev, err := history.NewControllerRevision(o.Object, o.Kind, o.Template.Labels, runtime.RawExtension{Raw: data}, number, o.CollisionCount)
+	if err != nil {
+		return nil, err
+	}
+	if len(o.Annotations) > 0 {
+		rev.Annotations = make(map[string]string, len(o.Annotations))
+		for k, v := range o.Annotations {
+			rev.Annotations[k] = v
+		}
+	}
+	return rev, nil
 }
 
 // Template returns the pod template a revision stores.

@@ -1,0 +1,50 @@
+package revision
+
+import (
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/kubernetes/pkg/controller/history"
+)
+
+// TestNewRevisionAnnotations: a new revision carries the owner's annotations, and
+// they are no part of its identity (the same template with others is an equal
+// revision, so reused as it is).
+func TestNewRevisionAnnotations(t *testing.T) {
+	owner := Owner{
+		Object:   &metav1.ObjectMeta{Name: "cs", Namespace: "ns", UID: "u"},
+		Kind:     appsv1.SchemeGroupVersion.WithKind("Deployment"),
+		Template: &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "nginx"}}}},
+	}
+	a := owner
+	a.Annotations = map[string]string{"example.com/k": "1"}
+	revA, err := newRevision(a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if revA.Annotations["example.com/k"] != "1" {
+		t.Errorf("annotations %v, want example.com/k=1", revA.Annotations)
+	}
+	b := owner
+	b.Annotations = map[string]string{"example.com/k": "2"}
+	revB, err := newRevision(b, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if revA.Name != revB.Name || len(history.FindEqualRevisions([]*appsv1.ControllerRevision{revA}, revB)) != 1 {
+		t.Errorf("revisions of one template with other annotations differ: %s, %s", revA.Name, revB.Name)
+	}
+	a.Annotations["example.com/k"] = "changed"
+	if revA.Annotations["example.com/k"] != "1" {
+		t.Error("the revision shares the owner's annotation map")
+	}
+	plain, err := newRevision(owner, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Annotations) != 0 {
+		t.Errorf("annotations %v on a revision of an owner without any", plain.Annotations)
+	}
+}
