@@ -59,7 +59,7 @@ func (o *ScaleDownOptions) Run(ctx context.Context, f cmdutil.Factory, args []st
 	if len(o.Pods) == 0 {
 		return fmt.Errorf("--pods is required: the names of the pods to delete")
 	}
-	targets, err := o.resolve(f, args, "scaledown")
+	targets, err := o.resolve(ctx, f, args, "scaledown")
 	if err != nil {
 		return err
 	}
