@@ -7,7 +7,6 @@ package podstodelete
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -18,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
 	genericadmissioninit "k8s.io/apiserver/pkg/admission/initializer"
-	"k8s.io/client-go/kubernetes"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/internal/livepods"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
@@ -32,9 +31,10 @@ func Register(plugins *admission.Plugins) {
 }
 
 // Plugin refuses a podsToDelete name that is not a live pod the CloneSet controls.
+// Only the names an update adds are read, one GET each (livepods).
 type Plugin struct {
 	*admission.Handler
-	pods func(ctx context.Context, namespace, name string) (*corev1.Pod, error)
+	livepods.Reader
 }
 
 var (
@@ -47,23 +47,6 @@ var (
 // pod yet, and names its controller does not find are dropped from the list (as
 // OpenKruise does), so a manifest applied afresh keeps working.
 func New() *Plugin { return &Plugin{Handler: admission.NewHandler(admission.Update)} }
-
-// SetExternalKubeClientSet gives the plugin kube-apiserver, where pods live. Only the
-// names an update adds are read, one GET each: additions are rare (a scale-down by
-// name), a cache of every pod in this server would not be cheap.
-func (p *Plugin) SetExternalKubeClientSet(c kubernetes.Interface) {
-	p.pods = func(ctx context.Context, ns, name string) (*corev1.Pod, error) {
-		return c.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
-	}
-}
-
-// ValidateInitialization fails server start-up without a kube client.
-func (p *Plugin) ValidateInitialization() error {
-	if p.pods == nil {
-		return errors.New("no kube-apiserver client (--kubeconfig)")
-	}
-	return nil
-}
 
 // Validate checks the names an update adds to podsToDelete. Names already listed are
 // not read again: their pods may have gone since, and the controller removes them.
@@ -86,11 +69,8 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 		if listed.Has(name) {
 			continue
 		}
-		pod, err := p.pods(ctx, a.GetNamespace(), name)
-		switch {
-		case apierrors.IsNotFound(err):
-			pod = nil // a typed client answers an empty pod with the error
-		case err != nil:
+		pod, err := p.Pod(ctx, a.GetNamespace(), name)
+		if err != nil && !apierrors.IsNotFound(err) {
 			return apierrors.NewInternalError(fmt.Errorf("reading pod %s/%s: %w", a.GetNamespace(), name, err))
 		}
 		if reason := notOwn(cs, pod); reason != "" {
