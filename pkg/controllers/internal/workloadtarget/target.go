@@ -46,8 +46,8 @@ func replicas(r *int32) int32 {
 	return *r
 }
 
-// describe is what one kind of target says of itself, beyond its UID and object.
-type describe[T typedkind.Object] func(T) Target
+// scaleOf is where a kind of target keeps its replicas and selector.
+type scaleOf[T typedkind.Object] func(T) (replicas *int32, selector *metav1.LabelSelector)
 
 // reader reads a target of one kind, live.
 type reader interface {
@@ -55,8 +55,9 @@ type reader interface {
 }
 
 type kindReader[T typedkind.Object] struct {
-	kind     typedkind.Kind[T]
-	describe describe[T]
+	kind             typedkind.Kind[T]
+	scale            scaleOf[T]
+	ownsPodsDirectly bool
 }
 
 func (r kindReader[T]) get(ctx context.Context, ns, name string) (*Target, error) {
@@ -64,45 +65,36 @@ func (r kindReader[T]) get(ctx context.Context, ns, name string) (*Target, error
 	if err != nil {
 		return nil, err
 	}
-	t := r.describe(o)
-	t.Object, t.UID = o, o.GetUID()
-	return &t, nil
+	n, sel := r.scale(o)
+	return &Target{Object: o, UID: o.GetUID(), Replicas: replicas(n), Selector: sel, OwnsPodsDirectly: r.ownsPodsDirectly}, nil
 }
 
-func readerOf[T typedkind.Object](k typedkind.Kind[T], d describe[T]) reader {
-	return kindReader[T]{kind: k, describe: d}
+func readerOf[T typedkind.Object](k typedkind.Kind[T], ownsPodsDirectly bool, scale scaleOf[T]) reader {
+	return kindReader[T]{kind: k, scale: scale, ownsPodsDirectly: ownsPodsDirectly}
 }
 
-// readers are the kinds a targetRef may name, by group and kind (any version).
+// readers are the kinds a targetRef may name, by group and kind (any version). Every
+// kind but Deployment controls its pods itself (a Deployment's belong to its
+// ReplicaSets); a Job's replicas are its parallelism.
 func (t Client) readers() map[schema.GroupKind]reader {
 	kruiseApps, kubeApps := t.Kruise.AppsV1beta1(), t.Kube.AppsV1()
+	cloneSet := v1beta1.SchemeGroupVersion.WithKind("CloneSet")
+	asts := v1beta1.SchemeGroupVersion.WithKind("StatefulSet")
+	deployment, replicaSet := appsv1.SchemeGroupVersion.WithKind("Deployment"), appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
+	sts, job := appsv1.SchemeGroupVersion.WithKind("StatefulSet"), batchv1.SchemeGroupVersion.WithKind("Job")
 	return map[schema.GroupKind]reader{
-		{Group: "apps.kruise.io", Kind: "CloneSet"}: readerOf(typedkind.New[*v1beta1.CloneSet](v1beta1.SchemeGroupVersion.WithKind("CloneSet"), kruiseApps.CloneSets),
-			func(o *v1beta1.CloneSet) Target {
-				return Target{Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}
-			}),
-		{Group: "apps.kruise.io", Kind: "StatefulSet"}: readerOf(typedkind.New[*v1beta1.StatefulSet](v1beta1.SchemeGroupVersion.WithKind("StatefulSet"), kruiseApps.StatefulSets),
-			func(o *v1beta1.StatefulSet) Target {
-				return Target{Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}
-			}),
-		// A Deployment's pods belong to its ReplicaSets.
-		{Group: "apps", Kind: "Deployment"}: readerOf(typedkind.New[*appsv1.Deployment](appsv1.SchemeGroupVersion.WithKind("Deployment"), kubeApps.Deployments),
-			func(o *appsv1.Deployment) Target {
-				return Target{Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector}
-			}),
-		{Group: "apps", Kind: "ReplicaSet"}: readerOf(typedkind.New[*appsv1.ReplicaSet](appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), kubeApps.ReplicaSets),
-			func(o *appsv1.ReplicaSet) Target {
-				return Target{Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}
-			}),
-		{Group: "apps", Kind: "StatefulSet"}: readerOf(typedkind.New[*appsv1.StatefulSet](appsv1.SchemeGroupVersion.WithKind("StatefulSet"), kubeApps.StatefulSets),
-			func(o *appsv1.StatefulSet) Target {
-				return Target{Replicas: replicas(o.Spec.Replicas), Selector: o.Spec.Selector, OwnsPodsDirectly: true}
-			}),
-		// A Job's replicas are its parallelism.
-		{Group: "batch", Kind: "Job"}: readerOf(typedkind.New[*batchv1.Job](batchv1.SchemeGroupVersion.WithKind("Job"), t.Kube.BatchV1().Jobs),
-			func(o *batchv1.Job) Target {
-				return Target{Replicas: replicas(o.Spec.Parallelism), Selector: o.Spec.Selector, OwnsPodsDirectly: true}
-			}),
+		cloneSet.GroupKind(): readerOf(typedkind.New[*v1beta1.CloneSet](cloneSet, kruiseApps.CloneSets), true,
+			func(o *v1beta1.CloneSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
+		asts.GroupKind(): readerOf(typedkind.New[*v1beta1.StatefulSet](asts, kruiseApps.StatefulSets), true,
+			func(o *v1beta1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
+		deployment.GroupKind(): readerOf(typedkind.New[*appsv1.Deployment](deployment, kubeApps.Deployments), false,
+			func(o *appsv1.Deployment) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
+		replicaSet.GroupKind(): readerOf(typedkind.New[*appsv1.ReplicaSet](replicaSet, kubeApps.ReplicaSets), true,
+			func(o *appsv1.ReplicaSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
+		sts.GroupKind(): readerOf(typedkind.New[*appsv1.StatefulSet](sts, kubeApps.StatefulSets), true,
+			func(o *appsv1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
+		job.GroupKind(): readerOf(typedkind.New[*batchv1.Job](job, t.Kube.BatchV1().Jobs), true,
+			func(o *batchv1.Job) (*int32, *metav1.LabelSelector) { return o.Spec.Parallelism, o.Spec.Selector }),
 	}
 }
 
