@@ -7,6 +7,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/admission/containerrecreaterequest"
 	"github.com/kruise-native/kruise-native/pkg/admission/deletionprotection"
 	"github.com/kruise-native/kruise-native/pkg/admission/noderestriction"
+	"github.com/kruise-native/kruise-native/pkg/admission/podstodelete"
 	"github.com/kruise-native/kruise-native/pkg/admission/podwebhookscope"
 	"github.com/kruise-native/kruise-native/pkg/admission/resourcedistribution"
 	"github.com/kruise-native/kruise-native/pkg/admission/sidecarsetconflict"
@@ -23,6 +24,7 @@ func Register(plugins *admission.Plugins) {
 	targetconflict.Register(plugins)
 	podwebhookscope.Register(plugins)
 	resourcedistribution.Register(plugins)
+	podstodelete.Register(plugins)
 }
 
 // PluginOrder is the order Kruise plugins run in, after the generic ones.
@@ -35,6 +37,7 @@ var PluginOrder = []string{
 	sidecarsetconflict.PluginName,
 	targetconflict.PluginName,
 	resourcedistribution.PluginName,
+	podstodelete.PluginName,
 	noderestriction.PluginName,
 	podwebhookscope.PluginName,
 }

@@ -73,7 +73,8 @@ func (c CompletedConfig) New() (*Server, error) {
 	return s, nil
 }
 
-// apiGroups builds every served resource's endpoints, grouped by API group.
+// apiGroups builds every served resource's endpoints (the registry) and groups them
+// by API group (groupInfos).
 func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 	kube, err := newKubeReaders(c.kubeClientConfig)
 	if err != nil {
@@ -90,5 +91,9 @@ func (c CompletedConfig) apiGroups() ([]*genericapiserver.APIGroupInfo, error) {
 		Revisions:   kube.revisions,
 		Secret:      kube.secret,
 	}
-	return resource.Install(deps, scheme.Codecs, kinds.All()...)
+	storage, err := resource.Storage(deps, kinds.All()...)
+	if err != nil {
+		return nil, err
+	}
+	return groupInfos(scheme.Scheme, scheme.Codecs, storage)
 }

@@ -51,7 +51,7 @@ func wrapDescriber(f cmdutil.Factory) {
 		if err != nil {
 			return nil, err
 		}
-		return &workloadDescriber{clients: clients, mapping: mapping, kind: k}, nil
+		return &workloadDescriber{clients: clients, kind: k}, nil
 	}
 }
 
@@ -60,17 +60,17 @@ func wrapDescriber(f cmdutil.Factory) {
 // conditions, events.
 type workloadDescriber struct {
 	clients *Clients
-	mapping *meta.RESTMapping
 	kind    *workloadKind
 }
 
 func (d *workloadDescriber) Describe(namespace, name string, settings describe.DescriberSettings) (string, error) {
 	ctx := context.TODO()
-	obj, err := d.clients.Dynamic.Resource(d.mapping.Resource).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	// In the plugin's one version, whichever version the argument named.
+	obj, err := d.clients.Dynamic.Resource(d.kind.resource).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return "", err
 	}
-	t := &target{GVR: d.mapping.Resource, Object: obj, kind: d.kind}
+	t := &target{GVR: d.kind.resource, Object: obj, kind: d.kind}
 	pods, err := podPhases(ctx, d.clients, t)
 	if err != nil {
 		return "", err

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	kubefake "k8s.io/client-go/kubernetes/fake"
@@ -43,7 +42,6 @@ func TestDescribeCloneSet(t *testing.T) {
 	kube := kubefake.NewClientset(pod("w-a", corev1.PodRunning, "uid-w"), pod("w-b", corev1.PodPending, "uid-w"), pod("x", corev1.PodRunning, "uid-other"), event)
 	d := &workloadDescriber{
 		clients: &Clients{Dynamic: newDynamic(obj), Kube: kube},
-		mapping: &meta.RESTMapping{Resource: gvr("v1beta1", "clonesets")},
 		kind:    workloadKinds[gvr("v1beta1", "clonesets").GroupResource()],
 	}
 	out, err := d.Describe(testNS, "w", describe.DescriberSettings{ShowEvents: true, ChunkSize: 500})

@@ -53,12 +53,11 @@ func workload(version, kind string, spec, status map[string]interface{}) *unstru
 // targetOf wraps an object as the resource builder would have resolved it.
 func targetOf(t *testing.T, obj *unstructured.Unstructured, resource string) *target {
 	t.Helper()
-	g := gvr(obj.GroupVersionKind().Version, resource)
-	k, err := kindFor(g.GroupResource(), "test")
+	k, err := kindFor(gvr(WorkloadVersion, resource).GroupResource(), "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &target{GVR: g, Object: obj, kind: k}
+	return &target{GVR: k.resource, Object: obj, kind: k}
 }
 
 func newDynamic(objs ...runtime.Object) *dynamicfake.FakeDynamicClient {

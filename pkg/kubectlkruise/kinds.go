@@ -7,47 +7,54 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // Group is the API group of the workloads the plugin handles.
 const Group = "apps.kruise.io"
 
+// WorkloadVersion is the one version the plugin reads and writes the workloads in, whatever
+// version a file or argument named: the server converts, so field paths are written
+// once (v1alpha1 CloneSets keep paused and partition elsewhere).
+const WorkloadVersion = "v1beta1"
+
 // workloadKind describes where one Kruise workload keeps the fields the commands read
-// and write. Paths depend on the served version because v1alpha1 and v1beta1 CloneSets
-// differ (v1alpha1 keeps paused and partition directly under updateStrategy).
+// and write, in WorkloadVersion.
 type workloadKind struct {
 	// noun is how kubectl-style messages name the kind ("cloneset").
 	noun string
-	// pausedPath and partitionPath return the field paths in the given version.
-	pausedPath    func(version string) []string
-	partitionPath func(version string) []string
+	// resource is the kind's resource in WorkloadVersion.
+	resource schema.GroupVersionResource
+	// pausedPath is where the kind's rollout is paused.
+	pausedPath []string
+	// partitionPath is an integer partition; nil for CloneSet, whose partition may be a
+	// percentage: its count is read from status.expectedUpdatedReplicas, which the
+	// controller computes, rather than resolved here a second time.
+	partitionPath []string
 	// daemon kinds have no spec.replicas: their desired count is the scheduled nodes.
 	daemon bool
 }
 
-func rollingUpdatePath(field string) func(string) []string {
-	return func(string) []string { return []string{"spec", "updateStrategy", "rollingUpdate", field} }
+var rollingUpdate = []string{"spec", "updateStrategy", "rollingUpdate"}
+
+func rollingUpdatePath(field string) []string {
+	return append(append([]string{}, rollingUpdate...), field)
 }
 
-func cloneSetPath(field string) func(string) []string {
-	return func(version string) []string {
-		if version == "v1alpha1" {
-			return []string{"spec", "updateStrategy", field}
-		}
-		return []string{"spec", "updateStrategy", "rollingUpdate", field}
-	}
+func workloadResource(resource string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: Group, Version: WorkloadVersion, Resource: resource}
 }
 
 var workloadKinds = map[schema.GroupResource]*workloadKind{
 	{Group: Group, Resource: "clonesets"}: {
-		noun: "cloneset", pausedPath: cloneSetPath("paused"), partitionPath: cloneSetPath("partition"),
+		noun: "cloneset", resource: workloadResource("clonesets"), pausedPath: rollingUpdatePath("paused"),
 	},
 	{Group: Group, Resource: "statefulsets"}: {
-		noun: "statefulset", pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"),
+		noun: "statefulset", resource: workloadResource("statefulsets"),
+		pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"),
 	},
 	{Group: Group, Resource: "daemonsets"}: {
-		noun: "daemonset", pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"), daemon: true,
+		noun: "daemonset", resource: workloadResource("daemonsets"),
+		pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"), daemon: true,
 	},
 }
 
@@ -71,33 +78,18 @@ func supportedResources() string {
 
 // paused reports the paused field of obj (absent = false).
 func (k *workloadKind) paused(obj *unstructured.Unstructured) bool {
-	v, _, _ := unstructured.NestedBool(obj.Object, k.pausedPath(obj.GroupVersionKind().Version)...)
+	v, _, _ := unstructured.NestedBool(obj.Object, k.pausedPath...)
 	return v
 }
 
-// partition resolves the partition against the desired count: an int, or for CloneSet
-// a percentage of replicas rounded up as OpenKruise does. Absent = 0.
-func (k *workloadKind) partition(obj *unstructured.Unstructured, desired int64) (int64, error) {
-	raw, found, err := unstructured.NestedFieldNoCopy(obj.Object, k.partitionPath(obj.GroupVersionKind().Version)...)
-	if err != nil || !found || raw == nil {
-		return 0, err
+// expectedUpdated is how many of desired pods the rollout updates: desired minus the
+// partition. A CloneSet's comes from its status (the controller resolves a percentage
+// partition); the other kinds' partition is a plain count.
+func (k *workloadKind) expectedUpdated(obj *unstructured.Unstructured, desired int64) int64 {
+	if k.partitionPath == nil {
+		return nestedInt(obj, "status", "expectedUpdatedReplicas")
 	}
-	var p intstr.IntOrString
-	switch v := raw.(type) {
-	case int64:
-		p = intstr.FromInt32(int32(v))
-	case float64:
-		p = intstr.FromInt32(int32(v))
-	case string:
-		p = intstr.Parse(v)
-	default:
-		return 0, fmt.Errorf("partition has unexpected type %T", raw)
-	}
-	n, err := intstr.GetScaledValueFromIntOrPercent(&p, int(desired), true)
-	if err != nil {
-		return 0, fmt.Errorf("partition: %w", err)
-	}
-	return int64(n), nil
+	return max(desired-nestedInt(obj, k.partitionPath...), 0)
 }
 
 // nestedPatch builds the merge patch that sets value (a JSON value: bool, string,

@@ -17,9 +17,11 @@ func nestedInt(obj *unstructured.Unstructured, path ...string) int64 {
 	return v
 }
 
-// rolloutProgress reads a workload's spec and status the way kubectl's status viewers
-// read a Deployment's, with one difference: pods held back by the partition are
-// expected to stay old, so reaching desired - partition updated pods is success.
+// rolloutProgress reads a workload's status the way kubectl's status viewers read a
+// Deployment's, with one difference: pods held back by the partition are expected to
+// stay old, so reaching the expected updated count is success. Everything it judges by
+// is what the controller wrote: the counts, the expected updated count and the
+// Progressing condition.
 func (k *workloadKind) rolloutProgress(obj *unstructured.Unstructured) (progress, error) {
 	name := obj.GetName()
 	if observed := nestedInt(obj, "status", "observedGeneration"); observed < obj.GetGeneration() {
@@ -45,11 +47,8 @@ func (k *workloadKind) rolloutProgress(obj *unstructured.Unstructured) (progress
 		updated = nestedInt(obj, "status", "updatedReplicas")
 		available = nestedInt(obj, "status", "updatedReadyReplicas")
 	}
-	partition, err := k.partition(obj, desired)
-	if err != nil {
-		return progress{}, fmt.Errorf("%s %q: %w", k.noun, name, err)
-	}
-	target := max(desired-partition, 0)
+	target := k.expectedUpdated(obj, desired)
+	partition := desired - target
 	unit := "replicas"
 	if k.daemon {
 		unit = "pods"

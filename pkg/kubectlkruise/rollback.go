@@ -10,7 +10,7 @@ import (
 )
 
 // postRollback POSTs a <Kind>Rollback to the workload's rollback subresource in the
-// version the resource builder resolved: the server picks and restores the revision, so
+// plugin's WorkloadVersion: the server picks and restores the revision, so
 // this client never rewrites a template itself. Every Kruise workload's rollback
 // request has the same shape ({name, toRevision}) and answers the workload, so one
 // untyped request serves every kind and version.

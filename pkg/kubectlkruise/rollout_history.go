@@ -57,7 +57,7 @@ func (o *HistoryOptions) Run(ctx context.Context, f cmdutil.Factory, args []stri
 	if o.Revision < 0 {
 		return fmt.Errorf("revision must be a positive integer: %v", o.Revision)
 	}
-	targets, err := o.resolve(f, args, "rollout history")
+	targets, err := o.resolve(ctx, f, args, "rollout history")
 	if err != nil {
 		return err
 	}

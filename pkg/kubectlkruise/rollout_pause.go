@@ -50,7 +50,7 @@ func (o *PauseOptions) Run(ctx context.Context, f cmdutil.Factory, args []string
 	if o.Pause {
 		verb = "rollout pause"
 	}
-	targets, err := o.resolve(f, args, verb)
+	targets, err := o.resolve(ctx, f, args, verb)
 	if err != nil {
 		return err
 	}
@@ -84,8 +84,7 @@ func setPaused(ctx context.Context, dyn dynamic.Interface, t *target, pause bool
 		}
 		return p.PrintObj(t.Object, out)
 	}
-	path := t.kind.pausedPath(t.GVR.Version)
-	obj, err := mergePatch(ctx, dyn, t, nestedPatch(path, pause), false)
+	obj, err := mergePatch(ctx, dyn, t, nestedPatch(t.kind.pausedPath, pause), false)
 	if err != nil {
 		return err
 	}

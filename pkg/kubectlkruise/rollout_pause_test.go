@@ -11,15 +11,14 @@ import (
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
-func TestPauseAndResumeWriteEachVersionsField(t *testing.T) {
+func TestPauseAndResumeWriteEachKindsField(t *testing.T) {
 	cases := []struct {
 		version, kind, resource string
 		path                    []string
 	}{
-		{"v1alpha1", "CloneSet", "clonesets", []string{"spec", "updateStrategy", "paused"}},
 		{"v1beta1", "CloneSet", "clonesets", []string{"spec", "updateStrategy", "rollingUpdate", "paused"}},
 		{"v1beta1", "StatefulSet", "statefulsets", []string{"spec", "updateStrategy", "rollingUpdate", "paused"}},
-		{"v1alpha1", "DaemonSet", "daemonsets", []string{"spec", "updateStrategy", "rollingUpdate", "paused"}},
+		{"v1beta1", "DaemonSet", "daemonsets", []string{"spec", "updateStrategy", "rollingUpdate", "paused"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.version+"/"+tc.kind, func(t *testing.T) {

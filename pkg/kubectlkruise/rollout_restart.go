@@ -55,7 +55,7 @@ func newCmdRestart(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra
 
 // Run restarts every resolved workload.
 func (o *RestartOptions) Run(ctx context.Context, f cmdutil.Factory, args []string, dryRun cmdutil.DryRunStrategy) error {
-	targets, err := o.resolve(f, args, "rollout restart")
+	targets, err := o.resolve(ctx, f, args, "rollout restart")
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func newCmdStatus(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.
 
 // Run resolves the single workload and reports its rollout.
 func (o *StatusOptions) Run(ctx context.Context, f cmdutil.Factory, args []string) error {
-	targets, err := o.resolve(f, args, "rollout status")
+	targets, err := o.resolve(ctx, f, args, "rollout status")
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestRolloutStatusSucceedsOnWatchEvent(t *testing.T) {
 	obj := workload("v1beta1", "CloneSet", map[string]interface{}{"replicas": int64(2)},
-		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "updatedReplicas": int64(1)})
+		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "expectedUpdatedReplicas": int64(2), "updatedReplicas": int64(1)})
 	dyn := newDynamic(obj.DeepCopy())
 	tg := targetOf(t, obj, "clonesets")
 	var out bytes.Buffer
@@ -19,7 +19,7 @@ func TestRolloutStatusSucceedsOnWatchEvent(t *testing.T) {
 
 	// The controller finishes: the command must notice through its watch.
 	done := obj.DeepCopy()
-	done.Object["status"] = map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "updatedReplicas": int64(2), "updatedReadyReplicas": int64(2)}
+	done.Object["status"] = map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "expectedUpdatedReplicas": int64(2), "updatedReplicas": int64(2), "updatedReadyReplicas": int64(2)}
 	deadline := time.After(30 * time.Second)
 	for {
 		// Updates before the watch starts are seen by its initial list; repeat until done.
@@ -44,7 +44,7 @@ func TestRolloutStatusSucceedsOnWatchEvent(t *testing.T) {
 
 func TestRolloutStatusTimesOut(t *testing.T) {
 	obj := workload("v1beta1", "CloneSet", map[string]interface{}{"replicas": int64(2)},
-		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "updatedReplicas": int64(1)})
+		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "expectedUpdatedReplicas": int64(2), "updatedReplicas": int64(1)})
 	var out bytes.Buffer
 	err := rolloutStatus(context.Background(), newDynamic(obj.DeepCopy()), targetOf(t, obj, "clonesets"), true, 200*time.Millisecond, &out)
 	if err == nil || !strings.Contains(err.Error(), "timed out") {
@@ -57,7 +57,7 @@ func TestRolloutStatusTimesOut(t *testing.T) {
 
 func TestRolloutStatusNoWatchPrintsOnce(t *testing.T) {
 	obj := workload("v1beta1", "CloneSet", map[string]interface{}{"replicas": int64(2)},
-		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "updatedReplicas": int64(1)})
+		map[string]interface{}{"observedGeneration": int64(2), "replicas": int64(2), "expectedUpdatedReplicas": int64(2), "updatedReplicas": int64(1)})
 	var out bytes.Buffer
 	if err := rolloutStatus(context.Background(), newDynamic(), targetOf(t, obj, "clonesets"), false, 0, &out); err != nil {
 		t.Fatal(err)

@@ -7,15 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/cli-runtime/pkg/printers"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 	"k8s.io/kubectl/pkg/scheme"
-
-	"github.com/kruise-native/kruise-native/pkg/revisiondata"
 )
 
 // UndoOptions are the flags of `rollout undo`.
@@ -36,7 +32,8 @@ func newCmdUndo(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Co
 		Short: "Undo a previous rollout",
 		Long: "Roll back to a previous revision through the workload's rollback subresource: the\n" +
 			"server restores the revision's pod template, so pods follow it back (in place where\n" +
-			"the update strategy allows).",
+			"the update strategy allows). Only the server picks the revision: --dry-run=client\n" +
+			"asks it for a dry run too, which writes nothing.",
 		Example: "  kubectl kruise rollout undo cloneset/sample\n  kubectl kruise rollout undo cloneset/sample --to-revision=1 --dry-run=server",
 		Run: func(cmd *cobra.Command, args []string) {
 			dryRun, err := cmdutil.GetDryRunStrategy(cmd)
@@ -56,7 +53,7 @@ func (o *UndoOptions) Run(ctx context.Context, f cmdutil.Factory, args []string,
 	if o.ToRevision < 0 {
 		return fmt.Errorf("revision must be a positive integer: %v", o.ToRevision)
 	}
-	targets, err := o.resolve(f, args, "rollout undo")
+	targets, err := o.resolve(ctx, f, args, "rollout undo")
 	if err != nil {
 		return err
 	}
@@ -76,18 +73,12 @@ func (o *UndoOptions) Run(ctx context.Context, f cmdutil.Factory, args []string,
 	return nil
 }
 
-// undo asks the server to roll back (really or as a server dry run). A client dry run
-// resolves the revision here, as the server would, and prints the would-be object.
+// undo asks the server to roll back, really or as a dry run. Only the server picks the
+// revision and restores its template, so a client dry run is a server dry run too: it
+// writes nothing and shows what the server would restore.
 func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun cmdutil.DryRunStrategy, printer printers.ResourcePrinter, out io.Writer) error {
-	if dryRun == cmdutil.DryRunClient {
-		obj, err := undoLocally(ctx, c, t, toRevision)
-		if err != nil {
-			return err
-		}
-		return printer.PrintObj(obj, out)
-	}
 	opts := metav1.CreateOptions{}
-	if dryRun == cmdutil.DryRunServer {
+	if dryRun != cmdutil.DryRunNone {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
 	obj, err := postRollback(ctx, c, t, toRevision, opts)
@@ -95,32 +86,4 @@ func undo(ctx context.Context, c *Clients, t *target, toRevision int64, dryRun c
 		return err
 	}
 	return printer.PrintObj(obj, out)
-}
-
-// undoLocally returns the workload with the template of the revision the server would
-// pick (revisiondata.Pick): toRevision, or for 0 the one before the newest.
-func undoLocally(ctx context.Context, c *Clients, t *target, toRevision int64) (*unstructured.Unstructured, error) {
-	revs, err := ownedRevisions(ctx, c.Kube, t)
-	if err != nil {
-		return nil, err
-	}
-	// The server's own pick, so a client dry run shows what the server would restore.
-	rev, err := revisiondata.Pick(revs, toRevision)
-	if err != nil {
-		return nil, fmt.Errorf("%s %q %w", t.GVR.GroupResource(), t.name(), err)
-	}
-	toRevision = rev.Revision
-	tmpl, err := revisiondata.Decode(rev)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(tmpl)
-	if err != nil {
-		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
-	}
-	obj := t.Object.DeepCopy()
-	if err := unstructured.SetNestedMap(obj.Object, raw, "spec", "template"); err != nil {
-		return nil, fmt.Errorf("template of revision %d: %w", toRevision, err)
-	}
-	return obj, nil
 }

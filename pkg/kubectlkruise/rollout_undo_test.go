@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
-	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest/fake"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 	"k8s.io/kubectl/pkg/scheme"
@@ -84,9 +83,9 @@ func TestUndoPostsRollbackSubresource(t *testing.T) {
 	}
 }
 
-func TestUndoDaemonSetV1alpha1AndServerDryRun(t *testing.T) {
+func TestUndoDaemonSetServerDryRun(t *testing.T) {
 	var got []rollbackRequest
-	tg := targetOf(t, workload("v1alpha1", "DaemonSet", map[string]interface{}{}, nil), "daemonsets")
+	tg := targetOf(t, workload("v1beta1", "DaemonSet", map[string]interface{}{}, nil), "daemonsets")
 	var out bytes.Buffer
 	p, err := cmdutil.PrintFlagsWithDryRunStrategy(namePrintFlags("rolled back"), cmdutil.DryRunServer).ToPrinter()
 	if err != nil {
@@ -95,8 +94,8 @@ func TestUndoDaemonSetV1alpha1AndServerDryRun(t *testing.T) {
 	if err := undo(context.Background(), &Clients{REST: rollbackServer(t, &got)}, tg, 1, cmdutil.DryRunServer, p, &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].path != "apps.kruise.io/v1alpha1 POST /namespaces/ns/daemonsets/w/rollback" || got[0].body["kind"] != "DaemonSetRollback" {
-		t.Fatalf("requests = %+v, want one v1alpha1 DaemonSetRollback", got)
+	if len(got) != 1 || got[0].path != "apps.kruise.io/v1beta1 POST /namespaces/ns/daemonsets/w/rollback" || got[0].body["kind"] != "DaemonSetRollback" {
+		t.Fatalf("requests = %+v, want one v1beta1 DaemonSetRollback", got)
 	}
 	if got[0].dryRun != "All" {
 		t.Errorf("server dry run not requested: %q", got[0].dryRun)
@@ -106,25 +105,27 @@ func TestUndoDaemonSetV1alpha1AndServerDryRun(t *testing.T) {
 	}
 }
 
-func TestUndoClientDryRunWritesNothing(t *testing.T) {
-	kube := kubefake.NewClientset(revision(t, 1, "nginx:1.25", "uid-w"), revision(t, 2, "nginx:1.26", "uid-w"))
+// A client dry run does not pick the revision itself: it asks the server for a dry run
+// (which writes nothing) and prints the answer; the server's refusal is the error.
+func TestUndoClientDryRunAsksTheServer(t *testing.T) {
 	var posted []rollbackRequest
 	tg := targetOf(t, workload("v1beta1", "CloneSet", map[string]interface{}{}, nil), "clonesets")
 	var out bytes.Buffer
-	p, err := cmdutil.PrintFlagsWithDryRunStrategy(newYAMLFlags(), cmdutil.DryRunClient).ToPrinter()
+	p, err := cmdutil.PrintFlagsWithDryRunStrategy(namePrintFlags("rolled back"), cmdutil.DryRunClient).ToPrinter()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := undo(context.Background(), &Clients{Kube: kube, REST: rollbackServer(t, &posted)}, tg, 0, cmdutil.DryRunClient, p, &out); err != nil {
+	if err := undo(context.Background(), &Clients{REST: rollbackServer(t, &posted)}, tg, 0, cmdutil.DryRunClient, p, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "image: nginx:1.25") {
-		t.Errorf("client dry run should show the previous template:\n%s", out.String())
+	if len(posted) != 1 || posted[0].dryRun != "All" {
+		t.Fatalf("requests = %+v, want one server dry run", posted)
 	}
-	if len(posted) != 0 {
-		t.Errorf("client dry run posted: %+v", posted)
+	if out.String() != "cloneset.apps.kruise.io/w rolled back (dry run)\n" {
+		t.Errorf("output %q", out.String())
 	}
-	if err := undo(context.Background(), &Clients{Kube: kube, REST: rollbackServer(t, &posted)}, tg, 7, cmdutil.DryRunClient, p, &out); err == nil {
-		t.Error("client dry run to a missing revision succeeded")
+	err = undo(context.Background(), &Clients{REST: rollbackServer(t, &posted)}, tg, 42, cmdutil.DryRunClient, p, &out)
+	if !apierrors.IsBadRequest(err) || !strings.Contains(err.Error(), "no revision 42") {
+		t.Errorf("client dry run to a missing revision: %v, want the server's 400", err)
 	}
 }

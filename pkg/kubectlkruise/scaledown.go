@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -39,7 +36,8 @@ func NewCmdScaleDown(f cmdutil.Factory, streams genericiooptions.IOStreams) *cob
 		Short: "Delete chosen pods of a CloneSet and lower its replicas",
 		Long: "Scale a CloneSet down by deleting exactly the named pods: they are added to\n" +
 			"spec.scaleStrategy.podsToDelete and spec.replicas is lowered by their number, in one\n" +
-			"write. Every pod must belong to the CloneSet, or nothing is written.",
+			"write. Every pod must belong to the CloneSet (kruise-apiserver checks), or nothing\n" +
+			"is written.",
 		Example: "  kubectl kruise scaledown cloneset/sample --pods=sample-abcde,sample-fghij",
 		Run: func(cmd *cobra.Command, args []string) {
 			dryRun, err := cmdutil.GetDryRunStrategy(cmd)
@@ -59,7 +57,7 @@ func (o *ScaleDownOptions) Run(ctx context.Context, f cmdutil.Factory, args []st
 	if len(o.Pods) == 0 {
 		return fmt.Errorf("--pods is required: the names of the pods to delete")
 	}
-	targets, err := o.resolve(f, args, "scaledown")
+	targets, err := o.resolve(ctx, f, args, "scaledown")
 	if err != nil {
 		return err
 	}
@@ -77,16 +75,14 @@ func (o *ScaleDownOptions) Run(ctx context.Context, f cmdutil.Factory, args []st
 	return scaleDown(ctx, clients, targets[0], o.Pods, dryRun, printer, o.Out)
 }
 
-// scaleDown checks every named pod belongs to the CloneSet, then in one merge patch
-// (guarded by the resourceVersion read, so a concurrent change is a conflict, not a
-// lost update) lists them in podsToDelete and lowers replicas by their number.
+// scaleDown lists the pods in podsToDelete and lowers replicas by their number, in one
+// merge patch guarded by the resourceVersion read (a concurrent change is a conflict,
+// not a lost update). Whether each pod is the CloneSet's is the server's rule
+// (admission plugin KruiseCloneSetPodsToDelete): a name of no pod, or of another's,
+// fails the patch with the field at fault, and nothing is written.
 func scaleDown(ctx context.Context, c *Clients, t *target, pods []string, dryRun cmdutil.DryRunStrategy, printer printers.ResourcePrinter, out io.Writer) error {
 	if t.GVR.GroupResource() != cloneSets {
 		return fmt.Errorf("scaledown is not supported for %q: only %s", t.GVR.GroupResource().String(), cloneSets.String())
-	}
-	owned, err := ownedPods(ctx, c, t)
-	if err != nil {
-		return err
 	}
 	existing, _, err := unstructured.NestedStringSlice(t.Object.Object, "spec", "scaleStrategy", "podsToDelete")
 	if err != nil {
@@ -96,20 +92,13 @@ func scaleDown(ctx context.Context, c *Clients, t *target, pods []string, dryRun
 	for _, p := range existing {
 		listed[p] = true
 	}
-	var unknown, added []string
+	var added []string
 	for _, p := range pods {
-		switch {
-		case !owned[p]:
-			unknown = append(unknown, p)
-		case !listed[p]:
-			// A pod already listed was counted when it was listed; never twice.
+		// A pod already listed was counted when it was listed; never twice.
+		if !listed[p] {
 			listed[p] = true
 			added = append(added, p)
 		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("pods not found in %s: %s (nothing changed)", t.ref(), strings.Join(unknown, ", "))
 	}
 	replicas, found, err := unstructured.NestedInt64(t.Object.Object, "spec", "replicas")
 	if err != nil {
@@ -140,26 +129,6 @@ func scaleDown(ctx context.Context, c *Clients, t *target, pods []string, dryRun
 		return err
 	}
 	return printer.PrintObj(obj, out)
-}
-
-// ownedPods returns the names of the live pods the CloneSet controls.
-func ownedPods(ctx context.Context, c *Clients, t *target) (map[string]bool, error) {
-	sel, err := selectorOf(t.Object)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.ref(), err)
-	}
-	list, err := c.Kube.CoreV1().Pods(t.namespace()).List(ctx, metav1.ListOptions{LabelSelector: sel})
-	if err != nil {
-		return nil, fmt.Errorf("listing pods of %s: %w", t.ref(), err)
-	}
-	owned := map[string]bool{}
-	for i := range list.Items {
-		p := &list.Items[i]
-		if ref := metav1.GetControllerOf(p); ref != nil && ref.UID == t.Object.GetUID() && p.DeletionTimestamp == nil {
-			owned[p.Name] = true
-		}
-	}
-	return owned, nil
 }
 
 func stringsToInterfaces(in []string) []interface{} {

@@ -1,12 +1,15 @@
 package kubectlkruise
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/dynamic"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
@@ -37,9 +40,10 @@ func (s *selection) addFlags(cmd *cobra.Command, usage string) {
 	cmdutil.AddLabelSelectorFlagVar(cmd, &s.LabelSelector)
 }
 
-// resolve turns the arguments into targets. Every target is checked before any is
-// returned, so an unsupported kind fails the command before anything is written.
-func (s *selection) resolve(f cmdutil.Factory, args []string, command string) ([]*target, error) {
+// resolve turns the arguments into targets, each in the plugin's WorkloadVersion. Every target
+// is checked before any is returned, so an unsupported kind fails the command before
+// anything is written.
+func (s *selection) resolve(ctx context.Context, f cmdutil.Factory, args []string, command string) ([]*target, error) {
 	if len(args) == 0 && cmdutil.IsFilenameSliceEmpty(s.Filenames, s.Kustomize) {
 		return nil, fmt.Errorf("required resource not specified")
 	}
@@ -63,17 +67,38 @@ func (s *selection) resolve(f cmdutil.Factory, args []string, command string) ([
 	if len(infos) == 0 {
 		return nil, fmt.Errorf("no resources found in %s namespace", ns)
 	}
-	targets := make([]*target, 0, len(infos))
+	kinds := make([]*workloadKind, 0, len(infos))
 	for _, info := range infos {
 		k, err := kindFor(info.Mapping.Resource.GroupResource(), command)
 		if err != nil {
 			return nil, err
 		}
+		kinds = append(kinds, k)
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var dyn dynamic.Interface
+	targets := make([]*target, 0, len(infos))
+	for i, info := range infos {
+		k := kinds[i]
 		u, ok := info.Object.(*unstructured.Unstructured)
 		if !ok {
 			return nil, fmt.Errorf("%s: unexpected object type %T", info.Name, info.Object)
 		}
-		targets = append(targets, &target{GVR: info.Mapping.Resource, Object: u, kind: k})
+		// A file or a fully qualified argument may name another version: read the
+		// object again in the plugin's one version, which the server converts to.
+		if info.Mapping.Resource != k.resource {
+			if dyn == nil {
+				if dyn, err = f.DynamicClient(); err != nil {
+					return nil, fmt.Errorf("dynamic client: %w", err)
+				}
+			}
+			if u, err = dyn.Resource(k.resource).Namespace(info.Namespace).Get(ctx, info.Name, metav1.GetOptions{}); err != nil {
+				return nil, err
+			}
+		}
+		targets = append(targets, &target{GVR: k.resource, Object: u, kind: k})
 	}
 	return targets, nil
 }

@@ -7,18 +7,16 @@ package containerrecreaterequest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
 	genericadmissioninit "k8s.io/apiserver/pkg/admission/initializer"
-	"k8s.io/client-go/kubernetes"
 
+	"github.com/kruise-native/kruise-native/pkg/admission/internal/livepods"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/podutil"
@@ -32,10 +30,12 @@ func Register(plugins *admission.Plugins) {
 	plugins.Register(PluginName, func(io.Reader) (admission.Interface, error) { return New(), nil })
 }
 
-// Plugin fills in and checks what a request needs from its pod.
+// Plugin fills in and checks what a request needs from its pod, read on create
+// (livepods: a request is rare, a pod cache of the whole cluster in this server would
+// not be).
 type Plugin struct {
 	*admission.Handler
-	pods func(ctx context.Context, namespace, name string) (*corev1.Pod, error)
+	livepods.Reader
 }
 
 var (
@@ -46,23 +46,6 @@ var (
 
 // New returns the plugin; it acts on CREATE only (the spec is immutable afterwards).
 func New() *Plugin { return &Plugin{Handler: admission.NewHandler(admission.Create)} }
-
-// SetExternalKubeClientSet gives the plugin kube-apiserver, where pods live. Pods are
-// read one at a time on create rather than cached: a request is rare, a pod cache of
-// the whole cluster in this server would not be.
-func (p *Plugin) SetExternalKubeClientSet(c kubernetes.Interface) {
-	p.pods = func(ctx context.Context, ns, name string) (*corev1.Pod, error) {
-		return c.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
-	}
-}
-
-// ValidateInitialization fails server start-up without a kube client.
-func (p *Plugin) ValidateInitialization() error {
-	if p.pods == nil {
-		return errors.New("no kube-apiserver client (--kubeconfig)")
-	}
-	return nil
-}
 
 // Admit fills in the request from its pod or rejects it with the field at fault.
 func (p *Plugin) Admit(ctx context.Context, a admission.Attributes, _ admission.ObjectInterfaces) error {
@@ -80,7 +63,7 @@ func (p *Plugin) Admit(ctx context.Context, a admission.Attributes, _ admission.
 	if errs := readOnlyFieldsSet(crr, spec); len(errs) > 0 {
 		return invalid(crr, errs)
 	}
-	pod, err := p.pods(ctx, a.GetNamespace(), crr.Spec.PodName)
+	pod, err := p.Pod(ctx, a.GetNamespace(), crr.Spec.PodName)
 	if apierrors.IsNotFound(err) {
 		return invalid(crr, field.ErrorList{field.NotFound(spec.Child("podName"), crr.Spec.PodName)})
 	}

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
@@ -53,14 +54,13 @@ func TestUpstreamRules(t *testing.T) {
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			p := New()
-			p.pods = func(_ context.Context, ns, name string) (*corev1.Pod, error) {
-				if tc.pod == nil || ns != "ns" || name != "pod-1" {
-					return nil, apierrors.NewNotFound(corev1.Resource("pods"), name)
-				}
+			kube := fake.NewClientset() // no pod: NotFound
+			if tc.pod != nil {
 				pod := runningPod()
 				tc.pod(pod)
-				return pod, nil
+				kube = fake.NewClientset(pod)
 			}
+			p.SetExternalKubeClientSet(kube)
 			crr := request("app")
 			if tc.crr != nil {
 				tc.crr(crr)

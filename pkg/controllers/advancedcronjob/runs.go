@@ -9,10 +9,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 )
 
 // ScheduledAtAnnotation records on a run the start it was created for (RFC 3339, in
@@ -37,19 +38,10 @@ type runKind interface {
 	delete(ctx context.Context, run Run) (deleted bool, err error)
 }
 
-// object is a run of any kind: metadata and the pointer that carries it.
-type object interface {
-	metav1.Object
-	comparable
-}
-
-// kindOps implements runKind for one kind from its client, lister and rules.
-type kindOps[T object] struct {
-	gvk        schema.GroupVersionKind
-	listCached func(ns string) ([]T, error)
-	getLive    func(ctx context.Context, ns, name string) (T, error)
-	createObj  func(ctx context.Context, obj T) (T, error)
-	deleteObj  func(ctx context.Context, ns, name string, opts metav1.DeleteOptions) error
+// kindOps implements runKind for one kind from its typed client and lister and the
+// kind's own rules.
+type kindOps[T typedkind.Object] struct {
+	typedkind.Kind[T]
 	// build is the run of acj's template with meta.
 	build func(acj *v1beta1.AdvancedCronJob, meta metav1.ObjectMeta) T
 	// outcome says whether and how the run ended.
@@ -58,7 +50,7 @@ type kindOps[T object] struct {
 
 func (k kindOps[T]) run(obj T) Run {
 	r := Run{
-		Ref: corev1.ObjectReference{APIVersion: k.gvk.GroupVersion().String(), Kind: k.gvk.Kind,
+		Ref: corev1.ObjectReference{APIVersion: k.GVK.GroupVersion().String(), Kind: k.GVK.Kind,
 			Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: obj.GetUID()},
 		Scheduled: obj.GetCreationTimestamp().Time,
 		Outcome:   k.outcome(obj),
@@ -71,9 +63,9 @@ func (k kindOps[T]) run(obj T) Run {
 }
 
 func (k kindOps[T]) list(acj *v1beta1.AdvancedCronJob) ([]Run, error) {
-	objs, err := k.listCached(acj.Namespace)
+	objs, err := k.Lister(acj.Namespace).List(labels.Everything())
 	if err != nil {
-		return nil, fmt.Errorf("listing %ss: %w", k.gvk.Kind, err)
+		return nil, fmt.Errorf("listing %ss: %w", k.GVK.Kind, err)
 	}
 	var out []Run
 	for _, o := range objs {
@@ -85,12 +77,12 @@ func (k kindOps[T]) list(acj *v1beta1.AdvancedCronJob) ([]Run, error) {
 }
 
 func (k kindOps[T]) get(ctx context.Context, ns, name string) (*Run, error) {
-	obj, err := k.getLive(ctx, ns, name)
+	obj, err := k.Client(ns).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("getting %s %s/%s: %w", k.gvk.Kind, ns, name, err)
+		return nil, fmt.Errorf("getting %s %s/%s: %w", k.GVK.Kind, ns, name, err)
 	}
 	r := k.run(obj)
 	return &r, nil
@@ -106,32 +98,32 @@ func (k kindOps[T]) create(ctx context.Context, acj *v1beta1.AdvancedCronJob, na
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(acj, ownerKind)},
 	}
 	meta.Annotations[ScheduledAtAnnotation] = scheduled.In(Location(acj.Spec.TimeZone)).Format(time.RFC3339)
-	created, err := k.createObj(ctx, k.build(acj, meta))
+	created, err := k.Client(acj.Namespace).Create(ctx, k.build(acj, meta), metav1.CreateOptions{FieldManager: ControllerName})
 	if apierrors.IsAlreadyExists(err) {
-		existing, getErr := k.getLive(ctx, acj.Namespace, name)
+		existing, getErr := k.Client(acj.Namespace).Get(ctx, name, metav1.GetOptions{})
 		if getErr != nil {
-			return Run{}, false, fmt.Errorf("creating %s %s: %w; reading it: %w", k.gvk.Kind, name, err, getErr)
+			return Run{}, false, fmt.Errorf("creating %s %s: %w; reading it: %w", k.GVK.Kind, name, err, getErr)
 		}
 		if ref := metav1.GetControllerOfNoCopy(existing); ref == nil || ref.UID != acj.UID {
-			return Run{}, false, fmt.Errorf("creating %s %s: %w, and not controlled by this AdvancedCronJob", k.gvk.Kind, name, err)
+			return Run{}, false, fmt.Errorf("creating %s %s: %w, and not controlled by this AdvancedCronJob", k.GVK.Kind, name, err)
 		}
 		return k.run(existing), false, nil
 	}
 	if err != nil {
-		return Run{}, false, fmt.Errorf("creating %s %s: %w", k.gvk.Kind, name, err)
+		return Run{}, false, fmt.Errorf("creating %s %s: %w", k.GVK.Kind, name, err)
 	}
 	return k.run(created), true, nil
 }
 
 func (k kindOps[T]) delete(ctx context.Context, run Run) (bool, error) {
 	background := metav1.DeletePropagationBackground
-	err := k.deleteObj(ctx, run.Ref.Namespace, run.Ref.Name, metav1.DeleteOptions{
+	err := k.Client(run.Ref.Namespace).Delete(ctx, run.Ref.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: &run.Ref.UID}, PropagationPolicy: &background})
 	switch {
 	case apierrors.IsNotFound(err):
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("deleting %s %s/%s: %w", k.gvk.Kind, run.Ref.Namespace, run.Ref.Name, err)
+		return false, fmt.Errorf("deleting %s %s/%s: %w", k.GVK.Kind, run.Ref.Namespace, run.Ref.Name, err)
 	}
 	return true, nil
 }

@@ -18,13 +18,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -46,8 +46,8 @@ type Controller struct {
 	kruise   kruiseclient.Interface
 	recorder record.EventRecorder
 	states   kruiselisters.PersistentPodStateLister
-	asts     kruiselisters.StatefulSetLister
-	sts      appslisters.StatefulSetLister
+	// workloads are the kinds a PersistentPodState may target, by group and kind.
+	workloads map[schema.GroupKind]workloadKind
 	// pods indexes pods by controller (podindex, which the manager adds).
 	pods      cache.Indexer
 	nodes     corelisters.NodeLister
@@ -67,10 +67,14 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 		kruise:   cc.KruiseClient,
 		recorder: cc.Recorder(ControllerName),
 		states:   ppsInformer.Lister(),
-		asts:     astsInformer.Lister(),
-		sts:      stsInformer.Lister(),
-		pods:     podInformer.Informer().GetIndexer(),
-		nodes:    nodeInformer.Lister(),
+		workloads: map[schema.GroupKind]workloadKind{
+			kruiseStatefulSet: advancedStatefulSets(typedkind.Cached(typedkind.New[*appsv1beta1.StatefulSet](
+				appsv1beta1.SchemeGroupVersion.WithKind("StatefulSet"), cc.KruiseClient.AppsV1beta1().StatefulSets), astsInformer.Lister().StatefulSets)),
+			kubeStatefulSet: statefulSets(typedkind.Cached(typedkind.New[*appsv1.StatefulSet](
+				appsv1.SchemeGroupVersion.WithKind("StatefulSet"), cc.KubeClient.AppsV1().StatefulSets), stsInformer.Lister().StatefulSets)),
+		},
+		pods:  podInformer.Informer().GetIndexer(),
+		nodes: nodeInformer.Lister(),
 	}
 	synced := []cache.InformerSynced{ppsInformer.Informer().HasSynced, astsInformer.Informer().HasSynced,
 		stsInformer.Informer().HasSynced, podInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +17,7 @@ import (
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ordinals"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 	"github.com/kruise-native/kruise-native/pkg/persistentpodstate"
 )
 
@@ -26,41 +28,65 @@ type workload struct {
 	desired    ordinals.Desired
 }
 
-// getWorkload reads a StatefulSet from the caches; nil when there is none.
-func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workload, error) {
-	switch gk {
-	case kruiseStatefulSet:
-		o, err := c.asts.StatefulSets(ns).Get(name)
-		if apierrors.IsNotFound(err) {
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
+// workloadKind reads workloads of one kind from the informer's cache.
+type workloadKind interface {
+	get(ns, name string) (*workload, error)
+}
+
+// statefulKind is a workloadKind from a typed kind and how its desired ordinals read.
+type statefulKind[T typedkind.Object] struct {
+	kind    typedkind.Kind[T]
+	desired func(T) (ordinals.Desired, error)
+}
+
+func (k statefulKind[T]) get(ns, name string) (*workload, error) {
+	o, err := k.kind.Lister(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	desired, err := k.desired(o)
+	if err != nil {
+		return nil, err
+	}
+	return &workload{meta: o, apiVersion: k.kind.GVK.GroupVersion().String(), desired: desired}, nil
+}
+
+// advancedStatefulSets: an Advanced StatefulSet's ordinals skip its reserved ones.
+func advancedStatefulSets(k typedkind.Kind[*appsv1beta1.StatefulSet]) workloadKind {
+	return statefulKind[*appsv1beta1.StatefulSet]{kind: k, desired: func(o *appsv1beta1.StatefulSet) (ordinals.Desired, error) {
 		reserved, err := ordinals.ParseReserved(o.Spec.ReserveOrdinals)
 		if err != nil {
-			return nil, err
+			return ordinals.Desired{}, err
 		}
 		start := 0
 		if o.Spec.Ordinals != nil {
 			start = int(o.Spec.Ordinals.Start)
 		}
-		return &workload{meta: o, apiVersion: appsv1beta1.SchemeGroupVersion.String(),
-			desired: ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved)}, nil
-	case kubeStatefulSet:
-		o, err := c.sts.StatefulSets(ns).Get(name)
-		if apierrors.IsNotFound(err) {
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
+		return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved), nil
+	}}
+}
+
+// statefulSets: kube's StatefulSet counts from its start ordinal.
+func statefulSets(k typedkind.Kind[*appsv1.StatefulSet]) workloadKind {
+	return statefulKind[*appsv1.StatefulSet]{kind: k, desired: func(o *appsv1.StatefulSet) (ordinals.Desired, error) {
 		start := 0
 		if o.Spec.Ordinals != nil {
 			start = int(o.Spec.Ordinals.Start)
 		}
-		return &workload{meta: o, apiVersion: "apps/v1",
-			desired: ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), ordinals.Reserved{})}, nil
+		return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), ordinals.Reserved{}), nil
+	}}
+}
+
+// getWorkload reads a StatefulSet from the caches; nil when there is none (or the kind
+// is not one this controller follows).
+func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workload, error) {
+	k, ok := c.workloads[gk]
+	if !ok {
+		return nil, nil
 	}
-	return nil, nil
+	return k.get(ns, name)
 }
 
 func replicas(r *int32) int32 {

@@ -6,13 +6,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
 )
@@ -24,27 +24,12 @@ import (
 
 var deleteInBackground = metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
 
-// subsetObject is a subset workload's typed object.
-type subsetObject interface {
-	metav1.Object
-	runtime.Object
-}
-
-// writer is the part of a kind's typed client the controller writes through; the
-// generated clients of all four kinds have it.
-type writer[T subsetObject] interface {
-	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
-	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
-	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
-}
-
-// subsetKind is a kindAdapter from what differs between the kinds: where their
-// objects are read and written, how their status and partition read, and how a
-// subset's object is built. Listing, creating, updating and deleting are the same
-// for all of them.
-type subsetKind[T subsetObject] struct {
-	lister func(ns string, sel labels.Selector) ([]T, error)
-	client func(ns string) writer[T]
+// subsetKind is a kindAdapter from what differs between the kinds: how their status
+// and partition read, and how a subset's object is built. Listing (from the cache),
+// creating, updating and deleting go through the kind's typed lister and client, the
+// same for all of them.
+type subsetKind[T typedkind.Object] struct {
+	typedkind.Kind[T]
 	// observe fills w's counts (only when the status is of the current generation)
 	// and partition from obj.
 	observe func(obj T, w *workload)
@@ -54,7 +39,7 @@ type subsetKind[T subsetObject] struct {
 }
 
 func (k subsetKind[T]) list(ns string, sel labels.Selector) ([]workload, error) {
-	items, err := k.lister(ns, sel)
+	items, err := k.Lister(ns).List(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +58,7 @@ func (k subsetKind[T]) build(ud *v1beta1.UnitedDeployment, d desired) (metav1.Ob
 
 func (k subsetKind[T]) create(ctx context.Context, obj metav1.Object) (string, error) {
 	o := obj.(T)
-	out, err := k.client(o.GetNamespace()).Create(ctx, o, metav1.CreateOptions{FieldManager: ControllerName})
+	out, err := k.Client(o.GetNamespace()).Create(ctx, o, metav1.CreateOptions{FieldManager: ControllerName})
 	if err != nil {
 		return "", err
 	}
@@ -84,19 +69,18 @@ func (k subsetKind[T]) update(ctx context.Context, existing workload, obj metav1
 	cur := existing.obj.(T).DeepCopyObject().(T)
 	mergeMeta(cur, obj)
 	k.setSpec(cur, obj.(T))
-	_, err := k.client(cur.GetNamespace()).Update(ctx, cur, metav1.UpdateOptions{FieldManager: ControllerName})
+	_, err := k.Client(cur.GetNamespace()).Update(ctx, cur, metav1.UpdateOptions{FieldManager: ControllerName})
 	return err
 }
 
 func (k subsetKind[T]) delete(ctx context.Context, w workload) error {
-	return k.client(w.obj.GetNamespace()).Delete(ctx, w.obj.GetName(), deleteInBackground)
+	return k.Client(w.obj.GetNamespace()).Delete(ctx, w.obj.GetName(), deleteInBackground)
 }
 
 // cloneSets adapts CloneSets (v1beta1).
 func cloneSets(c kruiseclient.Interface, l kruiselisters.CloneSetLister) subsetKind[*v1beta1.CloneSet] {
 	return subsetKind[*v1beta1.CloneSet]{
-		lister: func(ns string, sel labels.Selector) ([]*v1beta1.CloneSet, error) { return l.CloneSets(ns).List(sel) },
-		client: func(ns string) writer[*v1beta1.CloneSet] { return c.AppsV1beta1().CloneSets(ns) },
+		Kind: typedkind.Cached(typedkind.New[*v1beta1.CloneSet](v1beta1.SchemeGroupVersion.WithKind("CloneSet"), c.AppsV1beta1().CloneSets), l.CloneSets),
 		observe: func(cs *v1beta1.CloneSet, w *workload) {
 			if cs.Status.ObservedGeneration == cs.Generation {
 				w.replicas, w.ready = cs.Status.Replicas, cs.Status.ReadyReplicas
@@ -131,10 +115,7 @@ func buildCloneSet(ud *v1beta1.UnitedDeployment, d desired) (*v1beta1.CloneSet, 
 // advancedStatefulSets adapts Advanced StatefulSets (v1beta1).
 func advancedStatefulSets(c kruiseclient.Interface, l kruiselisters.StatefulSetLister) subsetKind[*v1beta1.StatefulSet] {
 	return subsetKind[*v1beta1.StatefulSet]{
-		lister: func(ns string, sel labels.Selector) ([]*v1beta1.StatefulSet, error) {
-			return l.StatefulSets(ns).List(sel)
-		},
-		client: func(ns string) writer[*v1beta1.StatefulSet] { return c.AppsV1beta1().StatefulSets(ns) },
+		Kind: typedkind.Cached(typedkind.New[*v1beta1.StatefulSet](v1beta1.SchemeGroupVersion.WithKind("StatefulSet"), c.AppsV1beta1().StatefulSets), l.StatefulSets),
 		observe: func(ss *v1beta1.StatefulSet, w *workload) {
 			if ss.Status.ObservedGeneration == ss.Generation {
 				w.replicas, w.ready = ss.Status.Replicas, ss.Status.ReadyReplicas
@@ -172,10 +153,7 @@ func buildAdvancedStatefulSet(ud *v1beta1.UnitedDeployment, d desired) (*v1beta1
 // statefulSets adapts kube's apps/v1 StatefulSets.
 func statefulSets(c kubernetes.Interface, l appslisters.StatefulSetLister) subsetKind[*appsv1.StatefulSet] {
 	return subsetKind[*appsv1.StatefulSet]{
-		lister: func(ns string, sel labels.Selector) ([]*appsv1.StatefulSet, error) {
-			return l.StatefulSets(ns).List(sel)
-		},
-		client: func(ns string) writer[*appsv1.StatefulSet] { return c.AppsV1().StatefulSets(ns) },
+		Kind: typedkind.Cached(typedkind.New[*appsv1.StatefulSet](appsv1.SchemeGroupVersion.WithKind("StatefulSet"), c.AppsV1().StatefulSets), l.StatefulSets),
 		observe: func(ss *appsv1.StatefulSet, w *workload) {
 			if ss.Status.ObservedGeneration == ss.Generation {
 				w.replicas, w.ready, w.updated = ss.Status.Replicas, ss.Status.ReadyReplicas, ss.Status.UpdatedReplicas
@@ -222,8 +200,7 @@ func buildStatefulSet(ud *v1beta1.UnitedDeployment, d desired) (*appsv1.Stateful
 // deployments adapts kube's apps/v1 Deployments.
 func deployments(c kubernetes.Interface, l appslisters.DeploymentLister) subsetKind[*appsv1.Deployment] {
 	return subsetKind[*appsv1.Deployment]{
-		lister: func(ns string, sel labels.Selector) ([]*appsv1.Deployment, error) { return l.Deployments(ns).List(sel) },
-		client: func(ns string) writer[*appsv1.Deployment] { return c.AppsV1().Deployments(ns) },
+		Kind: typedkind.Cached(typedkind.New[*appsv1.Deployment](appsv1.SchemeGroupVersion.WithKind("Deployment"), c.AppsV1().Deployments), l.Deployments),
 		observe: func(dep *appsv1.Deployment, w *workload) {
 			if dep.Status.ObservedGeneration == dep.Generation {
 				w.replicas, w.ready, w.updated = dep.Status.Replicas, dep.Status.ReadyReplicas, dep.Status.UpdatedReplicas

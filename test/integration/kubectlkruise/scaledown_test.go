@@ -8,7 +8,7 @@ import (
 )
 
 // scaledown deletes exactly the named pod and lowers replicas; an unknown pod fails
-// before anything is written.
+// (kruise-apiserver's admission refuses it, for every client) and nothing is written.
 func TestScaleDownDeletesNamedPods(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
@@ -25,6 +25,18 @@ func TestScaleDownDeletesNamedPods(t *testing.T) {
 	mustContain(t, "scaledown stderr", stderr, "no-such-pod")
 	if after := getCloneSet(t, ns, "sd"); after.ResourceVersion != cs.ResourceVersion {
 		t.Fatal("a refused scaledown wrote the CloneSet")
+	}
+
+	// The rule is the server's: plain kubectl (any client) is refused the same way,
+	// with the field at fault.
+	_, stderr, err = c.Kubectl(t, "patch", "clone", "sd", "-n", ns, "--type=merge",
+		"-p", `{"spec":{"scaleStrategy":{"podsToDelete":["no-such-pod"]}}}`)
+	if err == nil {
+		t.Fatal("kubectl patch naming no pod in podsToDelete succeeded")
+	}
+	mustContain(t, "kubectl patch stderr", stderr, `spec.scaleStrategy.podsToDelete[0]: Invalid value: "no-such-pod": no such pod in the CloneSet's namespace`)
+	if after := getCloneSet(t, ns, "sd"); after.ResourceVersion != cs.ResourceVersion {
+		t.Fatal("a refused patch wrote the CloneSet")
 	}
 
 	out, _, err := kk(t, "scaledown", "clone/sd", "-n", ns, "--pods="+victim)

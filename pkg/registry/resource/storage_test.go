@@ -99,22 +99,18 @@ func policyDeps(t *testing.T, s *runtime.Scheme) resource.Deps {
 	return resource.Deps{Scheme: s, RESTOptions: registrytest.OptionsGetter(opts)}
 }
 
-// The installer serves a kind of a second group next to apps.kruise.io's: its own
-// APIGroupInfo, its versions, main and status endpoints.
-func TestInstallServesASecondGroup(t *testing.T) {
+// A kind of a second group gets storage next to apps.kruise.io's: its version's main
+// and status endpoints.
+func TestStorageServesASecondGroup(t *testing.T) {
 	s := policyScheme()
-	groups, err := resource.Install(policyDeps(t, s), serializer.NewCodecFactory(s), budgetKind)
+	storage, err := resource.Storage(policyDeps(t, s), budgetKind)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != 1 {
-		t.Fatalf("%d groups, want 1", len(groups))
+	if len(storage) != 1 {
+		t.Fatalf("%d group versions, want 1", len(storage))
 	}
-	g := groups[0]
-	if got := g.PrioritizedVersions; len(got) != 1 || got[0] != policyV1alpha1 {
-		t.Fatalf("versions = %v, want [%s]", got, policyV1alpha1)
-	}
-	paths := g.VersionedResourcesStorageMap["v1alpha1"]
+	paths := storage[policyV1alpha1]
 	for _, p := range []string{"budgets", "budgets/status"} {
 		if paths[p] == nil {
 			t.Errorf("%s not served", p)
@@ -127,6 +123,9 @@ func TestInstallServesASecondGroup(t *testing.T) {
 		if d, ok := storage.(interface{ Destroy() }); ok {
 			defer d.Destroy()
 		}
+	}
+	if _, err := resource.Storage(policyDeps(t, s), budgetKind, budgetKind); err == nil {
+		t.Error("a kind described twice was accepted")
 	}
 }
 
