@@ -1,8 +1,12 @@
 // Package podstodelete lets a CloneSet's spec.scaleStrategy.podsToDelete name only the
-// CloneSet's own pods. The names are pods the controller deletes first: a name of
-// another workload's pod, or of no pod, would lower replicas without removing the pod
-// the writer meant. The rule was kubectl-kruise scaledown's; in the server every
-// client (kubectl patch, apply, a GitOps tool) gets it.
+// CloneSet's own live pods. The names are pods the controller deletes first: a name of
+// another workload's pod is refused. A name of no pod, or of a pod being deleted, is
+// refused when the same update lowers replicas (kubectl kruise scaledown's patch:
+// replicas would drop without removing the pod the writer meant), and otherwise only
+// warned of: the controller drops such names from the list, so a GitOps tool applying
+// its manifest again (with names the controller has dropped since, replicas as
+// stored) would else be refused for ever. The rule was kubectl-kruise scaledown's; in
+// the server every client (kubectl patch, apply, a GitOps tool) gets it.
 package podstodelete
 
 import (
@@ -17,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
 	genericadmissioninit "k8s.io/apiserver/pkg/admission/initializer"
+	"k8s.io/apiserver/pkg/warning"
 
 	"github.com/kruise-native/kruise-native/pkg/admission/internal/livepods"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
@@ -30,7 +35,7 @@ func Register(plugins *admission.Plugins) {
 	plugins.Register(PluginName, func(io.Reader) (admission.Interface, error) { return New(), nil })
 }
 
-// Plugin refuses a podsToDelete name that is not a live pod the CloneSet controls.
+// Plugin judges the podsToDelete names an update adds (see the package comment).
 // Only the names an update adds are read, one GET each (livepods).
 type Plugin struct {
 	*admission.Handler
@@ -63,6 +68,7 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 		return apierrors.NewBadRequest(fmt.Sprintf("unexpected old object %T", a.GetOldObject()))
 	}
 	listed := sets.New(old.Spec.ScaleStrategy.PodsToDelete...)
+	lowers := replicas(cs) < replicas(old)
 	path := field.NewPath("spec", "scaleStrategy", "podsToDelete")
 	var errs field.ErrorList
 	for i, name := range cs.Spec.ScaleStrategy.PodsToDelete {
@@ -73,8 +79,11 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 		if err != nil && !apierrors.IsNotFound(err) {
 			return apierrors.NewInternalError(fmt.Errorf("reading pod %s/%s: %w", a.GetNamespace(), name, err))
 		}
-		if reason := notOwn(cs, pod); reason != "" {
-			errs = append(errs, field.Invalid(path.Index(i), name, reason))
+		switch refusal, warn := judge(cs, pod, lowers); {
+		case refusal != "":
+			errs = append(errs, field.Invalid(path.Index(i), name, refusal))
+		case warn != "":
+			warning.AddWarning(ctx, "", fmt.Sprintf("%s: %q: %s", path.Index(i), name, warn))
 		}
 	}
 	if len(errs) > 0 {
@@ -83,17 +92,33 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 	return nil
 }
 
-// notOwn says why pod (nil: there is none) may not be listed, "" when it may.
-func notOwn(cs *apps.CloneSet, pod *corev1.Pod) string {
+// judge says why pod (nil: there is none) may not be listed, or what the writer
+// should know about a name that is harmless; both "" when the name is one of the
+// CloneSet's live pods. lowers: the update lowers replicas as well.
+func judge(cs *apps.CloneSet, pod *corev1.Pod, lowers bool) (refusal, warn string) {
+	var gone string
 	switch ref := ownerOf(pod); {
 	case pod == nil:
-		return "no such pod in the CloneSet's namespace"
+		gone = "no such pod in the CloneSet's namespace"
 	case ref == nil || ref.UID != cs.UID:
-		return "the pod is not controlled by this CloneSet"
+		return "the pod is not controlled by this CloneSet", ""
 	case pod.DeletionTimestamp != nil:
-		return "the pod is being deleted already"
+		gone = "the pod is being deleted already"
+	default:
+		return "", ""
 	}
-	return ""
+	if lowers {
+		return gone, ""
+	}
+	return "", gone + ": the controller drops the name"
+}
+
+// replicas is spec.replicas, 1 when unset (the server's default).
+func replicas(cs *apps.CloneSet) int32 {
+	if cs.Spec.Replicas == nil {
+		return 1
+	}
+	return *cs.Spec.Replicas
 }
 
 func ownerOf(pod *corev1.Pod) *metav1.OwnerReference {
