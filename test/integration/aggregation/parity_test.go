@@ -179,6 +179,7 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1beta1", "ImagePullJob"},
 	{"apps.kruise.io", "v1beta1", "NodeImage"},
 	{"apps.kruise.io", "v1beta1", "PersistentPodState"},
+	{"apps.kruise.io", "v1beta1", "PodProbeMarker"},
 	{"apps.kruise.io", "v1beta1", "ResourceDistribution"},
 	{"apps.kruise.io", "v1beta1", "SidecarSet"},
 	{"apps.kruise.io", "v1beta1", "StatefulSet"},

@@ -88,4 +88,10 @@ func TestDocumentedExample(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != "NAME AGE" {
 		t.Errorf("kubectl get podprobemarkers:\n%s", out)
 	}
+	// Applied as v1alpha1, read back as v1beta1 (OpenKruise master's version): the same object.
+	out, stderr, err = c.Kubectl(t, "get", "podprobemarkers.v1beta1.apps.kruise.io", "-n", ns, "game-server-probe",
+		"-o", "jsonpath={.apiVersion} {.spec.probes[0].name} {.status.matchedPods}")
+	if err != nil || out != "apps.kruise.io/v1beta1 Idle 3" {
+		t.Errorf("v1beta1 PodProbeMarker: %q %v %s", out, err, stderr)
+	}
 }

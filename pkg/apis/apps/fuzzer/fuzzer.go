@@ -124,7 +124,7 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 		},
 		func(ppm *apps.PodProbeMarker, c randfill.Continue) {
 			c.FillNoCustom(ppm)
-			defaulter.apply(ppm, &v1alpha1.PodProbeMarker{})
+			defaulter.apply(ppm, &v1beta1.PodProbeMarker{})
 		},
 		func(npp *apps.NodePodProbe, c randfill.Continue) {
 			c.FillNoCustom(npp)

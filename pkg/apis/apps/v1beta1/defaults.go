@@ -115,3 +115,11 @@ func SetDefaults_DaemonSet(obj *DaemonSet) {
 		ru.Partition = ptr.To[int32](0)
 	}
 }
+
+// SetDefaults_PodProbeMarker gives every probe kube's probe defaults, as OpenKruise's
+// webhook does.
+func SetDefaults_PodProbeMarker(obj *PodProbeMarker) {
+	for i := range obj.Spec.Probes {
+		defaulting.Probe(&obj.Spec.Probes[i].Probe.Probe)
+	}
+}

@@ -242,6 +242,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ContainerProbeSpec)(nil), (*apps.ContainerProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(a.(*ContainerProbeSpec), b.(*apps.ContainerProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerProbeSpec)(nil), (*ContainerProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(a.(*apps.ContainerProbeSpec), b.(*ContainerProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequest)(nil), (*apps.ContainerRecreateRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(a.(*ContainerRecreateRequest), b.(*apps.ContainerRecreateRequest), scope)
 	}); err != nil {
@@ -702,6 +712,56 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*PodContainerProbe)(nil), (*apps.PodContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(a.(*PodContainerProbe), b.(*apps.PodContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodContainerProbe)(nil), (*PodContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(a.(*apps.PodContainerProbe), b.(*PodContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarker)(nil), (*apps.PodProbeMarker)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(a.(*PodProbeMarker), b.(*apps.PodProbeMarker), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarker)(nil), (*PodProbeMarker)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(a.(*apps.PodProbeMarker), b.(*PodProbeMarker), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerList)(nil), (*apps.PodProbeMarkerList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(a.(*PodProbeMarkerList), b.(*apps.PodProbeMarkerList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerList)(nil), (*PodProbeMarkerList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(a.(*apps.PodProbeMarkerList), b.(*PodProbeMarkerList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerSpec)(nil), (*apps.PodProbeMarkerSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(a.(*PodProbeMarkerSpec), b.(*apps.PodProbeMarkerSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerSpec)(nil), (*PodProbeMarkerSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(a.(*apps.PodProbeMarkerSpec), b.(*PodProbeMarkerSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerStatus)(nil), (*apps.PodProbeMarkerStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(a.(*PodProbeMarkerStatus), b.(*apps.PodProbeMarkerStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerStatus)(nil), (*PodProbeMarkerStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(a.(*apps.PodProbeMarkerStatus), b.(*PodProbeMarkerStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*PodState)(nil), (*apps.PodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_PodState_To_apps_PodState(a.(*PodState), b.(*apps.PodState), scope)
 	}); err != nil {
@@ -729,6 +789,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.ProbeHandler)(nil), (*ProbeHandler)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(a.(*apps.ProbeHandler), b.(*ProbeHandler), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ProbeMarkerPolicy)(nil), (*apps.ProbeMarkerPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(a.(*ProbeMarkerPolicy), b.(*apps.ProbeMarkerPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ProbeMarkerPolicy)(nil), (*ProbeMarkerPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(a.(*apps.ProbeMarkerPolicy), b.(*ProbeMarkerPolicy), scope)
 	}); err != nil {
 		return err
 	}
@@ -2105,6 +2175,26 @@ func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.Completi
 	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
 }
 
+func autoConvert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in *ContainerProbeSpec, out *apps.ContainerProbeSpec, s conversion.Scope) error {
+	out.Probe = in.Probe
+	return nil
+}
+
+// Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec is an autogenerated conversion function.
+func Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in *ContainerProbeSpec, out *apps.ContainerProbeSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in, out, s)
+}
+
+func autoConvert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in *apps.ContainerProbeSpec, out *ContainerProbeSpec, s conversion.Scope) error {
+	out.Probe = in.Probe
+	return nil
+}
+
+// Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec is an autogenerated conversion function.
+func Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in *apps.ContainerProbeSpec, out *ContainerProbeSpec, s conversion.Scope) error {
+	return autoConvert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in, out, s)
+}
+
 func autoConvert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(in *ContainerRecreateRequest, out *apps.ContainerRecreateRequest, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta1_ContainerRecreateRequestSpec_To_apps_ContainerRecreateRequestSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -3425,6 +3515,136 @@ func Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(i
 	return autoConvert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(in, out, s)
 }
 
+func autoConvert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in *PodContainerProbe, out *apps.PodContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	out.MarkerPolicy = *(*[]apps.ProbeMarkerPolicy)(unsafe.Pointer(&in.MarkerPolicy))
+	out.PodConditionType = in.PodConditionType
+	return nil
+}
+
+// Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe is an autogenerated conversion function.
+func Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in *PodContainerProbe, out *apps.PodContainerProbe, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in, out, s)
+}
+
+func autoConvert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in *apps.PodContainerProbe, out *PodContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	out.MarkerPolicy = *(*[]ProbeMarkerPolicy)(unsafe.Pointer(&in.MarkerPolicy))
+	out.PodConditionType = in.PodConditionType
+	return nil
+}
+
+// Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe is an autogenerated conversion function.
+func Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in *apps.PodContainerProbe, out *PodContainerProbe, s conversion.Scope) error {
+	return autoConvert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in *PodProbeMarker, out *apps.PodProbeMarker, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in *PodProbeMarker, out *apps.PodProbeMarker, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in *apps.PodProbeMarker, out *PodProbeMarker, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker is an autogenerated conversion function.
+func Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in *apps.PodProbeMarker, out *PodProbeMarker, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in *PodProbeMarkerList, out *apps.PodProbeMarkerList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.PodProbeMarker)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in *PodProbeMarkerList, out *apps.PodProbeMarkerList, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in *apps.PodProbeMarkerList, out *PodProbeMarkerList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]PodProbeMarker)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in *apps.PodProbeMarkerList, out *PodProbeMarkerList, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in *PodProbeMarkerSpec, out *apps.PodProbeMarkerSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Probes = *(*[]apps.PodContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in *PodProbeMarkerSpec, out *apps.PodProbeMarkerSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in *apps.PodProbeMarkerSpec, out *PodProbeMarkerSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Probes = *(*[]PodContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in *apps.PodProbeMarkerSpec, out *PodProbeMarkerSpec, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in *PodProbeMarkerStatus, out *apps.PodProbeMarkerStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in *PodProbeMarkerStatus, out *apps.PodProbeMarkerStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in *apps.PodProbeMarkerStatus, out *PodProbeMarkerStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in *apps.PodProbeMarkerStatus, out *PodProbeMarkerStatus, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_PodState_To_apps_PodState(in *PodState, out *apps.PodState, s conversion.Scope) error {
 	out.NodeName = in.NodeName
 	out.NodeTopologyLabels = *(*map[string]string)(unsafe.Pointer(&in.NodeTopologyLabels))
@@ -3497,6 +3717,30 @@ func autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler
 // Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler is an autogenerated conversion function.
 func Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
 	return autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in, out, s)
+}
+
+func autoConvert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in *ProbeMarkerPolicy, out *apps.ProbeMarkerPolicy, s conversion.Scope) error {
+	out.State = apps.ProbeState(in.State)
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy is an autogenerated conversion function.
+func Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in *ProbeMarkerPolicy, out *apps.ProbeMarkerPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in, out, s)
+}
+
+func autoConvert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in *apps.ProbeMarkerPolicy, out *ProbeMarkerPolicy, s conversion.Scope) error {
+	out.State = ProbeState(in.State)
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy is an autogenerated conversion function.
+func Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in *apps.ProbeMarkerPolicy, out *ProbeMarkerPolicy, s conversion.Scope) error {
+	return autoConvert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in, out, s)
 }
 
 func autoConvert_v1beta1_PullPolicy_To_apps_PullPolicy(in *PullPolicy, out *apps.PullPolicy, s conversion.Scope) error {

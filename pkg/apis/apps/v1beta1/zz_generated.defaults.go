@@ -50,6 +50,8 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&ImagePullJobList{}, func(obj interface{}) { SetObjectDefaults_ImagePullJobList(obj.(*ImagePullJobList)) })
 	scheme.AddTypeDefaultingFunc(&NodeImage{}, func(obj interface{}) { SetObjectDefaults_NodeImage(obj.(*NodeImage)) })
 	scheme.AddTypeDefaultingFunc(&NodeImageList{}, func(obj interface{}) { SetObjectDefaults_NodeImageList(obj.(*NodeImageList)) })
+	scheme.AddTypeDefaultingFunc(&PodProbeMarker{}, func(obj interface{}) { SetObjectDefaults_PodProbeMarker(obj.(*PodProbeMarker)) })
+	scheme.AddTypeDefaultingFunc(&PodProbeMarkerList{}, func(obj interface{}) { SetObjectDefaults_PodProbeMarkerList(obj.(*PodProbeMarkerList)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSet{}, func(obj interface{}) { SetObjectDefaults_SidecarSet(obj.(*SidecarSet)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSetList{}, func(obj interface{}) { SetObjectDefaults_SidecarSetList(obj.(*SidecarSetList)) })
 	scheme.AddTypeDefaultingFunc(&StatefulSet{}, func(obj interface{}) { SetObjectDefaults_StatefulSet(obj.(*StatefulSet)) })
@@ -973,6 +975,26 @@ func SetObjectDefaults_NodeImageList(in *NodeImageList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_NodeImage(a)
+	}
+}
+
+func SetObjectDefaults_PodProbeMarker(in *PodProbeMarker) {
+	SetDefaults_PodProbeMarker(in)
+	for i := range in.Spec.Probes {
+		a := &in.Spec.Probes[i]
+		if a.Probe.Probe.ProbeHandler.GRPC != nil {
+			if a.Probe.Probe.ProbeHandler.GRPC.Service == nil {
+				var ptrVar1 string = ""
+				a.Probe.Probe.ProbeHandler.GRPC.Service = &ptrVar1
+			}
+		}
+	}
+}
+
+func SetObjectDefaults_PodProbeMarkerList(in *PodProbeMarkerList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_PodProbeMarker(a)
 	}
 }
 

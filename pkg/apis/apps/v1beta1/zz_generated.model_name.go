@@ -132,6 +132,11 @@ func (in CompletionPolicy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbeSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbeSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ContainerRecreateRequest) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ContainerRecreateRequest"
 }
@@ -377,6 +382,31 @@ func (in PersistentPodStateStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodContainerProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodContainerProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarker) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarker"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodState) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.PodState"
 }
@@ -389,6 +419,11 @@ func (in PreferredTopologyTerm) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ProbeHandler) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ProbeHandler"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ProbeMarkerPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ProbeMarkerPolicy"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -86,6 +86,14 @@ type PersistentPodStateListerExpansion interface{}
 // PersistentPodStateNamespaceLister.
 type PersistentPodStateNamespaceListerExpansion interface{}
 
+// PodProbeMarkerListerExpansion allows custom methods to be added to
+// PodProbeMarkerLister.
+type PodProbeMarkerListerExpansion interface{}
+
+// PodProbeMarkerNamespaceListerExpansion allows custom methods to be added to
+// PodProbeMarkerNamespaceLister.
+type PodProbeMarkerNamespaceListerExpansion interface{}
+
 // ResourceDistributionListerExpansion allows custom methods to be added to
 // ResourceDistributionLister.
 type ResourceDistributionListerExpansion interface{}

@@ -42,6 +42,8 @@ type Interface interface {
 	NodeImages() NodeImageInformer
 	// PersistentPodStates returns a PersistentPodStateInformer.
 	PersistentPodStates() PersistentPodStateInformer
+	// PodProbeMarkers returns a PodProbeMarkerInformer.
+	PodProbeMarkers() PodProbeMarkerInformer
 	// ResourceDistributions returns a ResourceDistributionInformer.
 	ResourceDistributions() ResourceDistributionInformer
 	// SidecarSets returns a SidecarSetInformer.
@@ -108,6 +110,11 @@ func (v *version) NodeImages() NodeImageInformer {
 // PersistentPodStates returns a PersistentPodStateInformer.
 func (v *version) PersistentPodStates() PersistentPodStateInformer {
 	return &persistentPodStateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PodProbeMarkers returns a PodProbeMarkerInformer.
+func (v *version) PodProbeMarkers() PodProbeMarkerInformer {
+	return &podProbeMarkerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // ResourceDistributions returns a ResourceDistributionInformer.

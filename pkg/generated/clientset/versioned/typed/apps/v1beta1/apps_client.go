@@ -37,6 +37,7 @@ type AppsV1beta1Interface interface {
 	ImagePullJobsGetter
 	NodeImagesGetter
 	PersistentPodStatesGetter
+	PodProbeMarkersGetter
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
@@ -83,6 +84,10 @@ func (c *AppsV1beta1Client) NodeImages() NodeImageInterface {
 
 func (c *AppsV1beta1Client) PersistentPodStates(namespace string) PersistentPodStateInterface {
 	return newPersistentPodStates(c, namespace)
+}
+
+func (c *AppsV1beta1Client) PodProbeMarkers(namespace string) PodProbeMarkerInterface {
+	return newPodProbeMarkers(c, namespace)
 }
 
 func (c *AppsV1beta1Client) ResourceDistributions() ResourceDistributionInterface {

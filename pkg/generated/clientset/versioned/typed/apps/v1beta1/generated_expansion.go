@@ -36,6 +36,8 @@ type NodeImageExpansion interface{}
 
 type PersistentPodStateExpansion interface{}
 
+type PodProbeMarkerExpansion interface{}
+
 type ResourceDistributionExpansion interface{}
 
 type SidecarSetExpansion interface{}

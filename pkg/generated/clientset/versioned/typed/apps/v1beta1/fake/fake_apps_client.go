@@ -64,6 +64,10 @@ func (c *FakeAppsV1beta1) PersistentPodStates(namespace string) v1beta1.Persiste
 	return newFakePersistentPodStates(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) PodProbeMarkers(namespace string) v1beta1.PodProbeMarkerInterface {
+	return newFakePodProbeMarkers(c, namespace)
+}
+
 func (c *FakeAppsV1beta1) ResourceDistributions() v1beta1.ResourceDistributionInterface {
 	return newFakeResourceDistributions(c)
 }
