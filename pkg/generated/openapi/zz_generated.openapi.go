@@ -232,7 +232,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.CloneSetTemplateSpec{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_CloneSetTemplateSpec(ref),
 		v1beta1.CloneSetUpdateStrategy{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_CloneSetUpdateStrategy(ref),
 		v1beta1.CompletionPolicy{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref),
+		v1beta1.ContainerProbe{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_ContainerProbe(ref),
 		v1beta1.ContainerProbeSpec{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_ContainerProbeSpec(ref),
+		v1beta1.ContainerProbeState{}.OpenAPIModelName():                              schema_pkg_apis_apps_v1beta1_ContainerProbeState(ref),
 		v1beta1.ContainerRecreateRequest{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_ContainerRecreateRequest(ref),
 		v1beta1.ContainerRecreateRequestContainer{}.OpenAPIModelName():                schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainer(ref),
 		v1beta1.ContainerRecreateRequestContainerContext{}.OpenAPIModelName():         schema_pkg_apis_apps_v1beta1_ContainerRecreateRequestContainerContext(ref),
@@ -276,6 +278,10 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.NodeImageList{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageList(ref),
 		v1beta1.NodeImageSpec{}.OpenAPIModelName():                                    schema_pkg_apis_apps_v1beta1_NodeImageSpec(ref),
 		v1beta1.NodeImageStatus{}.OpenAPIModelName():                                  schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref),
+		v1beta1.NodePodProbe{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_NodePodProbe(ref),
+		v1beta1.NodePodProbeList{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_NodePodProbeList(ref),
+		v1beta1.NodePodProbeSpec{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_NodePodProbeSpec(ref),
+		v1beta1.NodePodProbeStatus{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_NodePodProbeStatus(ref),
 		v1beta1.NodeTopologyTerm{}.OpenAPIModelName():                                 schema_pkg_apis_apps_v1beta1_NodeTopologyTerm(ref),
 		v1beta1.PersistentPodAnnotation{}.OpenAPIModelName():                          schema_pkg_apis_apps_v1beta1_PersistentPodAnnotation(ref),
 		v1beta1.PersistentPodState{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_PersistentPodState(ref),
@@ -283,10 +289,12 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1beta1.PersistentPodStateSpec{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1beta1_PersistentPodStateSpec(ref),
 		v1beta1.PersistentPodStateStatus{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1beta1_PersistentPodStateStatus(ref),
 		v1beta1.PodContainerProbe{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1beta1_PodContainerProbe(ref),
+		v1beta1.PodProbe{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_PodProbe(ref),
 		v1beta1.PodProbeMarker{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_PodProbeMarker(ref),
 		v1beta1.PodProbeMarkerList{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_PodProbeMarkerList(ref),
 		v1beta1.PodProbeMarkerSpec{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1beta1_PodProbeMarkerSpec(ref),
 		v1beta1.PodProbeMarkerStatus{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1beta1_PodProbeMarkerStatus(ref),
+		v1beta1.PodProbeStatus{}.OpenAPIModelName():                                   schema_pkg_apis_apps_v1beta1_PodProbeStatus(ref),
 		v1beta1.PodState{}.OpenAPIModelName():                                         schema_pkg_apis_apps_v1beta1_PodState(ref),
 		v1beta1.PreferredTopologyTerm{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1beta1_PreferredTopologyTerm(ref),
 		v1beta1.ProbeHandler{}.OpenAPIModelName():                                     schema_pkg_apis_apps_v1beta1_ProbeHandler(ref),
@@ -10719,6 +10727,45 @@ func schema_pkg_apis_apps_v1beta1_CompletionPolicy(ref common.ReferenceCallback)
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_ContainerProbe(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerProbe is one probe of a pod.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is \"<PodProbeMarker name>#<probe name>\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"containerName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ContainerName is the container the probe runs in or for.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"probe": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Probe is the probe, as the PodProbeMarker declares it.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1beta1.ContainerProbeSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name", "containerName", "probe"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerProbeSpec{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_ContainerProbeSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -10797,6 +10844,57 @@ func schema_pkg_apis_apps_v1beta1_ContainerProbeSpec(ref common.ReferenceCallbac
 		},
 		Dependencies: []string{
 			corev1.ExecAction{}.OpenAPIModelName(), corev1.GRPCAction{}.OpenAPIModelName(), corev1.HTTPGetAction{}.OpenAPIModelName(), corev1.TCPSocketAction{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_ContainerProbeState(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ContainerProbeState is the result of one probe.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the probe's, \"<PodProbeMarker name>#<probe name>\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"state": {
+						SchemaProps: spec.SchemaProps{
+							Description: "State is Succeeded or Failed (Unknown before the first result).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastProbeTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastProbeTime is when this result was written (the daemon writes on change only).",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when state last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message is the probe's output on success, its error on failure.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name", "state"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 
@@ -13108,6 +13206,170 @@ func schema_pkg_apis_apps_v1beta1_NodeImageStatus(ref common.ReferenceCallback) 
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_NodePodProbe(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodePodProbe (v1beta1, OpenKruise master's storage version) is the probes one node (the object's name) runs for the pods on it, and their results. kruise-controller writes the spec from the PodProbeMarkers; the node daemon of that node runs the probes and writes the status.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.NodePodProbeSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(v1beta1.NodePodProbeStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodePodProbeSpec{}.OpenAPIModelName(), v1beta1.NodePodProbeStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodePodProbeList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodePodProbeList is a list of NodePodProbes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.NodePodProbe{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.NodePodProbe{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodePodProbeSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodePodProbeSpec lists the pods to probe.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"podProbes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PodProbes are the pods of the node that PodProbeMarkers select.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PodProbe{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.PodProbe{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_NodePodProbeStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodePodProbeStatus is written by the node daemon, when a result changes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"podProbeStatuses": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PodProbeStatuses are the results, per pod.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.PodProbeStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.PodProbeStatus{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_NodeTopologyTerm(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -13443,6 +13705,65 @@ func schema_pkg_apis_apps_v1beta1_PodContainerProbe(ref common.ReferenceCallback
 	}
 }
 
+func schema_pkg_apis_apps_v1beta1_PodProbe(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodProbe is the probes of one pod.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UID of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"probes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "v1beta1 has no IP (OpenKruise master dropped v1alpha1's); this server carries the hub's in the annotation NodePodProbePodIPsAnnotation. Field 4 stays unused. Probes of the pod.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ContainerProbe{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "namespace", "uid"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerProbe{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_apps_v1beta1_PodProbeMarker(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -13611,6 +13932,65 @@ func schema_pkg_apis_apps_v1beta1_PodProbeMarkerStatus(ref common.ReferenceCallb
 				Required: []string{"observedGeneration"},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_apps_v1beta1_PodProbeStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PodProbeStatus is the results of one pod's probes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UID of the pod.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"probeStates": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ProbeStates are the results of the pod's probes.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Default: map[string]interface{}{},
+										Ref:     ref(v1beta1.ContainerProbeState{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "namespace", "uid"},
+			},
+		},
+		Dependencies: []string{
+			v1beta1.ContainerProbeState{}.OpenAPIModelName()},
 	}
 }
 

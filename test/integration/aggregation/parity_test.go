@@ -178,6 +178,7 @@ var parityRows = []parityRow{
 	{"apps.kruise.io", "v1beta1", "ImageListPullJob"},
 	{"apps.kruise.io", "v1beta1", "ImagePullJob"},
 	{"apps.kruise.io", "v1beta1", "NodeImage"},
+	{"apps.kruise.io", "v1beta1", "NodePodProbe"},
 	{"apps.kruise.io", "v1beta1", "PersistentPodState"},
 	{"apps.kruise.io", "v1beta1", "PodProbeMarker"},
 	{"apps.kruise.io", "v1beta1", "ResourceDistribution"},

@@ -123,3 +123,13 @@ func SetDefaults_PodProbeMarker(obj *PodProbeMarker) {
 		defaulting.Probe(&obj.Spec.Probes[i].Probe.Probe)
 	}
 }
+
+// SetDefaults_NodePodProbe gives every probe kube's probe defaults (the controller
+// copies them already defaulted; a NodePodProbe written by hand reads back the same).
+func SetDefaults_NodePodProbe(obj *NodePodProbe) {
+	for i := range obj.Spec.PodProbes {
+		for j := range obj.Spec.PodProbes[i].Probes {
+			defaulting.Probe(&obj.Spec.PodProbes[i].Probes[j].Probe.Probe)
+		}
+	}
+}

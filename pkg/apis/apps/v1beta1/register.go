@@ -42,6 +42,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&PersistentPodState{}, &PersistentPodStateList{},
 		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&NodePodProbe{}, &NodePodProbeList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

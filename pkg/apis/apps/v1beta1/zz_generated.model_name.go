@@ -132,8 +132,18 @@ func (in CompletionPolicy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ContainerProbeSpec) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ContainerProbeSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbeState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbeState"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -352,6 +362,26 @@ func (in NodeImageStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in NodeTopologyTerm) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.NodeTopologyTerm"
 }
@@ -387,6 +417,11 @@ func (in PodContainerProbe) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodProbeMarker) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.PodProbeMarker"
 }
@@ -404,6 +439,11 @@ func (in PodProbeMarkerSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodProbeMarkerStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.PodProbeMarkerStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -78,6 +78,10 @@ type ImagePullJobNamespaceListerExpansion interface{}
 // NodeImageLister.
 type NodeImageListerExpansion interface{}
 
+// NodePodProbeListerExpansion allows custom methods to be added to
+// NodePodProbeLister.
+type NodePodProbeListerExpansion interface{}
+
 // PersistentPodStateListerExpansion allows custom methods to be added to
 // PersistentPodStateLister.
 type PersistentPodStateListerExpansion interface{}

@@ -40,6 +40,8 @@ type Interface interface {
 	ImagePullJobs() ImagePullJobInformer
 	// NodeImages returns a NodeImageInformer.
 	NodeImages() NodeImageInformer
+	// NodePodProbes returns a NodePodProbeInformer.
+	NodePodProbes() NodePodProbeInformer
 	// PersistentPodStates returns a PersistentPodStateInformer.
 	PersistentPodStates() PersistentPodStateInformer
 	// PodProbeMarkers returns a PodProbeMarkerInformer.
@@ -105,6 +107,11 @@ func (v *version) ImagePullJobs() ImagePullJobInformer {
 // NodeImages returns a NodeImageInformer.
 func (v *version) NodeImages() NodeImageInformer {
 	return &nodeImageInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// NodePodProbes returns a NodePodProbeInformer.
+func (v *version) NodePodProbes() NodePodProbeInformer {
+	return &nodePodProbeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // PersistentPodStates returns a PersistentPodStateInformer.

@@ -36,6 +36,7 @@ type AppsV1beta1Interface interface {
 	ImageListPullJobsGetter
 	ImagePullJobsGetter
 	NodeImagesGetter
+	NodePodProbesGetter
 	PersistentPodStatesGetter
 	PodProbeMarkersGetter
 	ResourceDistributionsGetter
@@ -80,6 +81,10 @@ func (c *AppsV1beta1Client) ImagePullJobs(namespace string) ImagePullJobInterfac
 
 func (c *AppsV1beta1Client) NodeImages() NodeImageInterface {
 	return newNodeImages(c)
+}
+
+func (c *AppsV1beta1Client) NodePodProbes() NodePodProbeInterface {
+	return newNodePodProbes(c)
 }
 
 func (c *AppsV1beta1Client) PersistentPodStates(namespace string) PersistentPodStateInterface {

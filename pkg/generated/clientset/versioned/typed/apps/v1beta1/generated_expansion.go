@@ -34,6 +34,8 @@ type ImagePullJobExpansion interface{}
 
 type NodeImageExpansion interface{}
 
+type NodePodProbeExpansion interface{}
+
 type PersistentPodStateExpansion interface{}
 
 type PodProbeMarkerExpansion interface{}
