@@ -374,6 +374,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.CloneSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("CompletionPolicy"):
 		return &appsv1beta1.CompletionPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerProbe"):
+		return &appsv1beta1.ContainerProbeApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerProbeSpec"):
+		return &appsv1beta1.ContainerProbeSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ContainerProbeState"):
+		return &appsv1beta1.ContainerProbeStateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequest"):
 		return &appsv1beta1.ContainerRecreateRequestApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ContainerRecreateRequestContainer"):
@@ -446,6 +452,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.NodeImageSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("NodeImageStatus"):
 		return &appsv1beta1.NodeImageStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodePodProbe"):
+		return &appsv1beta1.NodePodProbeApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodePodProbeSpec"):
+		return &appsv1beta1.NodePodProbeSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("NodePodProbeStatus"):
+		return &appsv1beta1.NodePodProbeStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("NodeTopologyTerm"):
 		return &appsv1beta1.NodeTopologyTermApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodAnnotation"):
@@ -456,12 +468,26 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.PersistentPodStateSpecApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PersistentPodStateStatus"):
 		return &appsv1beta1.PersistentPodStateStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodContainerProbe"):
+		return &appsv1beta1.PodContainerProbeApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodProbe"):
+		return &appsv1beta1.PodProbeApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodProbeMarker"):
+		return &appsv1beta1.PodProbeMarkerApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodProbeMarkerSpec"):
+		return &appsv1beta1.PodProbeMarkerSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodProbeMarkerStatus"):
+		return &appsv1beta1.PodProbeMarkerStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PodProbeStatus"):
+		return &appsv1beta1.PodProbeStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PodState"):
 		return &appsv1beta1.PodStateApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PreferredTopologyTerm"):
 		return &appsv1beta1.PreferredTopologyTermApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ProbeHandler"):
 		return &appsv1beta1.ProbeHandlerApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ProbeMarkerPolicy"):
+		return &appsv1beta1.ProbeMarkerPolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("PullPolicy"):
 		return &appsv1beta1.PullPolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("ReferenceObject"):

@@ -77,15 +77,28 @@ func TestDocumentedExample(t *testing.T) {
 			t.Errorf("NodePodProbe %s does not list pod %s with game-server-probe#Idle: %+v", npp.Name, p.Name, npp.Spec)
 		}
 	}
+	// v1beta1 (OpenKruise master's) has no spec.podProbes[].IP: the IPs ride in an annotation.
+	p := pods[0]
+	out, stderr, err := c.Kubectl(t, "get", "nodepodprobes.v1beta1.apps.kruise.io", p.Spec.NodeName,
+		"-o", `jsonpath={.apiVersion} {.metadata.annotations.nodepodprobe\.kruise-native\.io/pod-ips}`)
+	if err != nil || !strings.HasPrefix(out, "apps.kruise.io/v1beta1 [") || !strings.Contains(out, `"`+p.Status.PodIP+`"`) {
+		t.Errorf("v1beta1 NodePodProbe %s (pod IP %s): %q %v %s", p.Spec.NodeName, p.Status.PodIP, out, err, stderr)
+	}
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		ppm, err := kruise(t).AppsV1alpha1().PodProbeMarkers(ns).Get(ctx, "game-server-probe", metav1.GetOptions{})
 		return err == nil && ppm.Status.MatchedPods == 3 && ppm.Status.ObservedGeneration == ppm.Generation, err
 	})
-	out, stderr, err := c.Kubectl(t, "get", "podprobemarkers", "-n", ns)
+	out, stderr, err = c.Kubectl(t, "get", "podprobemarkers", "-n", ns)
 	if err != nil {
 		t.Fatalf("kubectl get podprobemarkers: %v: %s", err, stderr)
 	}
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != "NAME AGE" {
 		t.Errorf("kubectl get podprobemarkers:\n%s", out)
+	}
+	// Applied as v1alpha1, read back as v1beta1 (OpenKruise master's version): the same object.
+	out, stderr, err = c.Kubectl(t, "get", "podprobemarkers.v1beta1.apps.kruise.io", "-n", ns, "game-server-probe",
+		"-o", "jsonpath={.apiVersion} {.spec.probes[0].name} {.status.matchedPods}")
+	if err != nil || out != "apps.kruise.io/v1beta1 Idle 3" {
+		t.Errorf("v1beta1 PodProbeMarker: %q %v %s", out, err, stderr)
 	}
 }

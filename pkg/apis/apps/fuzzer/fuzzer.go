@@ -124,11 +124,14 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 		},
 		func(ppm *apps.PodProbeMarker, c randfill.Continue) {
 			c.FillNoCustom(ppm)
-			defaulter.apply(ppm, &v1alpha1.PodProbeMarker{})
+			defaulter.apply(ppm, &v1beta1.PodProbeMarker{})
 		},
 		func(npp *apps.NodePodProbe, c randfill.Continue) {
 			c.FillNoCustom(npp)
-			defaulter.apply(npp, &v1alpha1.NodePodProbe{})
+			// v1beta1 keeps the pods' IPs in an annotation; a user's annotation of that
+			// name is not the hub's to hold.
+			delete(npp.Annotations, v1beta1.NodePodProbePodIPsAnnotation)
+			defaulter.apply(npp, &v1beta1.NodePodProbe{})
 		},
 		func(ej *apps.EphemeralJob, c randfill.Continue) {
 			c.FillNoCustom(ej)

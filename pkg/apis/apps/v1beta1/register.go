@@ -41,6 +41,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ImageListPullJob{}, &ImageListPullJobList{},
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&PersistentPodState{}, &PersistentPodStateList{},
+		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&NodePodProbe{}, &NodePodProbeList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -242,6 +242,36 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ContainerProbe)(nil), (*apps.ContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerProbe_To_apps_ContainerProbe(a.(*ContainerProbe), b.(*apps.ContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerProbe)(nil), (*ContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerProbe_To_v1beta1_ContainerProbe(a.(*apps.ContainerProbe), b.(*ContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerProbeSpec)(nil), (*apps.ContainerProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(a.(*ContainerProbeSpec), b.(*apps.ContainerProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerProbeSpec)(nil), (*ContainerProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(a.(*apps.ContainerProbeSpec), b.(*ContainerProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ContainerProbeState)(nil), (*apps.ContainerProbeState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ContainerProbeState_To_apps_ContainerProbeState(a.(*ContainerProbeState), b.(*apps.ContainerProbeState), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ContainerProbeState)(nil), (*ContainerProbeState)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ContainerProbeState_To_v1beta1_ContainerProbeState(a.(*apps.ContainerProbeState), b.(*ContainerProbeState), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*ContainerRecreateRequest)(nil), (*apps.ContainerRecreateRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(a.(*ContainerRecreateRequest), b.(*apps.ContainerRecreateRequest), scope)
 	}); err != nil {
@@ -652,6 +682,36 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*NodePodProbeList)(nil), (*apps.NodePodProbeList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodePodProbeList_To_apps_NodePodProbeList(a.(*NodePodProbeList), b.(*apps.NodePodProbeList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodePodProbeList)(nil), (*NodePodProbeList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodePodProbeList_To_v1beta1_NodePodProbeList(a.(*apps.NodePodProbeList), b.(*NodePodProbeList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodePodProbeSpec)(nil), (*apps.NodePodProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec(a.(*NodePodProbeSpec), b.(*apps.NodePodProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodePodProbeSpec)(nil), (*NodePodProbeSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec(a.(*apps.NodePodProbeSpec), b.(*NodePodProbeSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*NodePodProbeStatus)(nil), (*apps.NodePodProbeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus(a.(*NodePodProbeStatus), b.(*apps.NodePodProbeStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.NodePodProbeStatus)(nil), (*NodePodProbeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus(a.(*apps.NodePodProbeStatus), b.(*NodePodProbeStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*PersistentPodAnnotation)(nil), (*apps.PersistentPodAnnotation)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_PersistentPodAnnotation_To_apps_PersistentPodAnnotation(a.(*PersistentPodAnnotation), b.(*apps.PersistentPodAnnotation), scope)
 	}); err != nil {
@@ -702,6 +762,71 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*PodContainerProbe)(nil), (*apps.PodContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(a.(*PodContainerProbe), b.(*apps.PodContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodContainerProbe)(nil), (*PodContainerProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(a.(*apps.PodContainerProbe), b.(*PodContainerProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbe)(nil), (*apps.PodProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbe_To_apps_PodProbe(a.(*PodProbe), b.(*apps.PodProbe), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarker)(nil), (*apps.PodProbeMarker)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(a.(*PodProbeMarker), b.(*apps.PodProbeMarker), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarker)(nil), (*PodProbeMarker)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(a.(*apps.PodProbeMarker), b.(*PodProbeMarker), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerList)(nil), (*apps.PodProbeMarkerList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(a.(*PodProbeMarkerList), b.(*apps.PodProbeMarkerList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerList)(nil), (*PodProbeMarkerList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(a.(*apps.PodProbeMarkerList), b.(*PodProbeMarkerList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerSpec)(nil), (*apps.PodProbeMarkerSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(a.(*PodProbeMarkerSpec), b.(*apps.PodProbeMarkerSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerSpec)(nil), (*PodProbeMarkerSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(a.(*apps.PodProbeMarkerSpec), b.(*PodProbeMarkerSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeMarkerStatus)(nil), (*apps.PodProbeMarkerStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(a.(*PodProbeMarkerStatus), b.(*apps.PodProbeMarkerStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeMarkerStatus)(nil), (*PodProbeMarkerStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(a.(*apps.PodProbeMarkerStatus), b.(*PodProbeMarkerStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PodProbeStatus)(nil), (*apps.PodProbeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_PodProbeStatus_To_apps_PodProbeStatus(a.(*PodProbeStatus), b.(*apps.PodProbeStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.PodProbeStatus)(nil), (*PodProbeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbeStatus_To_v1beta1_PodProbeStatus(a.(*apps.PodProbeStatus), b.(*PodProbeStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*PodState)(nil), (*apps.PodState)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_PodState_To_apps_PodState(a.(*PodState), b.(*apps.PodState), scope)
 	}); err != nil {
@@ -729,6 +854,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*apps.ProbeHandler)(nil), (*ProbeHandler)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(a.(*apps.ProbeHandler), b.(*ProbeHandler), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ProbeMarkerPolicy)(nil), (*apps.ProbeMarkerPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(a.(*ProbeMarkerPolicy), b.(*apps.ProbeMarkerPolicy), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*apps.ProbeMarkerPolicy)(nil), (*ProbeMarkerPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(a.(*apps.ProbeMarkerPolicy), b.(*ProbeMarkerPolicy), scope)
 	}); err != nil {
 		return err
 	}
@@ -1417,8 +1552,18 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddConversionFunc((*apps.NodePodProbe)(nil), (*NodePodProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(a.(*apps.NodePodProbe), b.(*NodePodProbe), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddConversionFunc((*apps.NodeTopologyTerm)(nil), (*NodeTopologyTerm)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_apps_NodeTopologyTerm_To_v1beta1_NodeTopologyTerm(a.(*apps.NodeTopologyTerm), b.(*NodeTopologyTerm), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*apps.PodProbe)(nil), (*PodProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_apps_PodProbe_To_v1beta1_PodProbe(a.(*apps.PodProbe), b.(*PodProbe), scope)
 	}); err != nil {
 		return err
 	}
@@ -1434,6 +1579,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddConversionFunc((*ImageListPullJobTemplateSpec)(nil), (*apps.ImageListPullJobTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1beta1_ImageListPullJobTemplateSpec_To_apps_ImageListPullJobTemplateSpec(a.(*ImageListPullJobTemplateSpec), b.(*apps.ImageListPullJobTemplateSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*NodePodProbe)(nil), (*apps.NodePodProbe)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe(a.(*NodePodProbe), b.(*apps.NodePodProbe), scope)
 	}); err != nil {
 		return err
 	}
@@ -2103,6 +2253,82 @@ func autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.Comp
 // Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy is an autogenerated conversion function.
 func Convert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in *apps.CompletionPolicy, out *CompletionPolicy, s conversion.Scope) error {
 	return autoConvert_apps_CompletionPolicy_To_v1beta1_CompletionPolicy(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerProbe_To_apps_ContainerProbe(in *ContainerProbe, out *apps.ContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_ContainerProbe_To_apps_ContainerProbe is an autogenerated conversion function.
+func Convert_v1beta1_ContainerProbe_To_apps_ContainerProbe(in *ContainerProbe, out *apps.ContainerProbe, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerProbe_To_apps_ContainerProbe(in, out, s)
+}
+
+func autoConvert_apps_ContainerProbe_To_v1beta1_ContainerProbe(in *apps.ContainerProbe, out *ContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_ContainerProbe_To_v1beta1_ContainerProbe is an autogenerated conversion function.
+func Convert_apps_ContainerProbe_To_v1beta1_ContainerProbe(in *apps.ContainerProbe, out *ContainerProbe, s conversion.Scope) error {
+	return autoConvert_apps_ContainerProbe_To_v1beta1_ContainerProbe(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in *ContainerProbeSpec, out *apps.ContainerProbeSpec, s conversion.Scope) error {
+	out.Probe = in.Probe
+	return nil
+}
+
+// Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec is an autogenerated conversion function.
+func Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in *ContainerProbeSpec, out *apps.ContainerProbeSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(in, out, s)
+}
+
+func autoConvert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in *apps.ContainerProbeSpec, out *ContainerProbeSpec, s conversion.Scope) error {
+	out.Probe = in.Probe
+	return nil
+}
+
+// Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec is an autogenerated conversion function.
+func Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in *apps.ContainerProbeSpec, out *ContainerProbeSpec, s conversion.Scope) error {
+	return autoConvert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_ContainerProbeState_To_apps_ContainerProbeState(in *ContainerProbeState, out *apps.ContainerProbeState, s conversion.Scope) error {
+	out.Name = in.Name
+	out.State = apps.ProbeState(in.State)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_v1beta1_ContainerProbeState_To_apps_ContainerProbeState is an autogenerated conversion function.
+func Convert_v1beta1_ContainerProbeState_To_apps_ContainerProbeState(in *ContainerProbeState, out *apps.ContainerProbeState, s conversion.Scope) error {
+	return autoConvert_v1beta1_ContainerProbeState_To_apps_ContainerProbeState(in, out, s)
+}
+
+func autoConvert_apps_ContainerProbeState_To_v1beta1_ContainerProbeState(in *apps.ContainerProbeState, out *ContainerProbeState, s conversion.Scope) error {
+	out.Name = in.Name
+	out.State = ProbeState(in.State)
+	out.LastProbeTime = in.LastProbeTime
+	out.LastTransitionTime = in.LastTransitionTime
+	out.Message = in.Message
+	return nil
+}
+
+// Convert_apps_ContainerProbeState_To_v1beta1_ContainerProbeState is an autogenerated conversion function.
+func Convert_apps_ContainerProbeState_To_v1beta1_ContainerProbeState(in *apps.ContainerProbeState, out *ContainerProbeState, s conversion.Scope) error {
+	return autoConvert_apps_ContainerProbeState_To_v1beta1_ContainerProbeState(in, out, s)
 }
 
 func autoConvert_v1beta1_ContainerRecreateRequest_To_apps_ContainerRecreateRequest(in *ContainerRecreateRequest, out *apps.ContainerRecreateRequest, s conversion.Scope) error {
@@ -3231,6 +3457,130 @@ func Convert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in *apps.NodeImageS
 	return autoConvert_apps_NodeImageStatus_To_v1beta1_NodeImageStatus(in, out, s)
 }
 
+func autoConvert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in *NodePodProbe, out *apps.NodePodProbe, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+func autoConvert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in *apps.NodePodProbe, out *NodePodProbe, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+func autoConvert_v1beta1_NodePodProbeList_To_apps_NodePodProbeList(in *NodePodProbeList, out *apps.NodePodProbeList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]apps.NodePodProbe, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_NodePodProbeList_To_apps_NodePodProbeList is an autogenerated conversion function.
+func Convert_v1beta1_NodePodProbeList_To_apps_NodePodProbeList(in *NodePodProbeList, out *apps.NodePodProbeList, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodePodProbeList_To_apps_NodePodProbeList(in, out, s)
+}
+
+func autoConvert_apps_NodePodProbeList_To_v1beta1_NodePodProbeList(in *apps.NodePodProbeList, out *NodePodProbeList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items != nil {
+		in, out := &in.Items, &out.Items
+		*out = make([]NodePodProbe, len(*in))
+		for i := range *in {
+			if err := Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Items = nil
+	}
+	return nil
+}
+
+// Convert_apps_NodePodProbeList_To_v1beta1_NodePodProbeList is an autogenerated conversion function.
+func Convert_apps_NodePodProbeList_To_v1beta1_NodePodProbeList(in *apps.NodePodProbeList, out *NodePodProbeList, s conversion.Scope) error {
+	return autoConvert_apps_NodePodProbeList_To_v1beta1_NodePodProbeList(in, out, s)
+}
+
+func autoConvert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec(in *NodePodProbeSpec, out *apps.NodePodProbeSpec, s conversion.Scope) error {
+	if in.PodProbes != nil {
+		in, out := &in.PodProbes, &out.PodProbes
+		*out = make([]apps.PodProbe, len(*in))
+		for i := range *in {
+			if err := Convert_v1beta1_PodProbe_To_apps_PodProbe(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.PodProbes = nil
+	}
+	return nil
+}
+
+// Convert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec is an autogenerated conversion function.
+func Convert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec(in *NodePodProbeSpec, out *apps.NodePodProbeSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodePodProbeSpec_To_apps_NodePodProbeSpec(in, out, s)
+}
+
+func autoConvert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec(in *apps.NodePodProbeSpec, out *NodePodProbeSpec, s conversion.Scope) error {
+	if in.PodProbes != nil {
+		in, out := &in.PodProbes, &out.PodProbes
+		*out = make([]PodProbe, len(*in))
+		for i := range *in {
+			if err := Convert_apps_PodProbe_To_v1beta1_PodProbe(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.PodProbes = nil
+	}
+	return nil
+}
+
+// Convert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec is an autogenerated conversion function.
+func Convert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec(in *apps.NodePodProbeSpec, out *NodePodProbeSpec, s conversion.Scope) error {
+	return autoConvert_apps_NodePodProbeSpec_To_v1beta1_NodePodProbeSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus(in *NodePodProbeStatus, out *apps.NodePodProbeStatus, s conversion.Scope) error {
+	out.PodProbeStatuses = *(*[]apps.PodProbeStatus)(unsafe.Pointer(&in.PodProbeStatuses))
+	return nil
+}
+
+// Convert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus is an autogenerated conversion function.
+func Convert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus(in *NodePodProbeStatus, out *apps.NodePodProbeStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_NodePodProbeStatus_To_apps_NodePodProbeStatus(in, out, s)
+}
+
+func autoConvert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus(in *apps.NodePodProbeStatus, out *NodePodProbeStatus, s conversion.Scope) error {
+	out.PodProbeStatuses = *(*[]PodProbeStatus)(unsafe.Pointer(&in.PodProbeStatuses))
+	return nil
+}
+
+// Convert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus is an autogenerated conversion function.
+func Convert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus(in *apps.NodePodProbeStatus, out *NodePodProbeStatus, s conversion.Scope) error {
+	return autoConvert_apps_NodePodProbeStatus_To_v1beta1_NodePodProbeStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_NodeTopologyTerm_To_apps_NodeTopologyTerm(in *NodeTopologyTerm, out *apps.NodeTopologyTerm, s conversion.Scope) error {
 	// WARNING: in.Keys requires manual conversion: does not exist in peer-type
 	return nil
@@ -3425,6 +3775,184 @@ func Convert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(i
 	return autoConvert_apps_PersistentPodStateStatus_To_v1beta1_PersistentPodStateStatus(in, out, s)
 }
 
+func autoConvert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in *PodContainerProbe, out *apps.PodContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_v1beta1_ContainerProbeSpec_To_apps_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	out.MarkerPolicy = *(*[]apps.ProbeMarkerPolicy)(unsafe.Pointer(&in.MarkerPolicy))
+	out.PodConditionType = in.PodConditionType
+	return nil
+}
+
+// Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe is an autogenerated conversion function.
+func Convert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in *PodContainerProbe, out *apps.PodContainerProbe, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodContainerProbe_To_apps_PodContainerProbe(in, out, s)
+}
+
+func autoConvert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in *apps.PodContainerProbe, out *PodContainerProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.ContainerName = in.ContainerName
+	if err := Convert_apps_ContainerProbeSpec_To_v1beta1_ContainerProbeSpec(&in.Probe, &out.Probe, s); err != nil {
+		return err
+	}
+	out.MarkerPolicy = *(*[]ProbeMarkerPolicy)(unsafe.Pointer(&in.MarkerPolicy))
+	out.PodConditionType = in.PodConditionType
+	return nil
+}
+
+// Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe is an autogenerated conversion function.
+func Convert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in *apps.PodContainerProbe, out *PodContainerProbe, s conversion.Scope) error {
+	return autoConvert_apps_PodContainerProbe_To_v1beta1_PodContainerProbe(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbe_To_apps_PodProbe(in *PodProbe, out *apps.PodProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Namespace = in.Namespace
+	out.UID = in.UID
+	out.Probes = *(*[]apps.ContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+// Convert_v1beta1_PodProbe_To_apps_PodProbe is an autogenerated conversion function.
+func Convert_v1beta1_PodProbe_To_apps_PodProbe(in *PodProbe, out *apps.PodProbe, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbe_To_apps_PodProbe(in, out, s)
+}
+
+func autoConvert_apps_PodProbe_To_v1beta1_PodProbe(in *apps.PodProbe, out *PodProbe, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Namespace = in.Namespace
+	out.UID = in.UID
+	// WARNING: in.IP requires manual conversion: does not exist in peer-type
+	out.Probes = *(*[]ContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+func autoConvert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in *PodProbeMarker, out *apps.PodProbeMarker, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in *PodProbeMarker, out *apps.PodProbeMarker, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarker_To_apps_PodProbeMarker(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in *apps.PodProbeMarker, out *PodProbeMarker, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker is an autogenerated conversion function.
+func Convert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in *apps.PodProbeMarker, out *PodProbeMarker, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarker_To_v1beta1_PodProbeMarker(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in *PodProbeMarkerList, out *apps.PodProbeMarkerList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]apps.PodProbeMarker)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in *PodProbeMarkerList, out *apps.PodProbeMarkerList, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerList_To_apps_PodProbeMarkerList(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in *apps.PodProbeMarkerList, out *PodProbeMarkerList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]PodProbeMarker)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in *apps.PodProbeMarkerList, out *PodProbeMarkerList, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerList_To_v1beta1_PodProbeMarkerList(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in *PodProbeMarkerSpec, out *apps.PodProbeMarkerSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Probes = *(*[]apps.PodContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in *PodProbeMarkerSpec, out *apps.PodProbeMarkerSpec, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerSpec_To_apps_PodProbeMarkerSpec(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in *apps.PodProbeMarkerSpec, out *PodProbeMarkerSpec, s conversion.Scope) error {
+	out.Selector = (*metav1.LabelSelector)(unsafe.Pointer(in.Selector))
+	out.Probes = *(*[]PodContainerProbe)(unsafe.Pointer(&in.Probes))
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in *apps.PodProbeMarkerSpec, out *PodProbeMarkerSpec, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerSpec_To_v1beta1_PodProbeMarkerSpec(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in *PodProbeMarkerStatus, out *apps.PodProbeMarkerStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	return nil
+}
+
+// Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in *PodProbeMarkerStatus, out *apps.PodProbeMarkerStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeMarkerStatus_To_apps_PodProbeMarkerStatus(in, out, s)
+}
+
+func autoConvert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in *apps.PodProbeMarkerStatus, out *PodProbeMarkerStatus, s conversion.Scope) error {
+	out.ObservedGeneration = in.ObservedGeneration
+	out.MatchedPods = in.MatchedPods
+	return nil
+}
+
+// Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus is an autogenerated conversion function.
+func Convert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in *apps.PodProbeMarkerStatus, out *PodProbeMarkerStatus, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeMarkerStatus_To_v1beta1_PodProbeMarkerStatus(in, out, s)
+}
+
+func autoConvert_v1beta1_PodProbeStatus_To_apps_PodProbeStatus(in *PodProbeStatus, out *apps.PodProbeStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Namespace = in.Namespace
+	out.UID = in.UID
+	out.ProbeStates = *(*[]apps.ContainerProbeState)(unsafe.Pointer(&in.ProbeStates))
+	return nil
+}
+
+// Convert_v1beta1_PodProbeStatus_To_apps_PodProbeStatus is an autogenerated conversion function.
+func Convert_v1beta1_PodProbeStatus_To_apps_PodProbeStatus(in *PodProbeStatus, out *apps.PodProbeStatus, s conversion.Scope) error {
+	return autoConvert_v1beta1_PodProbeStatus_To_apps_PodProbeStatus(in, out, s)
+}
+
+func autoConvert_apps_PodProbeStatus_To_v1beta1_PodProbeStatus(in *apps.PodProbeStatus, out *PodProbeStatus, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Namespace = in.Namespace
+	out.UID = in.UID
+	out.ProbeStates = *(*[]ContainerProbeState)(unsafe.Pointer(&in.ProbeStates))
+	return nil
+}
+
+// Convert_apps_PodProbeStatus_To_v1beta1_PodProbeStatus is an autogenerated conversion function.
+func Convert_apps_PodProbeStatus_To_v1beta1_PodProbeStatus(in *apps.PodProbeStatus, out *PodProbeStatus, s conversion.Scope) error {
+	return autoConvert_apps_PodProbeStatus_To_v1beta1_PodProbeStatus(in, out, s)
+}
+
 func autoConvert_v1beta1_PodState_To_apps_PodState(in *PodState, out *apps.PodState, s conversion.Scope) error {
 	out.NodeName = in.NodeName
 	out.NodeTopologyLabels = *(*map[string]string)(unsafe.Pointer(&in.NodeTopologyLabels))
@@ -3497,6 +4025,30 @@ func autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler
 // Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler is an autogenerated conversion function.
 func Convert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in *apps.ProbeHandler, out *ProbeHandler, s conversion.Scope) error {
 	return autoConvert_apps_ProbeHandler_To_v1beta1_ProbeHandler(in, out, s)
+}
+
+func autoConvert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in *ProbeMarkerPolicy, out *apps.ProbeMarkerPolicy, s conversion.Scope) error {
+	out.State = apps.ProbeState(in.State)
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy is an autogenerated conversion function.
+func Convert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in *ProbeMarkerPolicy, out *apps.ProbeMarkerPolicy, s conversion.Scope) error {
+	return autoConvert_v1beta1_ProbeMarkerPolicy_To_apps_ProbeMarkerPolicy(in, out, s)
+}
+
+func autoConvert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in *apps.ProbeMarkerPolicy, out *ProbeMarkerPolicy, s conversion.Scope) error {
+	out.State = ProbeState(in.State)
+	out.Labels = *(*map[string]string)(unsafe.Pointer(&in.Labels))
+	out.Annotations = *(*map[string]string)(unsafe.Pointer(&in.Annotations))
+	return nil
+}
+
+// Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy is an autogenerated conversion function.
+func Convert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in *apps.ProbeMarkerPolicy, out *ProbeMarkerPolicy, s conversion.Scope) error {
+	return autoConvert_apps_ProbeMarkerPolicy_To_v1beta1_ProbeMarkerPolicy(in, out, s)
 }
 
 func autoConvert_v1beta1_PullPolicy_To_apps_PullPolicy(in *PullPolicy, out *apps.PullPolicy, s conversion.Scope) error {

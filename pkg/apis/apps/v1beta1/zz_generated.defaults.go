@@ -50,6 +50,10 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&ImagePullJobList{}, func(obj interface{}) { SetObjectDefaults_ImagePullJobList(obj.(*ImagePullJobList)) })
 	scheme.AddTypeDefaultingFunc(&NodeImage{}, func(obj interface{}) { SetObjectDefaults_NodeImage(obj.(*NodeImage)) })
 	scheme.AddTypeDefaultingFunc(&NodeImageList{}, func(obj interface{}) { SetObjectDefaults_NodeImageList(obj.(*NodeImageList)) })
+	scheme.AddTypeDefaultingFunc(&NodePodProbe{}, func(obj interface{}) { SetObjectDefaults_NodePodProbe(obj.(*NodePodProbe)) })
+	scheme.AddTypeDefaultingFunc(&NodePodProbeList{}, func(obj interface{}) { SetObjectDefaults_NodePodProbeList(obj.(*NodePodProbeList)) })
+	scheme.AddTypeDefaultingFunc(&PodProbeMarker{}, func(obj interface{}) { SetObjectDefaults_PodProbeMarker(obj.(*PodProbeMarker)) })
+	scheme.AddTypeDefaultingFunc(&PodProbeMarkerList{}, func(obj interface{}) { SetObjectDefaults_PodProbeMarkerList(obj.(*PodProbeMarkerList)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSet{}, func(obj interface{}) { SetObjectDefaults_SidecarSet(obj.(*SidecarSet)) })
 	scheme.AddTypeDefaultingFunc(&SidecarSetList{}, func(obj interface{}) { SetObjectDefaults_SidecarSetList(obj.(*SidecarSetList)) })
 	scheme.AddTypeDefaultingFunc(&StatefulSet{}, func(obj interface{}) { SetObjectDefaults_StatefulSet(obj.(*StatefulSet)) })
@@ -973,6 +977,49 @@ func SetObjectDefaults_NodeImageList(in *NodeImageList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_NodeImage(a)
+	}
+}
+
+func SetObjectDefaults_NodePodProbe(in *NodePodProbe) {
+	SetDefaults_NodePodProbe(in)
+	for i := range in.Spec.PodProbes {
+		a := &in.Spec.PodProbes[i]
+		for j := range a.Probes {
+			b := &a.Probes[j]
+			if b.Probe.Probe.ProbeHandler.GRPC != nil {
+				if b.Probe.Probe.ProbeHandler.GRPC.Service == nil {
+					var ptrVar1 string = ""
+					b.Probe.Probe.ProbeHandler.GRPC.Service = &ptrVar1
+				}
+			}
+		}
+	}
+}
+
+func SetObjectDefaults_NodePodProbeList(in *NodePodProbeList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_NodePodProbe(a)
+	}
+}
+
+func SetObjectDefaults_PodProbeMarker(in *PodProbeMarker) {
+	SetDefaults_PodProbeMarker(in)
+	for i := range in.Spec.Probes {
+		a := &in.Spec.Probes[i]
+		if a.Probe.Probe.ProbeHandler.GRPC != nil {
+			if a.Probe.Probe.ProbeHandler.GRPC.Service == nil {
+				var ptrVar1 string = ""
+				a.Probe.Probe.ProbeHandler.GRPC.Service = &ptrVar1
+			}
+		}
+	}
+}
+
+func SetObjectDefaults_PodProbeMarkerList(in *PodProbeMarkerList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_PodProbeMarker(a)
 	}
 }
 

@@ -132,6 +132,21 @@ func (in CompletionPolicy) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbeSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbeSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ContainerProbeState) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ContainerProbeState"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ContainerRecreateRequest) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ContainerRecreateRequest"
 }
@@ -347,6 +362,26 @@ func (in NodeImageStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in NodePodProbeStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.NodePodProbeStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in NodeTopologyTerm) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.NodeTopologyTerm"
 }
@@ -377,6 +412,41 @@ func (in PersistentPodStateStatus) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodContainerProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodContainerProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbe) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbe"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarker) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarker"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeMarkerStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeMarkerStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in PodProbeStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.PodProbeStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in PodState) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.PodState"
 }
@@ -389,6 +459,11 @@ func (in PreferredTopologyTerm) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ProbeHandler) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.ProbeHandler"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ProbeMarkerPolicy) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.ProbeMarkerPolicy"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -1,5 +1,6 @@
 // Package nodepodprobe describes nodepodprobes.apps.kruise.io (cluster-scoped, one per
-// node, v1alpha1 only, as in OpenKruise): names, accessors, validation and printed
+// node, v1beta1 preferred and v1alpha1, as in OpenKruise master; v1beta1 has no
+// spec.podProbes[].IP, kept in an annotation): names, accessors, validation and printed
 // columns. kruise-controller writes the spec, the node daemon of the node the status
 // (pkg/admission/noderestriction confines it to its own node's status).
 package nodepodprobe
@@ -16,7 +17,7 @@ import (
 // Kind describes nodepodprobes.
 var Kind = resource.Kind[*apps.NodePodProbe, apps.NodePodProbeSpec, apps.NodePodProbeStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "nodepodprobes",
 	Singular:             "nodepodprobe",
 	Categories:           []string{"kruise"},

@@ -1,5 +1,6 @@
 // Package podprobemarker describes podprobemarkers.apps.kruise.io (namespaced,
-// v1alpha1 only, as in OpenKruise): names, accessors, validation and printed columns.
+// v1beta1 preferred and v1alpha1, as in OpenKruise master): names, accessors,
+// validation and printed columns.
 package podprobemarker
 
 import (
@@ -14,7 +15,7 @@ import (
 // Kind describes podprobemarkers.
 var Kind = resource.Kind[*apps.PodProbeMarker, apps.PodProbeMarkerSpec, apps.PodProbeMarkerStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "podprobemarkers",
 	Singular:             "podprobemarker",
 	Categories:           []string{"kruise"},

@@ -40,8 +40,12 @@ type Interface interface {
 	ImagePullJobs() ImagePullJobInformer
 	// NodeImages returns a NodeImageInformer.
 	NodeImages() NodeImageInformer
+	// NodePodProbes returns a NodePodProbeInformer.
+	NodePodProbes() NodePodProbeInformer
 	// PersistentPodStates returns a PersistentPodStateInformer.
 	PersistentPodStates() PersistentPodStateInformer
+	// PodProbeMarkers returns a PodProbeMarkerInformer.
+	PodProbeMarkers() PodProbeMarkerInformer
 	// ResourceDistributions returns a ResourceDistributionInformer.
 	ResourceDistributions() ResourceDistributionInformer
 	// SidecarSets returns a SidecarSetInformer.
@@ -105,9 +109,19 @@ func (v *version) NodeImages() NodeImageInformer {
 	return &nodeImageInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
+// NodePodProbes returns a NodePodProbeInformer.
+func (v *version) NodePodProbes() NodePodProbeInformer {
+	return &nodePodProbeInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
 // PersistentPodStates returns a PersistentPodStateInformer.
 func (v *version) PersistentPodStates() PersistentPodStateInformer {
 	return &persistentPodStateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PodProbeMarkers returns a PodProbeMarkerInformer.
+func (v *version) PodProbeMarkers() PodProbeMarkerInformer {
+	return &podProbeMarkerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // ResourceDistributions returns a ResourceDistributionInformer.

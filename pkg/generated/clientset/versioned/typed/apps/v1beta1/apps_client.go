@@ -36,7 +36,9 @@ type AppsV1beta1Interface interface {
 	ImageListPullJobsGetter
 	ImagePullJobsGetter
 	NodeImagesGetter
+	NodePodProbesGetter
 	PersistentPodStatesGetter
+	PodProbeMarkersGetter
 	ResourceDistributionsGetter
 	SidecarSetsGetter
 	StatefulSetsGetter
@@ -81,8 +83,16 @@ func (c *AppsV1beta1Client) NodeImages() NodeImageInterface {
 	return newNodeImages(c)
 }
 
+func (c *AppsV1beta1Client) NodePodProbes() NodePodProbeInterface {
+	return newNodePodProbes(c)
+}
+
 func (c *AppsV1beta1Client) PersistentPodStates(namespace string) PersistentPodStateInterface {
 	return newPersistentPodStates(c, namespace)
+}
+
+func (c *AppsV1beta1Client) PodProbeMarkers(namespace string) PodProbeMarkerInterface {
+	return newPodProbeMarkers(c, namespace)
 }
 
 func (c *AppsV1beta1Client) ResourceDistributions() ResourceDistributionInterface {

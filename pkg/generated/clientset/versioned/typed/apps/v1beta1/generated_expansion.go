@@ -34,7 +34,11 @@ type ImagePullJobExpansion interface{}
 
 type NodeImageExpansion interface{}
 
+type NodePodProbeExpansion interface{}
+
 type PersistentPodStateExpansion interface{}
+
+type PodProbeMarkerExpansion interface{}
 
 type ResourceDistributionExpansion interface{}
 

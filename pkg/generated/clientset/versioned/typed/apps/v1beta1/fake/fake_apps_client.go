@@ -60,8 +60,16 @@ func (c *FakeAppsV1beta1) NodeImages() v1beta1.NodeImageInterface {
 	return newFakeNodeImages(c)
 }
 
+func (c *FakeAppsV1beta1) NodePodProbes() v1beta1.NodePodProbeInterface {
+	return newFakeNodePodProbes(c)
+}
+
 func (c *FakeAppsV1beta1) PersistentPodStates(namespace string) v1beta1.PersistentPodStateInterface {
 	return newFakePersistentPodStates(c, namespace)
+}
+
+func (c *FakeAppsV1beta1) PodProbeMarkers(namespace string) v1beta1.PodProbeMarkerInterface {
+	return newFakePodProbeMarkers(c, namespace)
 }
 
 func (c *FakeAppsV1beta1) ResourceDistributions() v1beta1.ResourceDistributionInterface {

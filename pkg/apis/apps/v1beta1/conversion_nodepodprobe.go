@@ -1,0 +1,90 @@
+package v1beta1
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/conversion"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+)
+
+// NodePodProbePodIPsAnnotation carries the pods' IPs (v1alpha1 spec.podProbes[].IP,
+// the address of httpGet and tcpSocket probes), which OpenKruise master's v1beta1
+// has no field for: a JSON list aligned with spec.podProbes. An object read and
+// written back through v1beta1 so loses nothing.
+const NodePodProbePodIPsAnnotation = "nodepodprobe.kruise-native.io/pod-ips"
+
+// Convert_apps_PodProbe_To_v1beta1_PodProbe leaves out IP;
+// Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe keeps it in the annotation.
+func Convert_apps_PodProbe_To_v1beta1_PodProbe(in *apps.PodProbe, out *PodProbe, s conversion.Scope) error {
+	return autoConvert_apps_PodProbe_To_v1beta1_PodProbe(in, out, s)
+}
+
+// Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe writes the IPs into the
+// annotation, only when one is set.
+func Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in *apps.NodePodProbe, out *NodePodProbe, s conversion.Scope) error {
+	if err := autoConvert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in, out, s); err != nil {
+		return err
+	}
+	ips := make([]string, len(in.Spec.PodProbes))
+	any := false
+	for i, p := range in.Spec.PodProbes {
+		ips[i] = p.IP
+		any = any || p.IP != ""
+	}
+	if !any {
+		return nil
+	}
+	data, err := json.Marshal(ips)
+	if err != nil {
+		return err
+	}
+	// The generated conversion shares the annotation map with in: write a copy.
+	annotations := maps.Clone(out.Annotations)
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[NodePodProbePodIPsAnnotation] = string(data)
+	out.Annotations = annotations
+	return nil
+}
+
+// Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe reads the IPs back and drops the
+// annotation. A list whose length is not spec.podProbes' (a v1beta1 writer changed
+// the pods) is dropped: kruise-controller writes the IPs again. One that does not
+// parse is the client's error, answered 422 at the annotation.
+func Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in *NodePodProbe, out *apps.NodePodProbe, s conversion.Scope) error {
+	if err := autoConvert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in, out, s); err != nil {
+		return err
+	}
+	raw, ok := in.Annotations[NodePodProbePodIPsAnnotation]
+	if !ok {
+		return nil
+	}
+	var ips []string
+	if err := json.Unmarshal([]byte(raw), &ips); err != nil {
+		return apierrors.NewInvalid(apps.Kind("NodePodProbe"), in.Name, field.ErrorList{field.Invalid(
+			field.NewPath("metadata", "annotations").Key(NodePodProbePodIPsAnnotation), raw,
+			fmt.Sprintf("not the JSON this server writes: %v", err))})
+	}
+	if len(ips) == len(out.Spec.PodProbes) {
+		// The generated conversion may share the slice with in: write a copy.
+		probes := make([]apps.PodProbe, len(out.Spec.PodProbes))
+		copy(probes, out.Spec.PodProbes)
+		for i := range probes {
+			probes[i].IP = ips[i]
+		}
+		out.Spec.PodProbes = probes
+	}
+	annotations := maps.Clone(in.Annotations)
+	delete(annotations, NodePodProbePodIPsAnnotation)
+	if len(annotations) == 0 {
+		annotations = nil
+	}
+	out.Annotations = annotations
+	return nil
+}
