@@ -408,6 +408,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &appsv1beta1.DaemonSetUpdateStrategyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("DeploymentTemplateSpec"):
 		return &appsv1beta1.DeploymentTemplateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("EphemeralContainerTemplateSpec"):
+		return &appsv1beta1.EphemeralContainerTemplateSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("EphemeralJob"):
+		return &appsv1beta1.EphemeralJobApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("EphemeralJobCondition"):
+		return &appsv1beta1.EphemeralJobConditionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("EphemeralJobSpec"):
+		return &appsv1beta1.EphemeralJobSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("EphemeralJobStatus"):
+		return &appsv1beta1.EphemeralJobStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("FailedImageStatus"):
 		return &appsv1beta1.FailedImageStatusApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("FailurePolicy"):

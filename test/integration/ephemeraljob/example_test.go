@@ -58,6 +58,11 @@ func TestDocumentedExample(t *testing.T) {
 	if cond := condition(job, v1alpha1.EJobSucceeded); cond == nil || cond.Status != corev1.ConditionTrue {
 		t.Errorf("conditions %+v: want JobSucceeded True", st.Conditions)
 	}
+	// Applied as v1alpha1, read back as v1beta1 (OpenKruise master's version): the same job.
+	if out, stderr, err := c.Kubectl(t, "get", "ephemeraljobs.v1beta1.apps.kruise.io", "-n", ns, "ephemeraljob-demo",
+		"-o", "jsonpath={.apiVersion} {.status.phase} {.status.succeeded}"); err != nil || out != "apps.kruise.io/v1beta1 Succeeded 2" {
+		t.Errorf("v1beta1 EphemeralJob: %q %v %s", out, err, stderr)
+	}
 
 	pods, err := c.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=helloworld"})
 	if err != nil {

@@ -135,7 +135,7 @@ var Funcs = func(runtimeserializer.CodecFactory) []interface{} {
 		},
 		func(ej *apps.EphemeralJob, c randfill.Continue) {
 			c.FillNoCustom(ej)
-			defaulter.apply(ej, &v1alpha1.EphemeralJob{})
+			defaulter.apply(ej, &v1beta1.EphemeralJob{})
 		},
 		func(pps *apps.PersistentPodState, c randfill.Continue) {
 			c.FillNoCustom(pps)

@@ -42,6 +42,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ContainerRecreateRequest{}, &ContainerRecreateRequestList{},
 		&PersistentPodState{}, &PersistentPodStateList{},
 		&PodProbeMarker{}, &PodProbeMarkerList{},
+		&EphemeralJob{}, &EphemeralJobList{},
 		&NodePodProbe{}, &NodePodProbeList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)

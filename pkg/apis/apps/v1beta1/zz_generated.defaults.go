@@ -44,6 +44,8 @@ func RegisterDefaults(scheme *runtime.Scheme) error {
 	})
 	scheme.AddTypeDefaultingFunc(&DaemonSet{}, func(obj interface{}) { SetObjectDefaults_DaemonSet(obj.(*DaemonSet)) })
 	scheme.AddTypeDefaultingFunc(&DaemonSetList{}, func(obj interface{}) { SetObjectDefaults_DaemonSetList(obj.(*DaemonSetList)) })
+	scheme.AddTypeDefaultingFunc(&EphemeralJob{}, func(obj interface{}) { SetObjectDefaults_EphemeralJob(obj.(*EphemeralJob)) })
+	scheme.AddTypeDefaultingFunc(&EphemeralJobList{}, func(obj interface{}) { SetObjectDefaults_EphemeralJobList(obj.(*EphemeralJobList)) })
 	scheme.AddTypeDefaultingFunc(&ImageListPullJob{}, func(obj interface{}) { SetObjectDefaults_ImageListPullJob(obj.(*ImageListPullJob)) })
 	scheme.AddTypeDefaultingFunc(&ImageListPullJobList{}, func(obj interface{}) { SetObjectDefaults_ImageListPullJobList(obj.(*ImageListPullJobList)) })
 	scheme.AddTypeDefaultingFunc(&ImagePullJob{}, func(obj interface{}) { SetObjectDefaults_ImagePullJob(obj.(*ImagePullJob)) })
@@ -894,6 +896,60 @@ func SetObjectDefaults_DaemonSetList(in *DaemonSetList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_DaemonSet(a)
+	}
+}
+
+func SetObjectDefaults_EphemeralJob(in *EphemeralJob) {
+	for i := range in.Spec.Template.EphemeralContainers {
+		a := &in.Spec.Template.EphemeralContainers[i]
+		for j := range a.EphemeralContainerCommon.Ports {
+			b := &a.EphemeralContainerCommon.Ports[j]
+			if b.Protocol == "" {
+				b.Protocol = "TCP"
+			}
+		}
+		for j := range a.EphemeralContainerCommon.Env {
+			b := &a.EphemeralContainerCommon.Env[j]
+			if b.ValueFrom != nil {
+				if b.ValueFrom.FileKeyRef != nil {
+					if b.ValueFrom.FileKeyRef.Optional == nil {
+						var ptrVar1 bool = false
+						b.ValueFrom.FileKeyRef.Optional = &ptrVar1
+					}
+				}
+			}
+		}
+		if a.EphemeralContainerCommon.LivenessProbe != nil {
+			if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC != nil {
+				if a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service == nil {
+					var ptrVar1 string = ""
+					a.EphemeralContainerCommon.LivenessProbe.ProbeHandler.GRPC.Service = &ptrVar1
+				}
+			}
+		}
+		if a.EphemeralContainerCommon.ReadinessProbe != nil {
+			if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC != nil {
+				if a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service == nil {
+					var ptrVar1 string = ""
+					a.EphemeralContainerCommon.ReadinessProbe.ProbeHandler.GRPC.Service = &ptrVar1
+				}
+			}
+		}
+		if a.EphemeralContainerCommon.StartupProbe != nil {
+			if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC != nil {
+				if a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service == nil {
+					var ptrVar1 string = ""
+					a.EphemeralContainerCommon.StartupProbe.ProbeHandler.GRPC.Service = &ptrVar1
+				}
+			}
+		}
+	}
+}
+
+func SetObjectDefaults_EphemeralJobList(in *EphemeralJobList) {
+	for i := range in.Items {
+		a := &in.Items[i]
+		SetObjectDefaults_EphemeralJob(a)
 	}
 }
 

@@ -237,6 +237,36 @@ func (in DeploymentTemplateSpec) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralContainerTemplateSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralContainerTemplateSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralJob) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralJob"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralJobCondition) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralJobCondition"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralJobList) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralJobList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralJobSpec) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralJobSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in EphemeralJobStatus) OpenAPIModelName() string {
+	return "io.kruise.apps.v1beta1.EphemeralJobStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailedImageStatus) OpenAPIModelName() string {
 	return "io.kruise.apps.v1beta1.FailedImageStatus"
 }

@@ -102,6 +102,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().ContainerRecreateRequests().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("daemonsets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().DaemonSets().Informer()}, nil
+	case v1beta1.SchemeGroupVersion.WithResource("ephemeraljobs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().EphemeralJobs().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("imagelistpulljobs"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1beta1().ImageListPullJobs().Informer()}, nil
 	case v1beta1.SchemeGroupVersion.WithResource("imagepulljobs"):

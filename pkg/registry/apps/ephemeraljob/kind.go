@@ -1,6 +1,6 @@
-// Package ephemeraljob describes ephemeraljobs.apps.kruise.io (namespaced, v1alpha1
-// only, as in OpenKruise): names, accessors, validation and printed columns. It has
-// neither scale nor rollback, and no deletion protection (OpenKruise protects
+// Package ephemeraljob describes ephemeraljobs.apps.kruise.io (namespaced, v1beta1
+// preferred and v1alpha1, as in OpenKruise master): names, accessors, validation and
+// printed columns. It has neither scale nor rollback, and no deletion protection (OpenKruise protects
 // long-running workloads, not jobs).
 package ephemeraljob
 
@@ -16,7 +16,7 @@ import (
 // Kind describes ephemeraljobs (`kubectl get ejob`).
 var Kind = resource.Kind[*apps.EphemeralJob, apps.EphemeralJobSpec, apps.EphemeralJobStatus]{
 	Group:                apps.GroupName,
-	Versions:             []string{"v1alpha1"},
+	Versions:             []string{"v1beta1", "v1alpha1"},
 	Plural:               "ephemeraljobs",
 	Singular:             "ephemeraljob",
 	ShortNames:           []string{"ejob"},

@@ -58,6 +58,14 @@ type DaemonSetListerExpansion interface{}
 // DaemonSetNamespaceLister.
 type DaemonSetNamespaceListerExpansion interface{}
 
+// EphemeralJobListerExpansion allows custom methods to be added to
+// EphemeralJobLister.
+type EphemeralJobListerExpansion interface{}
+
+// EphemeralJobNamespaceListerExpansion allows custom methods to be added to
+// EphemeralJobNamespaceLister.
+type EphemeralJobNamespaceListerExpansion interface{}
+
 // ImageListPullJobListerExpansion allows custom methods to be added to
 // ImageListPullJobLister.
 type ImageListPullJobListerExpansion interface{}

@@ -34,6 +34,8 @@ type Interface interface {
 	ContainerRecreateRequests() ContainerRecreateRequestInformer
 	// DaemonSets returns a DaemonSetInformer.
 	DaemonSets() DaemonSetInformer
+	// EphemeralJobs returns a EphemeralJobInformer.
+	EphemeralJobs() EphemeralJobInformer
 	// ImageListPullJobs returns a ImageListPullJobInformer.
 	ImageListPullJobs() ImageListPullJobInformer
 	// ImagePullJobs returns a ImagePullJobInformer.
@@ -92,6 +94,11 @@ func (v *version) ContainerRecreateRequests() ContainerRecreateRequestInformer {
 // DaemonSets returns a DaemonSetInformer.
 func (v *version) DaemonSets() DaemonSetInformer {
 	return &daemonSetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EphemeralJobs returns a EphemeralJobInformer.
+func (v *version) EphemeralJobs() EphemeralJobInformer {
+	return &ephemeralJobInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // ImageListPullJobs returns a ImageListPullJobInformer.

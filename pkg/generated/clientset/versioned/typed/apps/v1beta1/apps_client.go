@@ -33,6 +33,7 @@ type AppsV1beta1Interface interface {
 	CloneSetsGetter
 	ContainerRecreateRequestsGetter
 	DaemonSetsGetter
+	EphemeralJobsGetter
 	ImageListPullJobsGetter
 	ImagePullJobsGetter
 	NodeImagesGetter
@@ -69,6 +70,10 @@ func (c *AppsV1beta1Client) ContainerRecreateRequests(namespace string) Containe
 
 func (c *AppsV1beta1Client) DaemonSets(namespace string) DaemonSetInterface {
 	return newDaemonSets(c, namespace)
+}
+
+func (c *AppsV1beta1Client) EphemeralJobs(namespace string) EphemeralJobInterface {
+	return newEphemeralJobs(c, namespace)
 }
 
 func (c *AppsV1beta1Client) ImageListPullJobs(namespace string) ImageListPullJobInterface {

@@ -28,6 +28,8 @@ type ContainerRecreateRequestExpansion interface{}
 
 type DaemonSetExpansion interface{}
 
+type EphemeralJobExpansion interface{}
+
 type ImageListPullJobExpansion interface{}
 
 type ImagePullJobExpansion interface{}

@@ -48,6 +48,10 @@ func (c *FakeAppsV1beta1) DaemonSets(namespace string) v1beta1.DaemonSetInterfac
 	return newFakeDaemonSets(c, namespace)
 }
 
+func (c *FakeAppsV1beta1) EphemeralJobs(namespace string) v1beta1.EphemeralJobInterface {
+	return newFakeEphemeralJobs(c, namespace)
+}
+
 func (c *FakeAppsV1beta1) ImageListPullJobs(namespace string) v1beta1.ImageListPullJobInterface {
 	return newFakeImageListPullJobs(c, namespace)
 }
