@@ -1,11 +1,10 @@
 package v1alpha1
 
 import (
-	"maps"
-
 	"k8s.io/apimachinery/pkg/conversion"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/annotationfield"
 )
 
 // v1alpha1 differs from the hub (v1beta1's shape) in two places: partitioned scaling
@@ -32,13 +31,7 @@ func Convert_apps_DaemonSet_To_v1alpha1_DaemonSet(in *apps.DaemonSet, out *Daemo
 		return err
 	}
 	if ss := in.Spec.ScaleStrategy; ss != nil && ss.PartitionedScaling && out.Annotations[ProgressiveCreatePodAnnotation] != "true" {
-		// The generated conversion shares the annotation map with the input: copy before writing.
-		annotations := maps.Clone(out.Annotations)
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[ProgressiveCreatePodAnnotation] = "true"
-		out.Annotations = annotations
+		out.Annotations = annotationfield.Set(out.Annotations, ProgressiveCreatePodAnnotation, "true")
 	}
 	return nil
 }

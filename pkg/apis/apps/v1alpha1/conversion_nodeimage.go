@@ -1,15 +1,10 @@
 package v1alpha1
 
 import (
-	"encoding/json"
-	"fmt"
-	"maps"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/conversion"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/annotationfield"
 )
 
 // NodeImageV1beta1FieldsAnnotation carries what v1alpha1's NodeImage has no field
@@ -67,16 +62,10 @@ func Convert_apps_NodeImage_To_v1alpha1_NodeImage(in *apps.NodeImage, out *NodeI
 	if extra.Waiting == 0 && extra.TagPullSecrets == nil {
 		return nil
 	}
-	data, err := json.Marshal(extra)
+	annotations, err := annotationfield.SetJSON(out.Annotations, NodeImageV1beta1FieldsAnnotation, extra)
 	if err != nil {
 		return err
 	}
-	// The generated conversion shares the annotation map with in: write a copy.
-	annotations := maps.Clone(out.Annotations)
-	if annotations == nil {
-		annotations = map[string]string{}
-	}
-	annotations[NodeImageV1beta1FieldsAnnotation] = string(data)
 	out.Annotations = annotations
 	return nil
 }
@@ -89,18 +78,11 @@ func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeI
 	if err := autoConvert_v1alpha1_NodeImage_To_apps_NodeImage(in, out, s); err != nil {
 		return err
 	}
-	raw, ok := in.Annotations[NodeImageV1beta1FieldsAnnotation]
-	if !ok {
-		return nil
-	}
 	var extra nodeImageV1beta1Fields
-	if err := json.Unmarshal([]byte(raw), &extra); err != nil {
-		// An Invalid status error, not a plain one: a patch or update converts after
-		// decoding, and the handlers answer a plain error with 500; this is the
-		// client's input, so it gets a 4xx naming the annotation.
-		return apierrors.NewInvalid(apps.Kind("NodeImage"), in.Name, field.ErrorList{field.Invalid(
-			field.NewPath("metadata", "annotations").Key(NodeImageV1beta1FieldsAnnotation), raw,
-			fmt.Sprintf("not the JSON this server writes: %v", err))})
+	if ok, err := annotationfield.GetJSON(in.Annotations, NodeImageV1beta1FieldsAnnotation, apps.Kind("NodeImage"), in.Name, &extra); !ok || err != nil {
+		// A value that does not parse is refused: keeping it would store a key the
+		// server owns, and dropping it would lose the fields silently.
+		return err
 	}
 	out.Status.Waiting = extra.Waiting
 	for name, byTag := range extra.TagPullSecrets {
@@ -124,11 +106,6 @@ func Convert_v1alpha1_NodeImage_To_apps_NodeImage(in *NodeImage, out *apps.NodeI
 		img.Tags = tags
 		out.Spec.Images[name] = img
 	}
-	annotations := maps.Clone(in.Annotations)
-	delete(annotations, NodeImageV1beta1FieldsAnnotation)
-	if len(annotations) == 0 {
-		annotations = nil
-	}
-	out.Annotations = annotations
+	out.Annotations = annotationfield.Without(in.Annotations, NodeImageV1beta1FieldsAnnotation)
 	return nil
 }

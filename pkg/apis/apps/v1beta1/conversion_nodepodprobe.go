@@ -1,15 +1,10 @@
 package v1beta1
 
 import (
-	"encoding/json"
-	"fmt"
-	"maps"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/conversion"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/annotationfield"
 )
 
 // NodePodProbePodIPsAnnotation carries the pods' IPs (v1alpha1 spec.podProbes[].IP,
@@ -39,16 +34,10 @@ func Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in *apps.NodePodProbe, ou
 	if !any {
 		return nil
 	}
-	data, err := json.Marshal(ips)
+	annotations, err := annotationfield.SetJSON(out.Annotations, NodePodProbePodIPsAnnotation, ips)
 	if err != nil {
 		return err
 	}
-	// The generated conversion shares the annotation map with in: write a copy.
-	annotations := maps.Clone(out.Annotations)
-	if annotations == nil {
-		annotations = map[string]string{}
-	}
-	annotations[NodePodProbePodIPsAnnotation] = string(data)
 	out.Annotations = annotations
 	return nil
 }
@@ -61,15 +50,9 @@ func Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in *NodePodProbe, out *ap
 	if err := autoConvert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in, out, s); err != nil {
 		return err
 	}
-	raw, ok := in.Annotations[NodePodProbePodIPsAnnotation]
-	if !ok {
-		return nil
-	}
 	var ips []string
-	if err := json.Unmarshal([]byte(raw), &ips); err != nil {
-		return apierrors.NewInvalid(apps.Kind("NodePodProbe"), in.Name, field.ErrorList{field.Invalid(
-			field.NewPath("metadata", "annotations").Key(NodePodProbePodIPsAnnotation), raw,
-			fmt.Sprintf("not the JSON this server writes: %v", err))})
+	if ok, err := annotationfield.GetJSON(in.Annotations, NodePodProbePodIPsAnnotation, apps.Kind("NodePodProbe"), in.Name, &ips); !ok || err != nil {
+		return err
 	}
 	if len(ips) == len(out.Spec.PodProbes) {
 		// The generated conversion may share the slice with in: write a copy.
@@ -80,11 +63,6 @@ func Convert_v1beta1_NodePodProbe_To_apps_NodePodProbe(in *NodePodProbe, out *ap
 		}
 		out.Spec.PodProbes = probes
 	}
-	annotations := maps.Clone(in.Annotations)
-	delete(annotations, NodePodProbePodIPsAnnotation)
-	if len(annotations) == 0 {
-		annotations = nil
-	}
-	out.Annotations = annotations
+	out.Annotations = annotationfield.Without(in.Annotations, NodePodProbePodIPsAnnotation)
 	return nil
 }
