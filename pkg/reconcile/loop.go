@@ -145,6 +145,9 @@ func (l *Loop) processNext(ctx context.Context) bool {
 	}
 	defer l.queue.Done(key)
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("controller", l.name, "key", key))
+	// Updates held back while the key waited are in the cache this sync reads; only
+	// those that come while it runs may be news to it.
+	l.takeDeferred(key)
 	requeueAfter, err := l.sync(ctx, key)
 	if err != nil {
 		if ctx.Err() == nil {

@@ -108,3 +108,25 @@ func TestUpdateDuringSucceedingRetryIsNotLost(t *testing.T) {
 		t.Fatalf("the update written during the successful retry is not queued (queue length %d)", l.queue.Len())
 	}
 }
+
+// An update held back while the key waited out its backoff is in the cache the retry
+// reads: a retry that succeeds does not sync once more for it.
+func TestUpdateBeforeSucceedingRetryCausesNoExtraSync(t *testing.T) {
+	calls := 0
+	l := newTestLoop(func(context.Context, string) (time.Duration, error) {
+		calls++
+		if calls == 1 {
+			return 0, errors.New("refused")
+		}
+		return 0, nil
+	})
+	defer l.queue.ShutDown()
+	l.Add("x")
+	l.processNext(context.Background()) // fails: backing off for an hour
+	l.EnqueueUpdate(object(1, nil, "Active"), object(1, nil, "Terminating"))
+	l.Add("x") // another change: the retry runs now
+	l.processNext(context.Background())
+	if l.queue.Len() != 0 {
+		t.Fatalf("queue length %d after the successful retry, want 0: an update it had read made another sync", l.queue.Len())
+	}
+}
