@@ -6,9 +6,9 @@
 // naming the other (OpenKruise's webhooks refuse it too).
 //
 // The others come from informer caches, so two creates racing each other can both
-// pass, as with OpenKruise's webhooks. Objects already stored stay updatable: both
-// kinds' targets are immutable, so an update is checked only if it changes the target
-// (which validation refuses first).
+// pass, as with OpenKruise's webhooks. Only creates are judged: both kinds' targets
+// are immutable (validation refuses an update that moves one before admission runs),
+// so objects already stored, even two of one workload, stay updatable.
 package targetconflict
 
 import (
@@ -80,9 +80,9 @@ var (
 	_ kruiseinitializer.WantsKruiseInformerFactory = &Plugin{}
 )
 
-// New returns the plugin; it acts on creates and updates.
+// New returns the plugin; it acts on creates.
 func New() *Plugin {
-	return &Plugin{Handler: admission.NewHandler(admission.Create, admission.Update)}
+	return &Plugin{Handler: admission.NewHandler(admission.Create)}
 }
 
 // SetKruiseInformerFactory registers the WorkloadSpread and PersistentPodState
@@ -164,11 +164,6 @@ func (p *Plugin) Validate(_ context.Context, a admission.Attributes, _ admission
 	mine, ok := g.target(a.GetObject())
 	if !ok {
 		return nil // no target: validation refuses it
-	}
-	if a.GetOperation() == admission.Update {
-		if was, ok := g.target(a.GetOldObject()); ok && was == mine {
-			return nil
-		}
 	}
 	if !p.WaitForReady() {
 		return admission.NewForbidden(a, fmt.Errorf("not yet ready: the %s cache has not synced, retry", g.kind))

@@ -149,19 +149,13 @@ func TestUpstreamRules(t *testing.T) {
 	}
 }
 
-// Objects stored before the rule (or racing each other past it) stay updatable: an
-// update that keeps the target is not checked; one that moves it onto another's is.
+// Objects stored before the rule (or racing each other past it) stay updatable: the
+// plugin judges creates only, and validation refuses an update that moves a target.
 func TestUpdates(t *testing.T) {
-	a := spread("ns", "a", "apps.kruise.io/v1alpha1", "CloneSet", "web")
-	b := spread("ns", "b", "apps.kruise.io/v1alpha1", "CloneSet", "web")
-	p := newPlugin(t, a, b)
-	relabelled := b.DeepCopy()
-	relabelled.Labels = map[string]string{"team": "x"}
-	expect(t, p.Validate(context.Background(), attrs(relabelled, b, ""), nil), "")
-	api := spread("ns", "b", "apps.kruise.io/v1alpha1", "CloneSet", "api")
-	expect(t, p.Validate(context.Background(), attrs(b, api, ""), nil), "a")
-	// Status writes are the controller's.
-	expect(t, p.Validate(context.Background(), attrs(b, api, "status"), nil), "")
+	p := newPlugin(t)
+	if p.Handles(admission.Update) || !p.Handles(admission.Create) {
+		t.Fatalf("handles update %v, create %v: want creates only", p.Handles(admission.Update), p.Handles(admission.Create))
+	}
 }
 
 func TestInitialization(t *testing.T) {
