@@ -97,10 +97,10 @@ func (p *Plugin) Validate(ctx context.Context, a admission.Attributes, _ admissi
 // CloneSet's live pods. lowers: the update lowers replicas as well.
 func judge(cs *apps.CloneSet, pod *corev1.Pod, lowers bool) (refusal, warn string) {
 	var gone string
-	switch ref := ownerOf(pod); {
+	switch {
 	case pod == nil:
 		gone = "no such pod in the CloneSet's namespace"
-	case ref == nil || ref.UID != cs.UID:
+	case !metav1.IsControlledBy(pod, cs):
 		return "the pod is not controlled by this CloneSet", ""
 	case pod.DeletionTimestamp != nil:
 		gone = "the pod is being deleted already"
@@ -119,11 +119,4 @@ func replicas(cs *apps.CloneSet) int32 {
 		return 1
 	}
 	return *cs.Spec.Replicas
-}
-
-func ownerOf(pod *corev1.Pod) *metav1.OwnerReference {
-	if pod == nil {
-		return nil
-	}
-	return metav1.GetControllerOfNoCopy(pod)
 }
