@@ -39,6 +39,13 @@ type FailurePolicy struct {
 	RestartLimit int32
 }
 
+// The labels kruise-controller puts on every pod of a BroadcastJob (OpenKruise's
+// keys); a pod template may not set them (validation).
+const (
+	BroadcastJobNameLabel          = "broadcastjob-name"
+	BroadcastJobControllerUIDLabel = "broadcastjob-controller-uid"
+)
+
 // FailurePolicyType is Continue, FailFast or Pause.
 type FailurePolicyType string
 

@@ -23,6 +23,10 @@ type ImagePullJobSpec struct {
 	ImagePullJobTemplate
 }
 
+// DefaultImagePullTimeoutSeconds is how long a pull may take when its policy names no
+// timeout (OpenKruise's default; the versions default to it).
+const DefaultImagePullTimeoutSeconds int32 = 600
+
 // ImagePullJobTemplate is what an ImagePullJob and an ImageListPullJob share.
 type ImagePullJobTemplate struct {
 	// PullSecrets are names of secrets in the job's namespace holding registry credentials.

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/nodeplacement"
 )
@@ -14,8 +15,8 @@ import (
 // The labels OpenKruise puts on a job's pods: the job's name and UID. The UID one
 // selects them.
 const (
-	labelJobName = "broadcastjob-name"
-	labelJobUID  = "broadcastjob-controller-uid"
+	labelJobName = apps.BroadcastJobNameLabel
+	labelJobUID  = apps.BroadcastJobControllerUIDLabel
 )
 
 // selectorOf selects a job's pods by its UID label.

@@ -2,13 +2,15 @@ package v1alpha1
 
 import (
 	"k8s.io/utils/ptr"
+
+	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 )
 
 // Pull defaults OpenKruise documents for image pulls: the markers on PullPolicy say
 // the same numbers; NodeImage tags (map values, which markers cannot reach) and the
 // ImagePullJob controller use these.
 const (
-	DefaultImagePullTimeoutSeconds int32 = 600
+	DefaultImagePullTimeoutSeconds       = apps.DefaultImagePullTimeoutSeconds
 	DefaultImagePullBackoffLimit   int32 = 3
 )
 

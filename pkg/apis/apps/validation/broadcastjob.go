@@ -86,7 +86,7 @@ func validateNonnegative64(v *int64, fldPath *field.Path) field.ErrorList {
 
 // broadcastJobPodLabels are the labels the controller puts on each of a job's pods
 // (its name and UID; the UID one selects them).
-var broadcastJobPodLabels = []string{"broadcastjob-name", "broadcastjob-controller-uid"}
+var broadcastJobPodLabels = []string{apps.BroadcastJobNameLabel, apps.BroadcastJobControllerUIDLabel}
 
 // validateBroadcastJobPodLabels refuses a pod template that sets a label the controller
 // sets, as OpenKruise does. On update only a changed value is refused (a stored job

@@ -13,9 +13,6 @@ import (
 // limit): each becomes an ImagePullJob of its own.
 const MaxImageListPullJobImages = 255
 
-// defaultPullTimeoutSeconds is what an unset pullPolicy.timeoutSeconds means.
-const defaultPullTimeoutSeconds = 600
-
 // validatePullJobDeadline: an ImagePullJob's deadline must leave a pull its whole
 // timeout, or the job fails while a pull it started may still succeed (OpenKruise's rule;
 // its ImageListPullJob has no such rule, so neither has ours).
@@ -24,7 +21,7 @@ func validatePullJobDeadline(t *apps.ImagePullJobTemplate, fldPath *field.Path) 
 	if c.Type != apps.Always || c.ActiveDeadlineSeconds == nil || *c.ActiveDeadlineSeconds <= 0 {
 		return nil
 	}
-	timeout := int64(defaultPullTimeoutSeconds)
+	timeout := int64(apps.DefaultImagePullTimeoutSeconds)
 	if t.PullPolicy != nil && t.PullPolicy.TimeoutSeconds != nil {
 		timeout = int64(*t.PullPolicy.TimeoutSeconds)
 	}

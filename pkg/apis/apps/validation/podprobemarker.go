@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
 // ProbeNameSeparator joins a PodProbeMarker's name and a probe's name into the probe's
@@ -22,12 +21,11 @@ const ProbeNameSeparator = "#"
 
 // reservedPodConditionTypes are conditions kubelet, kube's controllers or Kruise write:
 // a probe writing one of them would fight its owner.
-var reservedPodConditionTypes = sets.New(
-	string(corev1.PodReady), string(corev1.ContainersReady), string(corev1.PodInitialized),
-	string(corev1.PodScheduled), string(corev1.DisruptionTarget), string(corev1.PodReadyToStartContainers),
+// They include every name reservedProbeNames refuses for a probe.
+var reservedPodConditionTypes = reservedProbeNames.Union(sets.New(
+	string(corev1.DisruptionTarget), string(corev1.PodReadyToStartContainers),
 	string(corev1.PodResizePending), string(corev1.PodResizeInProgress),
-	pub.InPlaceUpdateReady, pub.KruisePodReadyConditionType,
-)
+))
 
 var supportedMarkerStates = []apps.ProbeState{apps.ProbeSucceeded, apps.ProbeFailed}
 
