@@ -20,7 +20,7 @@ func Convert_apps_PodProbe_To_v1beta1_PodProbe(in *apps.PodProbe, out *PodProbe,
 }
 
 // Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe writes the IPs into the
-// annotation, only when one is set.
+// annotation, only when one is set, and otherwise leaves the annotation out.
 func Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in *apps.NodePodProbe, out *NodePodProbe, s conversion.Scope) error {
 	if err := autoConvert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in, out, s); err != nil {
 		return err
@@ -32,6 +32,9 @@ func Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(in *apps.NodePodProbe, ou
 		any = any || p.IP != ""
 	}
 	if !any {
+		// The key is the server's: a value a v1alpha1 client set is not stored, or
+		// every later read of the object would fail to decode it.
+		out.Annotations = annotationfield.Without(out.Annotations, NodePodProbePodIPsAnnotation)
 		return nil
 	}
 	annotations, err := annotationfield.SetJSON(out.Annotations, NodePodProbePodIPsAnnotation, ips)

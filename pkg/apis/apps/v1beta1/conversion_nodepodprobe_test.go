@@ -48,4 +48,17 @@ func TestNodePodProbeIPsAnnotation(t *testing.T) {
 	if !apierrors.IsInvalid(err) {
 		t.Fatalf("malformed annotation: %v", err)
 	}
+
+	// A v1alpha1 client wrote the key itself (the hub carries it through): it is not
+	// what v1beta1, the storage version, gets, so the stored object stays readable.
+	hub = &apps.NodePodProbe{ObjectMeta: metav1.ObjectMeta{Name: "node-1",
+		Annotations: map[string]string{NodePodProbePodIPsAnnotation: "{", "team": "x"}},
+		Spec: apps.NodePodProbeSpec{PodProbes: []apps.PodProbe{{Name: "a"}}}}
+	v = NodePodProbe{}
+	if err := Convert_apps_NodePodProbe_To_v1beta1_NodePodProbe(hub, &v, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := v.Annotations[NodePodProbePodIPsAnnotation]; ok || v.Annotations["team"] != "x" || len(hub.Annotations) != 2 {
+		t.Fatalf("client-set key: v1beta1 annotations %v, hub's %v", v.Annotations, hub.Annotations)
+	}
 }
