@@ -4,7 +4,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/kubernetes/pkg/api/pod"
-	api "k8s.io/kubernetes/pkg/apis/core"
 	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
 )
 
@@ -22,24 +21,17 @@ func DropDisabledTemplateFields(tmpl, old *corev1.PodTemplateSpec) {
 	if tmpl == nil {
 		return
 	}
-	var internal api.PodTemplateSpec
-	if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(tmpl.DeepCopy(), &internal, nil); err != nil {
+	internal := internalTemplate(tmpl.DeepCopy()) // a copy: the rules write
+	if internal == nil {
 		return // validation converts the same template and reports it
 	}
-	var oldInternal *api.PodTemplateSpec
-	if old != nil {
-		oldInternal = &api.PodTemplateSpec{}
-		if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(old.DeepCopy(), oldInternal, nil); err != nil {
-			oldInternal = nil
-		}
-	}
 	before := internal.DeepCopy()
-	pod.DropDisabledTemplateFields(&internal, oldInternal)
-	if apiequality.Semantic.DeepEqual(before, &internal) {
+	pod.DropDisabledTemplateFields(internal, internalTemplate(old)) // old is only read
+	if apiequality.Semantic.DeepEqual(before, internal) {
 		return
 	}
 	var out corev1.PodTemplateSpec
-	if err := k8scorev1.Convert_core_PodTemplateSpec_To_v1_PodTemplateSpec(&internal, &out, nil); err != nil {
+	if err := k8scorev1.Convert_core_PodTemplateSpec_To_v1_PodTemplateSpec(internal, &out, nil); err != nil {
 		return
 	}
 	// The conversion back fills the deprecated serviceAccount from serviceAccountName

@@ -57,6 +57,7 @@ func TestDropDisabledTemplateFields(t *testing.T) {
 // The shared strategy drops them on create and update, before the generation is
 // decided, for every kind that names its template.
 func TestStrategyDropsDisabledTemplateFields(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.ContainerStopSignals, false)
 	s := NewStrategy(runtime.NewScheme(), Kind[*apps.CloneSet]{
 		ResetStatus: func(cs *apps.CloneSet) { cs.Status = apps.CloneSetStatus{} },
 		KeepStatus:  func(cs, old *apps.CloneSet) { cs.Status = old.Status },

@@ -38,23 +38,27 @@ func ResetSpec(versions []fieldpath.APIVersion) map[fieldpath.APIVersion]*fieldp
 	return resetSet(versions, "spec")
 }
 
+// internalTemplate is t in kube's internal types, for kube's template rules that only
+// read it (the conversion shares memory with t); nil when t is nil or does not convert.
+func internalTemplate(t *corev1.PodTemplateSpec) *api.PodTemplateSpec {
+	if t == nil {
+		return nil
+	}
+	var out api.PodTemplateSpec
+	if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(t, &out, nil); err != nil {
+		return nil
+	}
+	return &out
+}
+
 // TemplateWarnings returns the warnings kube gives for the same pod template in a
 // Deployment (deprecated fields, odd values) and for each volume claim template.
 func TemplateWarnings(ctx context.Context, tmpl, oldTmpl *corev1.PodTemplateSpec, claims []corev1.PersistentVolumeClaim) []string {
-	var internal, oldInternal *api.PodTemplateSpec
-	if tmpl != nil {
-		internal = &api.PodTemplateSpec{}
-		if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(tmpl, internal, nil); err != nil {
-			return nil
-		}
+	internal := internalTemplate(tmpl)
+	if tmpl != nil && internal == nil {
+		return nil
 	}
-	if oldTmpl != nil {
-		oldInternal = &api.PodTemplateSpec{}
-		if err := k8scorev1.Convert_v1_PodTemplateSpec_To_core_PodTemplateSpec(oldTmpl, oldInternal, nil); err != nil {
-			oldInternal = nil
-		}
-	}
-	warnings := pod.GetWarningsForPodTemplate(ctx, field.NewPath("spec", "template"), internal, oldInternal)
+	warnings := pod.GetWarningsForPodTemplate(ctx, field.NewPath("spec", "template"), internal, internalTemplate(oldTmpl))
 	for i := range claims {
 		var spec api.PersistentVolumeClaimSpec
 		if err := k8scorev1.Convert_v1_PersistentVolumeClaimSpec_To_core_PersistentVolumeClaimSpec(&claims[i].Spec, &spec, nil); err != nil {
