@@ -46,7 +46,10 @@ func newClients(c *harness.Cluster) (clients, error) {
 
 // processes are what the rollouts' CPU seconds are read for: the node's kubelet and
 // containerd (with its shims, one per pod sandbox, and the runc each runs), the two
-// controllers and the node daemon (pulling the images a pre-download asks for).
+// controllers and the node daemon (pulling the images a pre-download asks for). The
+// pods' processes are looked up once per rollout, when its sampler starts (a pod may
+// restart between rollouts, not during one); only the shims, which come and go with the
+// pods, are looked for on every tick.
 func (e *Env) processes() []Process {
 	c := e.Cluster
 	return []Process{
@@ -54,8 +57,8 @@ func (e *Env) processes() []Process {
 		{Name: "containerd", Find: Pid(c.Pid("containerd")), Children: true},
 		{Name: "containerd shims", Find: Matching("", "containerd-shim-runc-v2", c.Layout.ContainerdSocket()), Children: true},
 		{Name: "kube-controller-manager", Find: Pid(c.Pid("kube-controller-manager"))},
-		{Name: "kruise-controller", Find: Matching("kubepods", "kruise-controller")},
-		{Name: "kruise-node-daemon", Find: Matching("kubepods", "kruise-node-daemon")},
+		{Name: "kruise-controller", Find: Fixed(Matching("kubepods", "kruise-controller")())},
+		{Name: "kruise-node-daemon", Find: Fixed(Matching("kubepods", "kruise-node-daemon")())},
 	}
 }
 
