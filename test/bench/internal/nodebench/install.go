@@ -36,9 +36,9 @@ func chartValues(c *harness.Cluster, preDownload bool) []string {
 	)
 }
 
-// Install installs the chart with the PreDownloadImageForInPlaceUpdate gate as given
+// install installs the chart with the PreDownloadImageForInPlaceUpdate gate as given
 // and waits until kruise-system runs.
-func Install(ctx context.Context, c *harness.Cluster, preDownload bool) error {
+func install(ctx context.Context, c *harness.Cluster, cl clients, preDownload bool) error {
 	if err := c.CreateEtcdPV(ctx); err != nil {
 		return fmt.Errorf("etcd PV: %w", err)
 	}
@@ -46,21 +46,17 @@ func Install(ctx context.Context, c *harness.Cluster, preDownload bool) error {
 	if _, err := helm(ctx, c, args...); err != nil {
 		return err
 	}
-	return waitKruiseReady(ctx, c)
+	return waitKruiseReady(ctx, c, cl)
 }
 
 // waitKruiseReady waits until kruise-system's pods run and are Ready, with none of an
 // older revision left (harness), and the Kruise APIs answer.
-func waitKruiseReady(ctx context.Context, c *harness.Cluster) error {
-	kc, err := newClients(c)
-	if err != nil {
-		return err
-	}
+func waitKruiseReady(ctx context.Context, c *harness.Cluster, cl clients) error {
 	if _, err := c.WaitKruiseSystemReady(ctx, 3*time.Minute); err != nil {
 		return err
 	}
 	return harness.WaitFor(ctx, time.Minute, 500*time.Millisecond, "the Kruise APIs answer", func(ctx context.Context) error {
-		_, err := kc.kruise.AppsV1alpha1().CloneSets("default").List(ctx, metav1.ListOptions{Limit: 1})
+		_, err := cl.kruise.AppsV1alpha1().CloneSets("default").List(ctx, metav1.ListOptions{Limit: 1})
 		return err
 	})
 }

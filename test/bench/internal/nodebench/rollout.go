@@ -33,7 +33,7 @@ type Env struct {
 	Timeout time.Duration
 	Logf    func(format string, args ...any)
 
-	clients clients
+	clients clients // the cluster's, built once by Run
 }
 
 func newClients(c *harness.Cluster) (clients, error) {
@@ -82,12 +82,6 @@ func (e *Env) Rollout(ctx context.Context, workload string, preDownload bool, na
 }
 
 func (e *Env) rollout(ctx context.Context, r *Rollout) error {
-	if e.clients.kube == nil {
-		var err error
-		if e.clients, err = newClients(e.Cluster); err != nil {
-			return err
-		}
-	}
 	kube := e.clients.kube
 	if _, err := e.Cluster.Registry.Push(ctx, r.From); err != nil {
 		return err
