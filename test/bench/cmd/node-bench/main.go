@@ -60,10 +60,9 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 	if err != nil {
 		return fmt.Errorf("%w (make bench-node does)", err)
 	}
-	names := map[string]string{"inplace": nodebench.CloneSetInPlace, "recreate": nodebench.CloneSetRecreate, "deployment": nodebench.Deployment}
 	var wls []string
 	for _, w := range strings.Split(workloads, ",") {
-		wl, ok := names[strings.TrimSpace(w)]
+		wl, ok := nodebench.WorkloadNamed(strings.TrimSpace(w))
 		if !ok {
 			return fmt.Errorf("-workloads: unknown %q", w)
 		}

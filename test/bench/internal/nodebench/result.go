@@ -24,6 +24,20 @@ const (
 	Deployment       = "Deployment"
 )
 
+// ShortNames are the workloads' short names: node-bench's -workloads and the rollouts'
+// namespaces (nb-<short>-r<round>).
+var ShortNames = map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
+
+// WorkloadNamed is the workload of a short name of ShortNames.
+func WorkloadNamed(short string) (string, bool) {
+	for wl, s := range ShortNames {
+		if s == short {
+			return wl, true
+		}
+	}
+	return "", false
+}
+
 // Results is one run of the benchmark.
 type Results struct {
 	Date    string    `json:"date"`

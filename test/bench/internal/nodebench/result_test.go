@@ -179,3 +179,14 @@ func TestSummarizeRounds(t *testing.T) {
 		t.Errorf("a workload with no finished round has no error: %+v", got[1])
 	}
 }
+
+func TestWorkloadNamed(t *testing.T) {
+	for wl, short := range ShortNames {
+		if got, ok := WorkloadNamed(short); !ok || got != wl {
+			t.Errorf("WorkloadNamed(%q) = %q, %v; want %q", short, got, ok, wl)
+		}
+	}
+	if _, ok := WorkloadNamed("statefulset"); ok {
+		t.Errorf("an unknown short name resolved")
+	}
+}

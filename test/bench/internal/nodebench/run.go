@@ -96,10 +96,9 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 		workload, name string
 		pre            bool
 	}
-	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
 	var runs []run
 	for _, wl := range cfg.Workloads {
-		runs = append(runs, run{wl, names[wl], false})
+		runs = append(runs, run{wl, ShortNames[wl], false})
 		if wl == CloneSetInPlace && cfg.PreDownload {
 			runs = append(runs, run{wl, "inplace-predownload", true})
 		}
