@@ -8,7 +8,7 @@ BIN := $(OUT)/bin
 # image tags) and the kustomize base's image tags follow it (make chart; make verify checks).
 VERSION := $(shell cat $(CURDIR)/VERSION)
 
-.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd test-cluster verify codegen bench bench-node clean
+.PHONY: all build install-plugin chart images tools helm up down test test-unit test-fuzz test-integration test-chaos test-containerd test-cluster node-deps verify codegen bench bench-node clean
 
 all: build
 
@@ -103,6 +103,16 @@ test-containerd:
 	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y containerd runc; }
 	KRUISE_TEST_CONTAINERD=1 go test -count=1 -v -timeout 10m ./test/containerd/...
 
+## node-deps: what a real node needs (root), for test-cluster and bench-node: Debian's
+## containerd, runc, iptables and CNI plugins (apt-installed when missing), kubelet and
+## kube-proxy (hack/tools/build-node.sh, once: ~8 min on 2 cores).
+node-deps:
+	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
+	  [ -x /usr/lib/cni/bridge ] || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	      containerd runc iptables containernetworking-plugins; }
+	hack/tools/build-node.sh
+
 ## test-cluster: opt-in, not part of `make test`: a real single-node cluster on this machine
 ## (test/cluster; root): Debian's containerd, runc and CNI plugins (apt-installed with iptables
 ## when missing), kubelet and kube-proxy (hack/tools/build-node.sh, once: ~8 min on 2 cores),
@@ -111,12 +121,7 @@ test-containerd:
 ## uninstalls. It changes the host while it runs (network devices, iptables, cgroups,
 ## sysctls) and restores it, checked against a snapshot taken before; logs in
 ## _output/test-cluster/logs.
-test-cluster: tools helm images
-	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
-	  [ -x /usr/lib/cni/bridge ] || \
-	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	      containerd runc iptables containernetworking-plugins; }
-	hack/tools/build-node.sh
+test-cluster: tools helm images node-deps
 	KRUISE_TEST_CLUSTER=1 go test -count=1 -v -timeout 60m ./test/cluster/...
 
 ## verify: generated code up to date, gofmt and go vet clean, nothing read from outside the
@@ -150,12 +155,7 @@ bench: tools build
 ## rolled to a new image tag at the same maxUnavailable, and the in-place one with
 ## pre-download, in 3 rounds -> test/bench/results/<date>-node-rollout.{json,md,png}.
 ## Changes the host while it runs and restores it as test-cluster does. BENCH_NODE_ARGS: its flags.
-bench-node: tools helm images
-	@command -v containerd >/dev/null && command -v runc >/dev/null && command -v iptables >/dev/null && \
-	  [ -x /usr/lib/cni/bridge ] || \
-	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	      containerd runc iptables containernetworking-plugins; }
-	hack/tools/build-node.sh
+bench-node: tools helm images node-deps
 	go run ./test/bench/cmd/node-bench $(BENCH_NODE_ARGS)
 
 clean:

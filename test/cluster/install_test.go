@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,19 +12,17 @@ import (
 )
 
 const (
-	releaseName     = "kruise-native"
+	releaseName     = harness.ReleaseName
 	kruiseNamespace = harness.KruiseNamespace
 )
 
-func (s *suite) chartDir() string {
-	return filepath.Join(s.c.Layout.Root, "artifacts", "charts", "kruise-native")
-}
+func (s *suite) chartDir() string { return s.c.ChartDir() }
 
 // chartValues are the values the node needs: the node's containerd socket for the node
 // daemon, and single mode (the node has no DNS, which the etcd cluster's members need)
 // or, once testHelmInstallExternalEtcd started it, the outside etcd with 2 replicas.
 func (s *suite) chartValues() []string {
-	v := []string{"--set", "nodeDaemon.runtimeSocket=" + s.c.Layout.ContainerdSocket()}
+	v := s.c.NodeValues()
 	if s.outside == nil {
 		return append(v, "--set", "etcd.mode=single")
 	}
@@ -108,37 +104,9 @@ func (s *suite) helmInstall(t *testing.T) {
 	t.Logf("apps.kruise.io resources: %s", strings.Join(strings.Fields(res), " "))
 }
 
-// waitKruiseSystemReady waits until kruise-system has a running and ready pod of
-// kruise-apiserver, kruise-controller and kruise-node-daemon each, and no other pod of
-// theirs that is not (a hook's Job pods are left out).
+// waitKruiseSystemReady waits until kruise-system's pods run and are ready (harness).
 func (s *suite) waitKruiseSystemReady(ctx context.Context, timeout time.Duration) ([]string, error) {
-	var names []string
-	err := harness.WaitFor(ctx, timeout, 500*time.Millisecond, "kruise-system pods ready", func(ctx context.Context) error {
-		pods, err := s.c.Client.CoreV1().Pods(kruiseNamespace).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return err
-		}
-		names = nil
-		seen := map[string]bool{}
-		for _, p := range pods.Items {
-			app := p.Labels["app.kubernetes.io/name"]
-			if app == "" {
-				continue
-			}
-			if err := runningReady(&p); err != nil {
-				return fmt.Errorf("%s: %w", p.Name, err)
-			}
-			seen[app] = true
-			names = append(names, p.Name)
-		}
-		for _, app := range []string{"kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
-			if !seen[app] {
-				return fmt.Errorf("no %s pod", app)
-			}
-		}
-		return nil
-	})
-	return names, err
+	return s.c.WaitKruiseSystemReady(ctx, timeout)
 }
 
 // dumpKruiseSystem logs the state of kruise-system for a failure's diagnosis.

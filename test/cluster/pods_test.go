@@ -29,35 +29,16 @@ func waitPodRunning(ctx context.Context, cs kubernetes.Interface, ns, name strin
 		}
 		pod = p
 		if p.Status.Phase != corev1.PodRunning {
-			return fmt.Errorf("phase %s %s", p.Status.Phase, podWhy(p))
+			return fmt.Errorf("phase %s %s", p.Status.Phase, harness.PodWhy(p))
 		}
 		for _, c := range p.Status.Conditions {
 			if c.Type == corev1.PodReady && c.Status != corev1.ConditionTrue {
-				return fmt.Errorf("not ready: %s", podWhy(p))
+				return fmt.Errorf("not ready: %s", harness.PodWhy(p))
 			}
 		}
 		return nil
 	})
 	return pod, err
-}
-
-// podWhy summarizes the waiting or terminated reasons of a pod's containers.
-func podWhy(p *corev1.Pod) string {
-	var b strings.Builder
-	for _, s := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
-		switch {
-		case s.State.Waiting != nil:
-			fmt.Fprintf(&b, " %s: %s %s;", s.Name, s.State.Waiting.Reason, s.State.Waiting.Message)
-		case s.State.Terminated != nil:
-			fmt.Fprintf(&b, " %s: terminated %s (%d);", s.Name, s.State.Terminated.Reason, s.State.Terminated.ExitCode)
-		}
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Status != corev1.ConditionTrue && c.Message != "" {
-			fmt.Fprintf(&b, " %s: %s;", c.Type, c.Message)
-		}
-	}
-	return b.String()
 }
 
 // appSays asks testapp in the pod at ip which image it runs, from the node.

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +26,10 @@ func upCluster(t *testing.T) (*harness.Cluster, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, images := builtImages(t, root)
+	version, images, err := harness.BuiltImages(root)
+	if err != nil {
+		t.Fatalf("%v (make test-cluster does)", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	c, err := harness.Up(ctx, harness.Options{Root: root, Version: version, Images: images, Logf: t.Logf})
@@ -60,24 +61,4 @@ func upCluster(t *testing.T) (*harness.Cluster, string) {
 		t.Cleanup(func() { watchdog.Stop() })
 	}
 	return c, version
-}
-
-// builtImages returns the images' tag (v<VERSION>) and the OCI tarballs `make images`
-// wrote for it.
-func builtImages(t *testing.T, root string) (string, []string) {
-	t.Helper()
-	v, err := os.ReadFile(filepath.Join(root, "VERSION"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	version := "v" + strings.TrimSpace(string(v))
-	var files []string
-	for _, name := range []string{"pause", "kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
-		f := filepath.Join(root, "_output", "images", name+"_"+version+".oci.tar")
-		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%s: run `make images` first (make test-cluster does): %v", f, err)
-		}
-		files = append(files, f)
-	}
-	return version, files
 }

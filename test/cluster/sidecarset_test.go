@@ -31,11 +31,11 @@ func (s *suite) waitPod(t *testing.T, name string, timeout time.Duration, what s
 
 func runningReady(p *corev1.Pod) error {
 	if p.Status.Phase != corev1.PodRunning {
-		return fmt.Errorf("phase %s%s", p.Status.Phase, podWhy(p))
+		return fmt.Errorf("phase %s%s", p.Status.Phase, harness.PodWhy(p))
 	}
 	for _, st := range p.Status.ContainerStatuses {
 		if st.State.Running == nil || !st.Ready {
-			return fmt.Errorf("container %s not running and ready%s", st.Name, podWhy(p))
+			return fmt.Errorf("container %s not running and ready%s", st.Name, harness.PodWhy(p))
 		}
 	}
 	return nil

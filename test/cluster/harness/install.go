@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -82,4 +84,22 @@ func (c *Cluster) CreateEtcdPV(ctx context.Context) error {
 		return fmt.Errorf("creating the etcd PV: %w", err)
 	}
 	return nil
+}
+
+// BuiltImages returns the images' tag (v<VERSION>) and the OCI tarballs `make images`
+// wrote for it (pause and the three of Kruise Native), the images Up imports.
+func BuiltImages(root string) (version string, files []string, err error) {
+	v, err := os.ReadFile(filepath.Join(root, "VERSION"))
+	if err != nil {
+		return "", nil, err
+	}
+	version = "v" + strings.TrimSpace(string(v))
+	for _, name := range []string{"pause", "kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
+		f := filepath.Join(root, "_output", "images", name+"_"+version+".oci.tar")
+		if _, err := os.Stat(f); err != nil {
+			return "", nil, fmt.Errorf("%s: run `make images` first: %w", f, err)
+		}
+		files = append(files, f)
+	}
+	return version, files, nil
 }

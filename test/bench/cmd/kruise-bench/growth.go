@@ -36,7 +36,7 @@ func (b *bench) growth(ctx context.Context) error {
 	var errs []string
 	for _, n := range sizes {
 		logger.Info("Growth: the scale phase", "workloads", n)
-		res, err := b.scaleAt(ctx, n)
+		res, err := b.scaleAt(ctx, sides, n)
 		if res != nil {
 			g.Sizes = append(g.Sizes, res)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -43,7 +42,7 @@ func measure(ctx context.Context, root, outDir string, f *flags) (*report.Result
 	res := &report.Results{
 		Date:    f.date,
 		Started: time.Now().UTC().Format(time.RFC3339),
-		Commit:  gitCommit(root),
+		Commit:  machine.GitCommit(root),
 		Command: commandLine(),
 		Machine: machineAtStart(),
 		Config: report.Config{
@@ -169,18 +168,6 @@ func commandLine() string {
 	}
 	parts = append(parts, "go run ./test/bench/cmd/kruise-bench")
 	return strings.Join(append(parts, os.Args[1:]...), " ")
-}
-
-func gitCommit(root string) string {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	commit := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
-		commit += " (tree had uncommitted changes)"
-	}
-	return commit
 }
 
 // standingNotes explain the figures of the phases f runs.

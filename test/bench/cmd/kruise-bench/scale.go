@@ -29,7 +29,7 @@ func (b *bench) scale(ctx context.Context) error {
 		return err
 	}
 	b.res.Notes = append(b.res.Notes, scaleNotes(b.f, sides, strconv.Itoa(b.f.scale.workloads))...)
-	res, err := b.scaleAt(ctx, b.f.scale.workloads)
+	res, err := b.scaleAt(ctx, sides, b.f.scale.workloads)
 	b.res.Scale = res
 	return err
 }
@@ -47,9 +47,9 @@ func scaleSides(f *flags) ([]string, error) {
 	return sides, nil
 }
 
-// scaleAt runs the scale phase with workloads on each side; it returns what it
-// measured even when a step failed (nil only when it could not begin).
-func (b *bench) scaleAt(ctx context.Context, workloads int) (*report.ScaleResults, error) {
+// scaleAt runs the scale phase with workloads on each of sides (scaleSides), in that
+// order; it returns what it measured even when a step failed.
+func (b *bench) scaleAt(ctx context.Context, sides []string, workloads int) (*report.ScaleResults, error) {
 	logger := klog.FromContext(ctx).WithValues("workloads", workloads)
 	ctx = klog.NewContext(ctx, logger)
 	f := b.f
@@ -61,10 +61,6 @@ func (b *bench) scaleAt(ctx context.Context, workloads int) (*report.ScaleResult
 		RSS: fmt.Sprintf("each process's RSS from /proc, the median of 1 s samples over %s, taken %s after a garbage collection forced through pprof's heap?gc=1 (kube-apiserver, kruise-apiserver; etcd is not Go-GC'd on demand)",
 			f.scale.rssWindow, f.scale.rssSettle),
 		ControllerRestartedPerSide: true,
-	}
-	sides, err := scaleSides(f)
-	if err != nil {
-		return nil, err
 	}
 	reader, err := audit.NewReader(b.audit)
 	if err != nil {

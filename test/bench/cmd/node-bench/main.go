@@ -20,12 +20,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/kruise-native/kruise-native/internal/reporoot"
+	"github.com/kruise-native/kruise-native/test/bench/internal/machine"
 	"github.com/kruise-native/kruise-native/test/bench/internal/nodebench"
 	"github.com/kruise-native/kruise-native/test/cluster/harness"
 )
@@ -56,14 +56,13 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 	if err != nil {
 		return err
 	}
-	version, images, err := builtImages(root)
+	version, images, err := harness.BuiltImages(root)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (make bench-node does)", err)
 	}
-	names := map[string]string{"inplace": nodebench.CloneSetInPlace, "recreate": nodebench.CloneSetRecreate, "deployment": nodebench.Deployment}
 	var wls []string
 	for _, w := range strings.Split(workloads, ",") {
-		wl, ok := names[strings.TrimSpace(w)]
+		wl, ok := nodebench.WorkloadNamed(strings.TrimSpace(w))
 		if !ok {
 			return fmt.Errorf("-workloads: unknown %q", w)
 		}
@@ -85,7 +84,7 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 	}
 	rs.Date = date
 	rs.Command = "go run ./test/bench/cmd/node-bench " + strings.Join(os.Args[1:], " ")
-	rs.Commit = commit(root)
+	rs.Commit = machine.GitCommit(root)
 	rs.Summary = nodebench.Summarize(rs)
 	rs.Targets = nodebench.Verdicts(rs)
 	rs.Notes = append(nodebench.Notes(), rs.Notes...)
@@ -100,30 +99,4 @@ func run(pods int, maxUnavailable, date, out, workloads string, preDownload bool
 		return errors.New("the host was not restored: " + rs.HostRestored)
 	}
 	return err
-}
-
-// builtImages returns the images' tag (v<VERSION>) and make images's tarballs of it.
-func builtImages(root string) (string, []string, error) {
-	v, err := os.ReadFile(filepath.Join(root, "VERSION"))
-	if err != nil {
-		return "", nil, err
-	}
-	version := "v" + strings.TrimSpace(string(v))
-	var files []string
-	for _, name := range []string{"pause", "kruise-apiserver", "kruise-controller", "kruise-node-daemon"} {
-		f := filepath.Join(root, "_output", "images", name+"_"+version+".oci.tar")
-		if _, err := os.Stat(f); err != nil {
-			return "", nil, fmt.Errorf("%s: run `make images` first (make bench-node does): %w", f, err)
-		}
-		files = append(files, f)
-	}
-	return version, files, nil
-}
-
-func commit(root string) string {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	return strings.TrimSpace(string(out))
 }

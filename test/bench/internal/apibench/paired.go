@@ -3,7 +3,6 @@ package apibench
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -93,17 +92,9 @@ func RunPairedCreates(ctx context.Context, base, subject PairedTarget, rounds, n
 // MedianRatio is the median of the rounds' ratios (the mean of the middle two for an
 // even count); 0 without rounds.
 func MedianRatio(rounds []Pair) float64 {
-	if len(rounds) == 0 {
-		return 0
-	}
 	r := make([]float64, len(rounds))
 	for i, p := range rounds {
 		r[i] = p.Ratio
 	}
-	slices.Sort(r)
-	m := len(r) / 2
-	if len(r)%2 == 1 {
-		return r[m]
-	}
-	return (r[m-1] + r[m]) / 2
+	return stats.Median(r)
 }

@@ -1,50 +1,16 @@
 package nodebench
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kruise-native/kruise-native/test/bench/internal/proc"
 )
-
-// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times.
-const clockTicks = 100
-
-// cpuTimes reads a process's CPU seconds from /proc/<pid>/stat: its own (utime +
-// stime) and that of the children it waited for (cutime + cstime).
-func cpuTimes(pid int) (self, children float64, err error) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	return parseStat(stat)
-}
-
-// parseStat reads utime, stime, cutime and cstime (fields 14-17) of a stat line. The
-// command name (field 2) may hold spaces and parentheses: fields are counted after its
-// last ')'.
-func parseStat(stat []byte) (self, children float64, err error) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, 0, fmt.Errorf("malformed stat")
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 15 {
-		return 0, 0, fmt.Errorf("short stat")
-	}
-	var v [4]float64
-	for k := range v {
-		if v[k], err = strconv.ParseFloat(f[11+k], 64); err != nil {
-			return 0, 0, fmt.Errorf("stat field %d: %w", 14+k, err)
-		}
-	}
-	return (v[0] + v[1]) / clockTicks, (v[2] + v[3]) / clockTicks, nil
-}
 
 // Process names a process the sampler follows.
 type Process struct {
@@ -101,7 +67,7 @@ func (s *Sampler) sample(initial bool) {
 			s.first[p.Name], s.last[p.Name] = map[int]float64{}, map[int]float64{}
 		}
 		for _, pid := range p.Find() {
-			self, children, err := cpuTimes(pid)
+			self, children, err := proc.CPUTimes(pid)
 			if err != nil {
 				continue // gone between the listing and the read
 			}
@@ -147,6 +113,13 @@ func Pid(pid int) func() []int {
 		}
 		return []int{pid}
 	}
+}
+
+// Fixed is a Find for pids looked up once (by Matching, when the sampler starts): a
+// process that lives through the window need not be looked for on every tick, which
+// walks all of /proc.
+func Fixed(pids []int) func() []int {
+	return func() []int { return pids }
 }
 
 // Matching is a Find for the processes running program (argv[0]'s base name) whose

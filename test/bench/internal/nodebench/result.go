@@ -24,6 +24,20 @@ const (
 	Deployment       = "Deployment"
 )
 
+// ShortNames are the workloads' short names: node-bench's -workloads and the rollouts'
+// namespaces (nb-<short>-r<round>).
+var ShortNames = map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
+
+// WorkloadNamed is the workload of a short name of ShortNames.
+func WorkloadNamed(short string) (string, bool) {
+	for wl, s := range ShortNames {
+		if s == short {
+			return wl, true
+		}
+	}
+	return "", false
+}
+
 // Results is one run of the benchmark.
 type Results struct {
 	Date    string    `json:"date"`
@@ -199,7 +213,7 @@ func Verdicts(rs *Results) []Target {
 	if r := rs.ratios(get(CloneSetInPlace, false), get(Deployment, false)); len(r) == 0 {
 		t1.Got, t1.Verdict = "no round with both rollouts finished", NotMeasured
 	} else {
-		m := median(r)
+		m := stats.Median(r)
 		t1.Got = fmt.Sprintf("%.2f× (rounds: %s)", m, ratioList(r))
 		t1.Verdict = verdict(m <= InPlaceRatio)
 	}
@@ -210,7 +224,7 @@ func Verdicts(rs *Results) []Target {
 	if r := rs.ratios(get(CloneSetInPlace, true), get(CloneSetInPlace, false)); len(r) == 0 {
 		t2.Got, t2.Verdict = "no round with both rollouts finished", NotMeasured
 	} else {
-		m := median(r)
+		m := stats.Median(r)
 		t2.Got = fmt.Sprintf("%.2f× (rounds: %s)", m, ratioList(r))
 		t2.Verdict = verdict(m < 1)
 	}
@@ -252,7 +266,7 @@ func Summarize(rs *Results) []Rollout {
 			for i, r := range g {
 				v[i] = f(r)
 			}
-			return median(v)
+			return stats.Median(v)
 		}
 		s.Pods, s.Writes, s.ImagePullJobs = g[0].Pods, g[0].Writes, g[0].ImagePullJobs
 		s.ReadySeconds = of(func(r *Rollout) float64 { return r.ReadySeconds })
@@ -274,20 +288,6 @@ func Summarize(rs *Results) []Rollout {
 		out = append(out, s)
 	}
 	return out
-}
-
-// median of values (the mean of the middle two for an even count).
-func median(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	v := slices.Clone(values)
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
 }
 
 func ratioList(r []float64) string {

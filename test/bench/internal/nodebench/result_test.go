@@ -115,19 +115,6 @@ func TestResolveMaxUnavailable(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{
-		{nil, 0}, {[]float64{3}, 3}, {[]float64{0.52, 0.36, 0.41}, 0.41}, {[]float64{4, 1, 3, 2}, 2.5},
-	} {
-		if got := median(tc.in); got != tc.want {
-			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestRoundOrder(t *testing.T) {
 	runs := []string{"a", "b", "c", "d"}
 	for round, want := range map[int]string{1: "abcd", 2: "bcda", 3: "cdab", 5: "abcd"} {
@@ -190,5 +177,16 @@ func TestSummarizeRounds(t *testing.T) {
 	}
 	if got[1].Error == "" {
 		t.Errorf("a workload with no finished round has no error: %+v", got[1])
+	}
+}
+
+func TestWorkloadNamed(t *testing.T) {
+	for wl, short := range ShortNames {
+		if got, ok := WorkloadNamed(short); !ok || got != wl {
+			t.Errorf("WorkloadNamed(%q) = %q, %v; want %q", short, got, ok, wl)
+		}
+	}
+	if _, ok := WorkloadNamed("statefulset"); ok {
+		t.Errorf("an unknown short name resolved")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -33,7 +32,7 @@ type Env struct {
 	Timeout time.Duration
 	Logf    func(format string, args ...any)
 
-	clients clients
+	clients clients // the cluster's, built once by Run
 }
 
 func newClients(c *harness.Cluster) (clients, error) {
@@ -46,7 +45,10 @@ func newClients(c *harness.Cluster) (clients, error) {
 
 // processes are what the rollouts' CPU seconds are read for: the node's kubelet and
 // containerd (with its shims, one per pod sandbox, and the runc each runs), the two
-// controllers and the node daemon (pulling the images a pre-download asks for).
+// controllers and the node daemon (pulling the images a pre-download asks for). The
+// pods' processes are looked up once per rollout, when its sampler starts (a pod may
+// restart between rollouts, not during one); only the shims, which come and go with the
+// pods, are looked for on every tick.
 func (e *Env) processes() []Process {
 	c := e.Cluster
 	return []Process{
@@ -54,8 +56,8 @@ func (e *Env) processes() []Process {
 		{Name: "containerd", Find: Pid(c.Pid("containerd")), Children: true},
 		{Name: "containerd shims", Find: Matching("", "containerd-shim-runc-v2", c.Layout.ContainerdSocket()), Children: true},
 		{Name: "kube-controller-manager", Find: Pid(c.Pid("kube-controller-manager"))},
-		{Name: "kruise-controller", Find: Matching("kubepods", "kruise-controller")},
-		{Name: "kruise-node-daemon", Find: Matching("kubepods", "kruise-node-daemon")},
+		{Name: "kruise-controller", Find: Fixed(Matching("kubepods", "kruise-controller")())},
+		{Name: "kruise-node-daemon", Find: Fixed(Matching("kubepods", "kruise-node-daemon")())},
 	}
 }
 
@@ -79,12 +81,6 @@ func (e *Env) Rollout(ctx context.Context, workload string, preDownload bool, na
 }
 
 func (e *Env) rollout(ctx context.Context, r *Rollout) error {
-	if e.clients.kube == nil {
-		var err error
-		if e.clients, err = newClients(e.Cluster); err != nil {
-			return err
-		}
-	}
 	kube := e.clients.kube
 	if _, err := e.Cluster.Registry.Push(ctx, r.From); err != nil {
 		return err
@@ -216,7 +212,7 @@ func (e *Env) deleteNamespace(ctx context.Context, ns string) error {
 		return err
 	}
 	return harness.WaitFor(ctx, e.Timeout, 500*time.Millisecond, ns+" gone", func(ctx context.Context) error {
-		pods, err := kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: labels.Everything().String()})
+		pods, err := kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return err
 		}

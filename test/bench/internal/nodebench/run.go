@@ -74,11 +74,15 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 		rs.Machine.LoadAvgEnd = machine.LoadAvg()
 	}()
 	rs.Node = nodeInfo(ctx, c)
+	cl, err := newClients(c)
+	if err != nil {
+		return rs, err
+	}
 	// The gate is on for the whole run when pre-download is measured; the other
 	// CloneSets are marked apps.kruise.io/image-predownload-ignored, so that the
 	// rollouts of a round need no restart of kruise-controller between them.
 	gate := fmt.Sprintf("helm install (PreDownloadImageForInPlaceUpdate %s)", map[bool]string{true: "on", false: "off"}[cfg.PreDownload])
-	if err := c.Step(gate, func() error { return Install(ctx, c, cfg.PreDownload) }); err != nil {
+	if err := c.Step(gate, func() error { return install(ctx, c, cl, cfg.PreDownload) }); err != nil {
 		return rs, err
 	}
 	mu, err := ResolveMaxUnavailable(cfg.MaxUnavailable, cfg.Pods)
@@ -86,15 +90,15 @@ func Run(ctx context.Context, cfg Config) (rs *Results, err error) {
 		return rs, err
 	}
 	rs.MaxUnavailable = fmt.Sprintf("%s = %d pods", cfg.MaxUnavailable, mu)
-	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.FromInt32(int32(mu)), Timeout: cfg.Timeout, Logf: cfg.Logf}
+	e := &Env{Cluster: c, AuditLog: logPath, Pods: cfg.Pods, MaxUnavailable: intstr.FromInt32(int32(mu)), Timeout: cfg.Timeout, Logf: cfg.Logf,
+		clients: cl}
 	type run struct {
 		workload, name string
 		pre            bool
 	}
-	names := map[string]string{CloneSetInPlace: "inplace", CloneSetRecreate: "recreate", Deployment: "deployment"}
 	var runs []run
 	for _, wl := range cfg.Workloads {
-		runs = append(runs, run{wl, names[wl], false})
+		runs = append(runs, run{wl, ShortNames[wl], false})
 		if wl == CloneSetInPlace && cfg.PreDownload {
 			runs = append(runs, run{wl, "inplace-predownload", true})
 		}

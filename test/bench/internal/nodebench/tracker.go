@@ -7,6 +7,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	kubepod "k8s.io/kubernetes/pkg/api/v1/pod"
+
+	"github.com/kruise-native/kruise-native/pkg/podutil"
 )
 
 // Tracker follows one workload's pods through a rollout from its pod watch: when each
@@ -81,7 +84,7 @@ func (t *Tracker) completeLocked() bool {
 		return false
 	}
 	for _, p := range t.pods {
-		if p.DeletionTimestamp != nil || !RunsImage(p, t.container, t.digest) || !podReady(p) {
+		if p.DeletionTimestamp != nil || !RunsImage(p, t.container, t.digest) || !kubepod.IsPodReady(p) {
 			return false
 		}
 	}
@@ -127,21 +130,7 @@ func (t *Tracker) Outcome() Outcome {
 // pending). kubelet reports the image's repository digest in imageID
 // (docker.io/bench/x@sha256:...).
 func RunsImage(p *corev1.Pod, container, digest string) bool {
-	for _, s := range p.Status.ContainerStatuses {
-		if s.Name != container {
-			continue
-		}
-		return s.State.Running != nil && s.Started != nil && *s.Started &&
-			digest != "" && strings.HasSuffix(s.ImageID, "@"+digest)
-	}
-	return false
-}
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
+	s := podutil.ContainerStatus(p, container)
+	return s != nil && s.State.Running != nil && s.Started != nil && *s.Started &&
+		digest != "" && strings.HasSuffix(s.ImageID, "@"+digest)
 }

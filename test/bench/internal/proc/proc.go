@@ -25,30 +25,51 @@ type Sample struct {
 
 // Read samples a process.
 func Read(pid int) (Sample, error) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	self, _, err := CPUTimes(pid)
 	if err != nil {
-		return Sample{}, fmt.Errorf("reading stat of %d: %w", pid, err)
-	}
-	// The command name (field 2) may hold spaces: fields are counted after its ')'.
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return Sample{}, fmt.Errorf("malformed /proc/%d/stat", pid)
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	// after ')': state(3) ... utime is field 14, stime 15 → indexes 11 and 12 here
-	if len(f) < 13 {
-		return Sample{}, fmt.Errorf("short /proc/%d/stat", pid)
-	}
-	utime, err1 := strconv.ParseFloat(f[11], 64)
-	stime, err2 := strconv.ParseFloat(f[12], 64)
-	if err1 != nil || err2 != nil {
-		return Sample{}, fmt.Errorf("parsing cpu times of %d", pid)
+		return Sample{}, err
 	}
 	mem, err := localstack.ReadMemory(pid)
 	if err != nil {
 		return Sample{}, err
 	}
-	return Sample{CPUSeconds: (utime + stime) / clockTicks, RSSBytes: mem.RSS, HWMBytes: mem.Peak}, nil
+	return Sample{CPUSeconds: self, RSSBytes: mem.RSS, HWMBytes: mem.Peak}, nil
+}
+
+// CPUTimes reads a process's CPU seconds from /proc/<pid>/stat: its own (utime +
+// stime) and that of the children it waited for (cutime + cstime).
+func CPUTimes(pid int) (self, children float64, err error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, fmt.Errorf("reading stat of %d: %w", pid, err)
+	}
+	self, children, err = parseStat(stat)
+	if err != nil {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+	}
+	return self, children, nil
+}
+
+// parseStat reads utime, stime, cutime and cstime (fields 14-17) of a stat line. The
+// command name (field 2) may hold spaces and parentheses: fields are counted after its
+// last ')'.
+func parseStat(stat []byte) (self, children float64, err error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, 0, fmt.Errorf("malformed stat")
+	}
+	// after ')': state is field 3, so field n is at index n-3.
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 15 {
+		return 0, 0, fmt.Errorf("short stat")
+	}
+	var v [4]float64
+	for k := range v {
+		if v[k], err = strconv.ParseFloat(f[11+k], 64); err != nil {
+			return 0, 0, fmt.Errorf("stat field %d: %w", 14+k, err)
+		}
+	}
+	return (v[0] + v[1]) / clockTicks, (v[2] + v[3]) / clockTicks, nil
 }
 
 // ResetPeak resets VmHWM to the current RSS (clear_refs 5), so the next reading's

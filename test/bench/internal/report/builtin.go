@@ -80,7 +80,7 @@ func BuiltinRatios(api []*apibench.Result, creates *apibench.PairedCreates) []Bu
 			cs, dep = append(cs, k), append(dep, d)
 			b.Rounds = append(b.Rounds, k/d)
 		}
-		b.Median, b.CloneSet, b.Deployment = median(b.Rounds), median(cs), median(dep)
+		b.Median, b.CloneSet, b.Deployment = stats.Median(b.Rounds), stats.Median(cs), stats.Median(dep)
 		if direct != nil && get(direct) > 0 {
 			b.Direct = get(direct) / get(rounds[0][1])
 		}
@@ -111,7 +111,7 @@ func BuiltinRatios(api []*apibench.Result, creates *apibench.PairedCreates) []Bu
 			b.Rounds = append(b.Rounds, p.Ratio)
 			cs, dep = append(cs, p.Subject.PerSec), append(dep, p.Base.PerSec)
 		}
-		b.Median, b.CloneSet, b.Deployment = median(b.Rounds), median(cs), median(dep)
+		b.Median, b.CloneSet, b.Deployment = stats.Median(b.Rounds), stats.Median(cs), stats.Median(dep)
 		if direct != nil {
 			b.Direct = direct.Create.PerSec / rounds[0][1].Create.PerSec
 		}
@@ -132,20 +132,6 @@ func byRound(api []*apibench.Result, target string) []*apibench.Result {
 	}
 	slices.SortStableFunc(out, func(a, b *apibench.Result) int { return a.Round - b.Round })
 	return out
-}
-
-// median of v (the mean of the middle two for an even count); 0 when empty.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
 }
 
 // judgeBuiltin: one target per measure of BuiltinRatios.

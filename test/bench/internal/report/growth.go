@@ -45,13 +45,20 @@ type GrowthComparison struct {
 	Limit float64 `json:"limit,omitempty"`
 }
 
-// SlopeRatio is the CloneSet side's slope over the Deployment side's (0 without both,
-// or with a Deployment slope that is not positive: no meaningful ratio).
-func (c GrowthComparison) SlopeRatio() float64 {
+// SlopeRatio is the CloneSet side's slope over the Deployment side's; ok is false
+// without both lines, or with a Deployment slope that is not positive (no meaningful
+// ratio). A CloneSet slope of 0 is a figure: 0×.
+func (c GrowthComparison) SlopeRatio() (r float64, ok bool) {
 	if c.CloneSet.Line == nil || c.Deployment.Line == nil || c.Deployment.Line.Slope <= 0 {
-		return 0
+		return 0, false
 	}
-	return c.CloneSet.Line.Slope / c.Deployment.Line.Slope
+	return c.CloneSet.Line.Slope / c.Deployment.Line.Slope, true
+}
+
+// Met: there is a slope ratio and it is within Limit.
+func (c GrowthComparison) Met() bool {
+	r, ok := c.SlopeRatio()
+	return ok && r <= c.Limit
 }
 
 // GrowthComparisons derives the growth lines from the sizes: the controllers' peak
@@ -136,12 +143,11 @@ func judgeGrowth(g *GrowthResults) []Target {
 		t := Target{Name: fmt.Sprintf("Growth: %s's per-pod %s slope vs %s's (least squares over %d sizes)",
 			c.CloneSet.Name, strings.TrimPrefix(c.Measure, "controller "), c.Deployment.Name, len(c.CloneSet.Points)),
 			Want: fmt.Sprintf("≤ %g×", c.Limit)}
-		r := c.SlopeRatio()
-		if r == 0 && (c.CloneSet.Line == nil || c.Deployment.Line == nil || c.Deployment.Line.Slope <= 0) {
+		if r, ok := c.SlopeRatio(); !ok {
 			t.Missing, t.Got = true, "no figure (fewer than two sizes, or the Deployments' slope not positive)"
 		} else {
 			t.Got = fmt.Sprintf("%.2f× (%.1f vs %.1f KiB per pod)", r, c.CloneSet.Line.Slope*1024, c.Deployment.Line.Slope*1024)
-			t.Met = r <= c.Limit
+			t.Met = c.Met()
 		}
 		out = append(out, t)
 	}
@@ -198,15 +204,16 @@ func growthMarkdown(r *Results, chartDir string, short bool) string {
 	w("| measure | side | per pod | at 0 pods | R² | at %d pods | slope ratio CloneSet/Deployment | target |\n|---|---|---|---|---|---|---|---|\n", GrowthExtrapolatePods)
 	for _, c := range comps {
 		ratio := "–"
-		if r := c.SlopeRatio(); r != 0 {
+		r, ok := c.SlopeRatio()
+		if ok {
 			ratio = fmt.Sprintf("%.2f×", r)
 		}
 		target := "–"
 		if c.Limit > 0 {
 			verdict := "no figure"
-			if r := c.SlopeRatio(); r != 0 {
+			if ok {
 				verdict = "missed"
-				if r <= c.Limit {
+				if c.Met() {
 					verdict = "met"
 				}
 			}

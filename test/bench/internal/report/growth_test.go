@@ -95,17 +95,17 @@ func TestGrowthComparisonsAndTarget(t *testing.T) {
 	if rss.CloneSet.Name != "kruise-controller" || rss.Deployment.Name != "kube-controller-manager" || len(rss.CloneSet.Points) != 3 {
 		t.Fatalf("RSS comparison = %+v", rss)
 	}
-	if math.Abs(rss.CloneSet.Line.Slope-0.01) > 1e-9 || math.Abs(rss.Deployment.Line.Slope-0.02) > 1e-9 || math.Abs(rss.SlopeRatio()-0.5) > 1e-9 {
-		t.Errorf("RSS slopes %v / %v, ratio %v; want 0.01 / 0.02, 0.5", rss.CloneSet.Line.Slope, rss.Deployment.Line.Slope, rss.SlopeRatio())
+	if math.Abs(rss.CloneSet.Line.Slope-0.01) > 1e-9 || math.Abs(rss.Deployment.Line.Slope-0.02) > 1e-9 || math.Abs(ratio(rss)-0.5) > 1e-9 {
+		t.Errorf("RSS slopes %v / %v, ratio %v; want 0.01 / 0.02, 0.5", rss.CloneSet.Line.Slope, rss.Deployment.Line.Slope, ratio(rss))
 	}
 	if got := rss.Deployment.Line.At(GrowthExtrapolatePods); math.Abs(got-2150) > 1e-6 {
 		t.Errorf("kube-controller-manager at 100 000 pods = %v MiB, want 2150", got)
 	}
-	if cpu := comps[1]; math.Abs(cpu.SlopeRatio()-0.5) > 1e-9 || cpu.Limit != 0 {
+	if cpu := comps[1]; math.Abs(ratio(cpu)-0.5) > 1e-9 || cpu.Limit != 0 {
 		t.Errorf("CPU comparison = %+v, want ratio 0.5 and no target", cpu)
 	}
 	// kruise-apiserver adds 1/40 MiB per workload (per 10 pods), the CRD 1/10.
-	if api := comps[2]; math.Abs(api.CloneSet.Line.Slope-1.0/400) > 1e-12 || math.Abs(api.SlopeRatio()-0.25) > 1e-9 {
+	if api := comps[2]; math.Abs(api.CloneSet.Line.Slope-1.0/400) > 1e-12 || math.Abs(ratio(api)-0.25) > 1e-9 {
 		t.Errorf("API server adds = %+v, want slope 1/400 MiB per pod, ratio 0.25", api)
 	}
 	if servers := comps[3]; math.Abs(servers.CloneSet.Line.Slope-0.02) > 1e-9 || len(servers.Deployment.Points) != 3 {
@@ -136,6 +136,15 @@ func TestGrowthComparisonsAndTarget(t *testing.T) {
 		t.Errorf("flat kube-controller-manager: %+v, want no figure", tg)
 	}
 
+	// A CloneSet slope of 0 is a figure (0×, met) for the verdict and the table alike.
+	zero := &GrowthResults{PodsEach: 10, Sizes: []*ScaleResults{growthSize(100, 150, 0.02, 40, 0), growthSize(200, 150, 0.02, 40, 0)}}
+	if tg := verdict(zero); !tg.Met || tg.Missing || !strings.Contains(tg.Got, "0.00×") {
+		t.Errorf("flat kruise-controller: %+v, want 0.00× met", tg)
+	}
+	if md := growthMarkdown(&Results{Date: "test", Config: Config{Phases: "growth"}, Growth: zero}, ".", true); !strings.Contains(md, "| 0.00× | ≤ 0.5×: **met** |") {
+		t.Errorf("flat kruise-controller: the table disagrees with the verdict:\n%s", md)
+	}
+
 	// The report renders the table and draws the chart.
 	r := &Results{Date: "test", Config: Config{Phases: "growth"}, Growth: g}
 	md := growthMarkdown(r, ".", true)
@@ -161,4 +170,12 @@ func TestGrowthComparisonsAndTarget(t *testing.T) {
 	if st, err := os.Stat(files[0]); err != nil || st.Size() == 0 {
 		t.Errorf("chart %s: %v", files[0], err)
 	}
+}
+
+// ratio is c's slope ratio, NaN when it has none.
+func ratio(c GrowthComparison) float64 {
+	if r, ok := c.SlopeRatio(); ok {
+		return r
+	}
+	return math.NaN()
 }
