@@ -37,7 +37,7 @@ func NewCmdScaleDown(f cmdutil.Factory, streams genericiooptions.IOStreams) *cob
 		Long: "Scale a CloneSet down by deleting exactly the named pods: they are added to\n" +
 			"spec.scaleStrategy.podsToDelete and spec.replicas is lowered by their number, in one\n" +
 			"write. Every pod must belong to the CloneSet (kruise-apiserver checks), or nothing\n" +
-			"is written.",
+			"is written. --dry-run=client asks the server too (as a dry run): only it judges the pods.",
 		Example: "  kubectl kruise scaledown cloneset/sample --pods=sample-abcde,sample-fghij",
 		Run: func(cmd *cobra.Command, args []string) {
 			dryRun, err := cmdutil.GetDryRunStrategy(cmd)
@@ -118,13 +118,9 @@ func scaleDown(ctx context.Context, c *Clients, t *target, pods []string, dryRun
 			"scaleStrategy": map[string]interface{}{"podsToDelete": toDelete},
 		},
 	}
-	if dryRun == cmdutil.DryRunClient {
-		obj := t.Object.DeepCopy()
-		_ = unstructured.SetNestedField(obj.Object, replicas-int64(len(added)), "spec", "replicas")
-		_ = unstructured.SetNestedSlice(obj.Object, toDelete, "spec", "scaleStrategy", "podsToDelete")
-		return printer.PrintObj(obj, out)
-	}
-	obj, err := mergePatch(ctx, c.Dynamic, t, patch, dryRun == cmdutil.DryRunServer)
+	// The pods are the server's to judge, so a client dry run is a server dry run too
+	// (as rollout undo's): it writes nothing and shows what the server would admit.
+	obj, err := mergePatch(ctx, c.Dynamic, t, patch, dryRun != cmdutil.DryRunNone)
 	if err != nil {
 		return err
 	}

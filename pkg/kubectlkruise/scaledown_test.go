@@ -68,3 +68,25 @@ func TestScaleDownOnlyForCloneSets(t *testing.T) {
 		t.Fatal("scaledown of a statefulset succeeded")
 	}
 }
+
+// A client dry run is sent as a server dry run: only the server judges the pods, and
+// nothing is written.
+func TestScaleDownClientDryRunAsksTheServer(t *testing.T) {
+	c, tg := scaleDownFixture(t)
+	fake := c.Dynamic.(*dynamicfake.FakeDynamicClient)
+	if err := scaleDown(context.Background(), c, tg, []string{"w-a"}, cmdutil.DryRunClient, namePrinter(t, "scaled down"), &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var patches int
+	for _, a := range fake.Actions() {
+		if p, ok := a.(clienttesting.PatchActionImpl); ok {
+			patches++
+			if dr := p.PatchOptions.DryRun; len(dr) != 1 || dr[0] != metav1.DryRunAll {
+				t.Errorf("patch sent with dryRun %v, want [All]", dr)
+			}
+		}
+	}
+	if patches != 1 {
+		t.Fatalf("%d patches sent, want 1 (a server dry run)", patches)
+	}
+}
