@@ -24,21 +24,19 @@ type workloadKind struct {
 	noun string
 	// resource is the kind's resource in WorkloadVersion.
 	resource schema.GroupVersionResource
-	// pausedPath is where the kind's rollout is paused.
-	pausedPath []string
-	// partitionPath is an integer partition; nil for CloneSet, whose partition may be a
-	// percentage: its count is read from status.expectedUpdatedReplicas, which the
-	// controller computes, rather than resolved here a second time.
-	partitionPath []string
+	// integerPartition: the kind's partition (partitionPath) is a count. CloneSet's may
+	// be a percentage: its count is read from status.expectedUpdatedReplicas, which
+	// the controller computes, rather than resolved here a second time.
+	integerPartition bool
 	// daemon kinds have no spec.replicas: their desired count is the scheduled nodes.
 	daemon bool
 }
 
-var rollingUpdate = []string{"spec", "updateStrategy", "rollingUpdate"}
-
-func rollingUpdatePath(field string) []string {
-	return append(append([]string{}, rollingUpdate...), field)
-}
+// Where every workload kind keeps its rollout's pause and partition.
+var (
+	pausedPath    = []string{"spec", "updateStrategy", "rollingUpdate", "paused"}
+	partitionPath = []string{"spec", "updateStrategy", "rollingUpdate", "partition"}
+)
 
 func workloadResource(resource string) schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: Group, Version: WorkloadVersion, Resource: resource}
@@ -46,15 +44,13 @@ func workloadResource(resource string) schema.GroupVersionResource {
 
 var workloadKinds = map[schema.GroupResource]*workloadKind{
 	{Group: Group, Resource: "clonesets"}: {
-		noun: "cloneset", resource: workloadResource("clonesets"), pausedPath: rollingUpdatePath("paused"),
+		noun: "cloneset", resource: workloadResource("clonesets"),
 	},
 	{Group: Group, Resource: "statefulsets"}: {
-		noun: "statefulset", resource: workloadResource("statefulsets"),
-		pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"),
+		noun: "statefulset", resource: workloadResource("statefulsets"), integerPartition: true,
 	},
 	{Group: Group, Resource: "daemonsets"}: {
-		noun: "daemonset", resource: workloadResource("daemonsets"),
-		pausedPath: rollingUpdatePath("paused"), partitionPath: rollingUpdatePath("partition"), daemon: true,
+		noun: "daemonset", resource: workloadResource("daemonsets"), integerPartition: true, daemon: true,
 	},
 }
 
@@ -78,7 +74,7 @@ func supportedResources() string {
 
 // paused reports the paused field of obj (absent = false).
 func (k *workloadKind) paused(obj *unstructured.Unstructured) bool {
-	v, _, _ := unstructured.NestedBool(obj.Object, k.pausedPath...)
+	v, _, _ := unstructured.NestedBool(obj.Object, pausedPath...)
 	return v
 }
 
@@ -86,10 +82,10 @@ func (k *workloadKind) paused(obj *unstructured.Unstructured) bool {
 // partition. A CloneSet's comes from its status (the controller resolves a percentage
 // partition); the other kinds' partition is a plain count.
 func (k *workloadKind) expectedUpdated(obj *unstructured.Unstructured, desired int64) int64 {
-	if k.partitionPath == nil {
+	if !k.integerPartition {
 		return nestedInt(obj, "status", "expectedUpdatedReplicas")
 	}
-	return max(desired-nestedInt(obj, k.partitionPath...), 0)
+	return max(desired-nestedInt(obj, partitionPath...), 0)
 }
 
 // nestedPatch builds the merge patch that sets value (a JSON value: bool, string,

@@ -84,7 +84,7 @@ func setPaused(ctx context.Context, dyn dynamic.Interface, t *target, pause bool
 		}
 		return p.PrintObj(t.Object, out)
 	}
-	obj, err := mergePatch(ctx, dyn, t, nestedPatch(t.kind.pausedPath, pause), false)
+	obj, err := mergePatch(ctx, dyn, t, nestedPatch(pausedPath, pause), false)
 	if err != nil {
 		return err
 	}
