@@ -104,6 +104,7 @@ func (k Kind[T, Spec, Status]) strategyKind() workload.Kind[T] {
 			return !apiequality.Semantic.DeepEqual(k.Spec(obj), k.Spec(old))
 		},
 		Templates:            k.Templates,
+		PodTemplate:          k.PodTemplate,
 		Warnings:             k.Warnings,
 		PrepareForCreate:     k.PrepareForCreate,
 		PrepareForUpdate:     k.PrepareForUpdate,

@@ -41,8 +41,13 @@ type Kind[T workload.Object, Spec, Status any] struct {
 	Spec   func(obj T) *Spec
 	Status func(obj T) *Status
 	// Templates, if set, returns the pod template and claim templates, for kube's
-	// warnings about them.
+	// warnings about them; its pod template also has the fields of disabled kube
+	// features dropped.
 	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
+	// PodTemplate, if set, is the pod template whose fields of disabled kube features
+	// are dropped, for a kind without Templates (AdvancedCronJob: its runs' pods get
+	// the warnings when the runs are created).
+	PodTemplate func(obj T) *corev1.PodTemplateSpec
 	// Warnings, if set, are the kind's own warnings.
 	Warnings func(obj T) []string
 	// PrepareForCreate and PrepareForUpdate, if set, are the kind's own changes to an

@@ -31,9 +31,12 @@ type Kind[T Object] struct {
 	KeepSpec func(obj, old T)
 	// SpecChanged reports whether an update changed the spec.
 	SpecChanged func(obj, old T) bool
-	// Templates returns the pod template and claim templates, for kube's warnings;
-	// nil for kinds without templates.
+	// Templates returns the pod template and claim templates, for kube's warnings and
+	// the drop of disabled fields; nil for kinds without templates.
 	Templates func(obj T) (*corev1.PodTemplateSpec, []corev1.PersistentVolumeClaim)
+	// PodTemplate, if set, is the pod template whose disabled fields are dropped where
+	// the kind has no Templates (no warnings).
+	PodTemplate func(obj T) *corev1.PodTemplateSpec
 	// Warnings, if set, are the kind's own warnings (besides the templates'), given on
 	// create and on updates that change the spec.
 	Warnings func(obj T) []string
@@ -65,6 +68,19 @@ func (k Kind[T]) inRequestVersion(ctx context.Context, errs field.ErrorList) fie
 	return errs
 }
 
+// podTemplate is the pod template whose fields of disabled kube features are dropped:
+// PodTemplate's, else Templates'; nil for a kind with neither.
+func (k Kind[T]) podTemplate(obj T) *corev1.PodTemplateSpec {
+	switch {
+	case k.PodTemplate != nil:
+		return k.PodTemplate(obj)
+	case k.Templates != nil:
+		tmpl, _ := k.Templates(obj)
+		return tmpl
+	}
+	return nil
+}
+
 type strategy[T Object] struct {
 	runtime.ObjectTyper
 	names.NameGenerator
@@ -94,10 +110,7 @@ func (s strategy[T]) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	o := obj.(T)
 	s.kind.ResetStatus(o)
 	o.SetGeneration(1)
-	if s.kind.Templates != nil {
-		tmpl, _ := s.kind.Templates(o)
-		DropDisabledTemplateFields(tmpl, nil)
-	}
+	DropDisabledTemplateFields(s.kind.podTemplate(o), nil)
 	if s.kind.PrepareForCreate != nil {
 		s.kind.PrepareForCreate(ctx, o)
 	}
@@ -109,11 +122,7 @@ func (s strategy[T]) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 func (s strategy[T]) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	o, prev := obj.(T), old.(T)
 	s.kind.KeepStatus(o, prev)
-	if s.kind.Templates != nil {
-		tmpl, _ := s.kind.Templates(o)
-		oldTmpl, _ := s.kind.Templates(prev)
-		DropDisabledTemplateFields(tmpl, oldTmpl)
-	}
+	DropDisabledTemplateFields(s.kind.podTemplate(o), s.kind.podTemplate(prev))
 	o.SetGeneration(prev.GetGeneration())
 	if s.kind.SpecChanged(o, prev) {
 		o.SetGeneration(prev.GetGeneration() + 1)

@@ -4,15 +4,12 @@
 package advancedcronjob
 
 import (
-	"context"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/validation"
 	"github.com/kruise-native/kruise-native/pkg/registry/resource"
-	"github.com/kruise-native/kruise-native/pkg/registry/workload"
 )
 
 // Kind describes advancedcronjobs.apps.kruise.io (`kubectl get acj`). Like kube's
@@ -29,13 +26,9 @@ var Kind = resource.Kind[*apps.AdvancedCronJob, apps.AdvancedCronJobSpec, apps.A
 	Spec:       func(j *apps.AdvancedCronJob) *apps.AdvancedCronJobSpec { return &j.Spec },
 	Status:     func(j *apps.AdvancedCronJob) *apps.AdvancedCronJobStatus { return &j.Status },
 	// The pod templates of the runs get kube's warnings when the runs are created;
-	// their fields of disabled kube features are dropped here, as kube's CronJob does.
-	PrepareForCreate: func(_ context.Context, j *apps.AdvancedCronJob) {
-		workload.DropDisabledTemplateFields(runTemplate(j), nil)
-	},
-	PrepareForUpdate: func(_ context.Context, j, old *apps.AdvancedCronJob) {
-		workload.DropDisabledTemplateFields(runTemplate(j), runTemplate(old))
-	},
+	// their fields of disabled kube features are dropped here (before the generation
+	// is decided), as kube's CronJob does.
+	PodTemplate:          runTemplate,
 	Validate:             validation.ValidateAdvancedCronJob,
 	ValidateUpdate:       validation.ValidateAdvancedCronJobUpdate,
 	ValidateStatusUpdate: validation.ValidateAdvancedCronJobStatusUpdate,
