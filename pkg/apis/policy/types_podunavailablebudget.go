@@ -30,6 +30,10 @@ const (
 	PubEvictOperation  PubOperation = "EVICT"
 )
 
+// PubOperations are the operations a budget may name (validation and the v1alpha1
+// annotation's conversion read them).
+var PubOperations = []PubOperation{PubDeleteOperation, PubEvictOperation, PubUpdateOperation}
+
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // PodUnavailableBudget limits how many of a set of pods may be unavailable through

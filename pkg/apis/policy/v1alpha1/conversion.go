@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,10 +112,10 @@ func Convert_v1alpha1_PodUnavailableBudget_To_policy_PodUnavailableBudget(in *Po
 // report at the path a v1alpha1 user wrote.
 func protectOperations(v string) (ops []policy.PubOperation, known bool) {
 	for _, op := range strings.Split(v, ",") {
-		switch op = strings.TrimSpace(op); policy.PubOperation(op) {
-		case "":
-		case policy.PubDeleteOperation, policy.PubEvictOperation, policy.PubUpdateOperation:
-			ops = append(ops, policy.PubOperation(op))
+		switch op := policy.PubOperation(strings.TrimSpace(op)); {
+		case op == "":
+		case slices.Contains(policy.PubOperations, op):
+			ops = append(ops, op)
 		default:
 			return nil, false
 		}

@@ -105,7 +105,13 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 	return allErrs
 }
 
-var operations = sets.New(string(policy.PubDeleteOperation), string(policy.PubEvictOperation), string(policy.PubUpdateOperation))
+var operations = func() sets.Set[string] {
+	out := sets.New[string]()
+	for _, op := range policy.PubOperations {
+		out.Insert(string(op))
+	}
+	return out
+}()
 
 // validateAnnotations checks the annotations that steer the budget: the protected
 // operations and the replicas override.
