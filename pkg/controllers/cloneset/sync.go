@@ -52,7 +52,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		RevisionHistoryLimit: cs.Spec.RevisionHistoryLimit,
 		// Every revision records its claim templates, whatever the gate, so that
 		// turning it on finds them (as OpenKruise writes them).
-		RevisionAnnotations: claimtemplate.Annotations(cs.Spec.VolumeClaimTemplates),
+		RevisionAnnotations: func() map[string]string { return claimtemplate.Annotations(cs.Spec.VolumeClaimTemplates) },
 	}
 	if c.recreateOnClaimChange {
 		w.InPlaceAllowed = claimtemplate.InPlaceAllowed
