@@ -30,13 +30,16 @@ type claimPlan struct {
 	// IDs are the instance ids any claim carries, deleted or not: a fresh id must be
 	// none of them, or the new pod would take a claim that is not meant for it.
 	IDs sets.Set[string]
+	// ByID names the claims (not being deleted) of each instance id, in list order:
+	// those deleted with the pod of the id.
+	ByID map[string][]string
 }
 
 // planClaims decides from the CloneSet's pods (active, terminating and finished) and
 // its claims (not being deleted) what reuse, or its absence, asks for.
 func planClaims(reuse bool, pods []*corev1.Pod, claims []*corev1.PersistentVolumeClaim) claimPlan {
-	p := claimPlan{IDs: sets.New[string]()}
-	claimsOf := map[string][]string{}
+	p := claimPlan{IDs: sets.New[string](), ByID: map[string][]string{}}
+	claimsOf := p.ByID
 	for _, claim := range claims {
 		id := claim.Labels[pub.CloneSetInstanceIDKey]
 		if id == "" {

@@ -75,6 +75,7 @@ func TestPlanClaims(t *testing.T) {
 				t.Errorf("IDs %v, want every claim's id", got.IDs)
 			}
 			got.IDs = nil
+			got.ByID = nil // TestPodClaims reads it
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
@@ -116,12 +117,13 @@ func TestPodClaims(t *testing.T) {
 	renamed := claimOf("a", false)
 	renamed.Name = "old-cs-a"
 	owned := []*corev1.PersistentVolumeClaim{claimOf("a", false), renamed, claimOf("b", false)}
-	got := podClaims([]corev1.PersistentVolumeClaim{tmpl("data"), tmpl("logs")}, owned, claimPod("a"))
+	byID := planClaims(false, nil, owned).ByID
+	got := podClaims([]corev1.PersistentVolumeClaim{tmpl("data"), tmpl("logs")}, byID, claimPod("a"))
 	want := []string{"data-cs-a", "logs-cs-a", "old-cs-a"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("podClaims = %v, want %v", got, want)
 	}
-	if got := podClaims(nil, owned, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "x"}}); len(got) != 0 {
+	if got := podClaims(nil, byID, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "x"}}); len(got) != 0 {
 		t.Errorf("podClaims of a pod without instance id = %v, want none", got)
 	}
 }

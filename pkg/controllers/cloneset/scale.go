@@ -107,15 +107,15 @@ func (c *Controller) deletePods(ctx context.Context, st *syncState, names []stri
 		pods = append(pods, st.byName[name])
 	}
 	return c.pods.DeletePods(ctx, st.cs, st.cs.Spec.Lifecycle, pods, func(pod *corev1.Pod) []string {
-		return podClaims(st.cs.Spec.VolumeClaimTemplates, st.claimList, pod)
+		return podClaims(st.cs.Spec.VolumeClaimTemplates, st.claims.ByID, pod)
 	}, metav1.NewTime(st.now))
 }
 
 // podClaims names the claims that go with a pod: those of the current templates and
-// every claim of the CloneSet carrying the pod's instance id, as OpenKruise deletes
-// them, so that a template renamed or removed since the pod was made leaves no claim
-// behind for the id's next pod to take.
-func podClaims(templates []corev1.PersistentVolumeClaim, owned []*corev1.PersistentVolumeClaim, pod *corev1.Pod) []string {
+// every claim of the CloneSet carrying the pod's instance id (byID, claimPlan.ByID), as
+// OpenKruise deletes them, so that a template renamed or removed since the pod was
+// made leaves no claim behind for the id's next pod to take.
+func podClaims(templates []corev1.PersistentVolumeClaim, byID map[string][]string, pod *corev1.Pod) []string {
 	names := make([]string, 0, len(templates))
 	seen := make(map[string]bool, len(templates))
 	for _, tmpl := range templates {
@@ -124,10 +124,10 @@ func podClaims(templates []corev1.PersistentVolumeClaim, owned []*corev1.Persist
 		seen[name] = true
 	}
 	if id := pod.Labels[pub.CloneSetInstanceIDKey]; id != "" {
-		for _, claim := range owned {
-			if claim.Labels[pub.CloneSetInstanceIDKey] == id && !seen[claim.Name] {
-				names = append(names, claim.Name)
-				seen[claim.Name] = true
+		for _, name := range byID[id] {
+			if !seen[name] {
+				names = append(names, name)
+				seen[name] = true
 			}
 		}
 	}

@@ -34,10 +34,8 @@ type syncState struct {
 	// partition and maxUnavailable are the resolved rollout limits.
 	partition, maxUnavailable int
 	// claims is what PVC reuse (or its absence) asks of this sync.
-	claims claimPlan
-	// claimList are the claims the CloneSet controls (none without volumeClaimTemplates).
-	claimList []*corev1.PersistentVolumeClaim
-	requeue   podworkload.Requeue
+	claims  claimPlan
+	requeue podworkload.Requeue
 }
 
 // sync reconciles one CloneSet; it returns when to look again if nothing else will
@@ -54,7 +52,7 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		RevisionHistoryLimit: cs.Spec.RevisionHistoryLimit,
 		// Every revision records its claim templates, whatever the gate, so that
 		// turning it on finds them (as OpenKruise writes them).
-		RevisionAnnotations: claimtemplate.Annotations(cs.Spec.VolumeClaimTemplates),
+		RevisionAnnotations: func() map[string]string { return claimtemplate.Annotations(cs.Spec.VolumeClaimTemplates) },
 	}
 	if c.recreateOnClaimChange {
 		w.InPlaceAllowed = claimtemplate.InPlaceAllowed
@@ -77,7 +75,6 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 		}
 	}
 	st.claims = planClaims(pvcReuse(cs), st.claimed, claims)
-	st.claimList = claims
 	syncErr := c.reconcilePods(ctx, st)
 	if err := c.syncPreDownload(ctx, st); err != nil && syncErr == nil {
 		syncErr = err

@@ -18,13 +18,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps"
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	kruiselisters "github.com/kruise-native/kruise-native/pkg/generated/listers/apps/v1beta1"
@@ -34,7 +34,7 @@ import (
 // ControllerName is the event source and field manager of this controller.
 const ControllerName = "persistentpodstate-controller"
 
-// The workload kinds, by group, and the apiVersion generated objects name them with.
+// The workload kinds, by group.
 var (
 	kubeStatefulSet   = schema.GroupKind{Group: appsv1.GroupName, Kind: "StatefulSet"}
 	kruiseStatefulSet = schema.GroupKind{Group: apps.GroupName, Kind: "StatefulSet"}
@@ -46,8 +46,9 @@ type Controller struct {
 	kruise   kruiseclient.Interface
 	recorder record.EventRecorder
 	states   kruiselisters.PersistentPodStateLister
-	// workloads are the kinds a PersistentPodState may target, by group and kind.
-	workloads map[schema.GroupKind]workloadKind
+	// The kinds a PersistentPodState may target (getWorkload).
+	advancedStatefulSets kruiselisters.StatefulSetLister
+	statefulSets         appslisters.StatefulSetLister
 	// pods indexes pods by controller (podindex, which the manager adds).
 	pods      cache.Indexer
 	nodes     corelisters.NodeLister
@@ -63,18 +64,14 @@ func New(_ context.Context, cc *manager.ControllerContext) (manager.Controller, 
 	podInformer := cc.KubeInformers.Core().V1().Pods()
 	nodeInformer := cc.KubeInformers.Core().V1().Nodes()
 	c := &Controller{
-		kube:     cc.KubeClient,
-		kruise:   cc.KruiseClient,
-		recorder: cc.Recorder(ControllerName),
-		states:   ppsInformer.Lister(),
-		workloads: map[schema.GroupKind]workloadKind{
-			kruiseStatefulSet: advancedStatefulSets(typedkind.Cached(typedkind.New[*appsv1beta1.StatefulSet](
-				appsv1beta1.SchemeGroupVersion.WithKind("StatefulSet"), cc.KruiseClient.AppsV1beta1().StatefulSets), astsInformer.Lister().StatefulSets)),
-			kubeStatefulSet: statefulSets(typedkind.Cached(typedkind.New[*appsv1.StatefulSet](
-				appsv1.SchemeGroupVersion.WithKind("StatefulSet"), cc.KubeClient.AppsV1().StatefulSets), stsInformer.Lister().StatefulSets)),
-		},
-		pods:  podInformer.Informer().GetIndexer(),
-		nodes: nodeInformer.Lister(),
+		kube:                 cc.KubeClient,
+		kruise:               cc.KruiseClient,
+		recorder:             cc.Recorder(ControllerName),
+		states:               ppsInformer.Lister(),
+		advancedStatefulSets: astsInformer.Lister(),
+		statefulSets:         stsInformer.Lister(),
+		pods:                 podInformer.Informer().GetIndexer(),
+		nodes:                nodeInformer.Lister(),
 	}
 	synced := []cache.InformerSynced{ppsInformer.Informer().HasSynced, astsInformer.Informer().HasSynced,
 		stsInformer.Informer().HasSynced, podInformer.Informer().HasSynced, nodeInformer.Informer().HasSynced}

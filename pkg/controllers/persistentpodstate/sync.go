@@ -17,7 +17,6 @@ import (
 	appsv1beta1 "github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/ordinals"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podindex"
-	"github.com/kruise-native/kruise-native/pkg/controllers/internal/typedkind"
 	"github.com/kruise-native/kruise-native/pkg/persistentpodstate"
 )
 
@@ -28,65 +27,55 @@ type workload struct {
 	desired    ordinals.Desired
 }
 
-// workloadKind reads workloads of one kind from the informer's cache.
-type workloadKind interface {
-	get(ns, name string) (*workload, error)
-}
-
-// statefulKind is a workloadKind from a typed kind and how its desired ordinals read.
-type statefulKind[T typedkind.Object] struct {
-	kind    typedkind.Kind[T]
-	desired func(T) (ordinals.Desired, error)
-}
-
-func (k statefulKind[T]) get(ns, name string) (*workload, error) {
-	o, err := k.kind.Lister(ns).Get(name)
+// cachedWorkload reads a workload with get (a lister's Get), nil when there is none;
+// apiVersion is what generated objects name it with.
+func cachedWorkload[T metav1.Object](get func(name string) (T, error), name, apiVersion string,
+	desired func(T) (ordinals.Desired, error)) (*workload, error) {
+	o, err := get(name)
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	desired, err := k.desired(o)
+	d, err := desired(o)
 	if err != nil {
 		return nil, err
 	}
-	return &workload{meta: o, apiVersion: k.kind.GVK.GroupVersion().String(), desired: desired}, nil
+	return &workload{meta: o, apiVersion: apiVersion, desired: d}, nil
 }
 
-// advancedStatefulSets: an Advanced StatefulSet's ordinals skip its reserved ones.
-func advancedStatefulSets(k typedkind.Kind[*appsv1beta1.StatefulSet]) workloadKind {
-	return statefulKind[*appsv1beta1.StatefulSet]{kind: k, desired: func(o *appsv1beta1.StatefulSet) (ordinals.Desired, error) {
-		reserved, err := ordinals.ParseReserved(o.Spec.ReserveOrdinals)
-		if err != nil {
-			return ordinals.Desired{}, err
-		}
-		start := 0
-		if o.Spec.Ordinals != nil {
-			start = int(o.Spec.Ordinals.Start)
-		}
-		return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved), nil
-	}}
+// advancedDesired: an Advanced StatefulSet's ordinals skip its reserved ones.
+func advancedDesired(o *appsv1beta1.StatefulSet) (ordinals.Desired, error) {
+	reserved, err := ordinals.ParseReserved(o.Spec.ReserveOrdinals)
+	if err != nil {
+		return ordinals.Desired{}, err
+	}
+	start := 0
+	if o.Spec.Ordinals != nil {
+		start = int(o.Spec.Ordinals.Start)
+	}
+	return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), reserved), nil
 }
 
-// statefulSets: kube's StatefulSet counts from its start ordinal.
-func statefulSets(k typedkind.Kind[*appsv1.StatefulSet]) workloadKind {
-	return statefulKind[*appsv1.StatefulSet]{kind: k, desired: func(o *appsv1.StatefulSet) (ordinals.Desired, error) {
-		start := 0
-		if o.Spec.Ordinals != nil {
-			start = int(o.Spec.Ordinals.Start)
-		}
-		return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), ordinals.Reserved{}), nil
-	}}
+// statefulSetDesired: kube's StatefulSet counts from its start ordinal.
+func statefulSetDesired(o *appsv1.StatefulSet) (ordinals.Desired, error) {
+	start := 0
+	if o.Spec.Ordinals != nil {
+		start = int(o.Spec.Ordinals.Start)
+	}
+	return ordinals.NewDesired(start, int(replicas(o.Spec.Replicas)), ordinals.Reserved{}), nil
 }
 
 // getWorkload reads a StatefulSet from the caches; nil when there is none (or the kind
 // is not one this controller follows).
 func (c *Controller) getWorkload(gk schema.GroupKind, ns, name string) (*workload, error) {
-	k, ok := c.workloads[gk]
-	if !ok {
-		return nil, nil
+	switch gk {
+	case kruiseStatefulSet:
+		return cachedWorkload(c.advancedStatefulSets.StatefulSets(ns).Get, name, appsv1beta1.SchemeGroupVersion.String(), advancedDesired)
+	case kubeStatefulSet:
+		return cachedWorkload(c.statefulSets.StatefulSets(ns).Get, name, appsv1.SchemeGroupVersion.String(), statefulSetDesired)
 	}
-	return k.get(ns, name)
+	return nil, nil
 }
 
 func replicas(r *int32) int32 {

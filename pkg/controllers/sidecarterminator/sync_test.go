@@ -1,7 +1,6 @@
 package sidecarterminator
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,9 +14,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
-
-	"github.com/kruise-native/kruise-native/pkg/controllers/manager"
-	"github.com/kruise-native/kruise-native/pkg/features"
 )
 
 func newTestController(pods ...*corev1.Pod) (*Controller, *fake.Clientset) {
@@ -74,16 +70,5 @@ func TestSyncConflictIsLeftToTheNextEvent(t *testing.T) {
 	})
 	if _, err := c.sync(ctx, "ns/p"); err != nil {
 		t.Fatalf("sync: %v", err)
-	}
-}
-
-// With the gate off (the default) nothing is built and nothing runs.
-func TestNewIsIdleWithoutTheGate(t *testing.T) {
-	got, err := manager.Gated(features.SidecarTerminator, New)(context.Background(), &manager.ControllerContext{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := got.(*Controller); ok || !got.HasSynced() {
-		t.Errorf("New without the gate = %T, want the idle stand-in", got)
 	}
 }

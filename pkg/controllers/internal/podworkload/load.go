@@ -30,8 +30,9 @@ type Workload struct {
 	// NoRevisions: the workload keeps no ControllerRevisions (a job's template does
 	// not roll out); Loaded.Revisions is then nil.
 	NoRevisions bool
-	// RevisionAnnotations are written on a revision when it is created (revision.Owner).
-	RevisionAnnotations map[string]string
+	// RevisionAnnotations, when set, are what is written on a revision when it is
+	// created (revision.Owner.Annotations): called only then.
+	RevisionAnnotations func() map[string]string
 	// InPlaceAllowed, when set, vetoes in-place updates from one revision to another
 	// beyond what the pod templates allow (Revisions.InPlaceSpec): such pods are
 	// recreated.

@@ -5,6 +5,7 @@ package revision
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -27,10 +28,11 @@ type Owner struct {
 	CollisionCount *int32
 	// HistoryLimit is how many revisions beyond the ones pods use are kept.
 	HistoryLimit int32
-	// Annotations are written on a revision when it is created (a CloneSet's claim
-	// template hash, claimtemplate.Annotations). They are not part of its identity:
-	// a revision of the same template is reused as it is.
-	Annotations map[string]string
+	// Annotations, when set, are what is written on a revision when it is created (a
+	// CloneSet's claim template hash, claimtemplate.Annotations). They are not part of
+	// its identity: a revision of the same template is reused as it is, so Sync calls
+	// Annotations only when it creates one.
+	Annotations func() map[string]string
 }
 
 func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
@@ -42,13 +44,18 @@ func newRevision(o Owner, number int64) (*appsv1.ControllerRevision, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(o.Annotations) > 0 {
-		rev.Annotations = make(map[string]string, len(o.Annotations))
-		for k, v := range o.Annotations {
-			rev.Annotations[k] = v
-		}
-	}
+	annotate(rev, o)
 	return rev, nil
+}
+
+// annotate writes o's annotations, a copy, on rev.
+func annotate(rev *appsv1.ControllerRevision, o Owner) {
+	if o.Annotations == nil {
+		return
+	}
+	if a := o.Annotations(); len(a) > 0 {
+		rev.Annotations = maps.Clone(a)
+	}
 }
 
 // Template returns the pod template a revision stores.
@@ -80,6 +87,9 @@ func Sync(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, 
 	}
 	owner := o
 	owner.CollisionCount = &collisionCount
+	// Revisions are told equal by their data: the candidate goes without annotations
+	// unless it is to be created.
+	owner.Annotations = nil
 	candidate, err := newRevision(owner, next)
 	if err != nil {
 		return nil, err
@@ -94,8 +104,11 @@ func Sync(h history.Interface, o Owner, revisions []*appsv1.ControllerRevision, 
 				return nil, err
 			}
 		}
-	} else if update, err = create(h, o, candidate, &collisionCount); err != nil {
-		return nil, err
+	} else {
+		annotate(candidate, o)
+		if update, err = create(h, o, candidate, &collisionCount); err != nil {
+			return nil, err
+		}
 	}
 
 	revisions, err = prune(h, o, revisions, inUse.Clone().Insert(update.Name))

@@ -1,11 +1,11 @@
 // Package typedkind is how a controller reaches objects of a kind it does not own
 // through that kind's generated typed client and lister: the runs of an
-// AdvancedCronJob (Job, BroadcastJob, ImageListPullJob), the subsets of a
-// UnitedDeployment (CloneSet, Advanced StatefulSet, StatefulSet, Deployment) and the
-// workload a targetRef names (WorkloadSpread, PodUnavailableBudget,
-// PersistentPodState). Each of those controllers adds only what differs between its
-// kinds (how a run ends, how a subset is built, what a target's replicas are); reading
-// and writing go through Kind.
+// AdvancedCronJob (Job, BroadcastJob, ImageListPullJob) and the subsets of a
+// UnitedDeployment (CloneSet, Advanced StatefulSet, StatefulSet, Deployment). Each of
+// those controllers adds only what differs between its kinds (how a run ends, how a
+// subset is built); reading and writing go through Kind. A controller that only reads
+// one object of a kind it names (workloadtarget, PersistentPodState) takes the
+// client's or lister's Get with a generic helper instead.
 package typedkind
 
 import (

@@ -46,69 +46,57 @@ func replicas(r *int32) int32 {
 	return *r
 }
 
-// scaleOf is where a kind of target keeps its replicas and selector.
-type scaleOf[T typedkind.Object] func(T) (replicas *int32, selector *metav1.LabelSelector)
-
-// reader reads a target of one kind, live.
-type reader interface {
-	get(ctx context.Context, ns, name string) (*Target, error)
-}
-
-type kindReader[T typedkind.Object] struct {
-	kind             typedkind.Kind[T]
-	scale            scaleOf[T]
-	ownsPodsDirectly bool
-}
-
-func (r kindReader[T]) get(ctx context.Context, ns, name string) (*Target, error) {
-	o, err := r.kind.Client(ns).Get(ctx, name, metav1.GetOptions{})
+// read reads one target with get (a typed client's Get), taking its replicas and
+// selector from scale.
+func read[T typedkind.Object](ctx context.Context, get func(context.Context, string, metav1.GetOptions) (T, error),
+	name string, ownsPodsDirectly bool, scale func(T) (*int32, *metav1.LabelSelector)) (*Target, error) {
+	o, err := get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
-	n, sel := r.scale(o)
-	return &Target{Object: o, UID: o.GetUID(), Replicas: replicas(n), Selector: sel, OwnsPodsDirectly: r.ownsPodsDirectly}, nil
+	n, sel := scale(o)
+	return &Target{Object: o, UID: o.GetUID(), Replicas: replicas(n), Selector: sel, OwnsPodsDirectly: ownsPodsDirectly}, nil
 }
 
-func readerOf[T typedkind.Object](k typedkind.Kind[T], ownsPodsDirectly bool, scale scaleOf[T]) reader {
-	return kindReader[T]{kind: k, scale: scale, ownsPodsDirectly: ownsPodsDirectly}
-}
-
-// readers are the kinds a targetRef may name, by group and kind (any version). Every
-// kind but Deployment controls its pods itself (a Deployment's belong to its
-// ReplicaSets); a Job's replicas are its parallelism.
-func (t Client) readers() map[schema.GroupKind]reader {
-	kruiseApps, kubeApps := t.Kruise.AppsV1beta1(), t.Kube.AppsV1()
-	cloneSet := v1beta1.SchemeGroupVersion.WithKind("CloneSet")
-	asts := v1beta1.SchemeGroupVersion.WithKind("StatefulSet")
-	deployment, replicaSet := appsv1.SchemeGroupVersion.WithKind("Deployment"), appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
-	sts, job := appsv1.SchemeGroupVersion.WithKind("StatefulSet"), batchv1.SchemeGroupVersion.WithKind("Job")
-	return map[schema.GroupKind]reader{
-		cloneSet.GroupKind(): readerOf(typedkind.New[*v1beta1.CloneSet](cloneSet, kruiseApps.CloneSets), true,
-			func(o *v1beta1.CloneSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
-		asts.GroupKind(): readerOf(typedkind.New[*v1beta1.StatefulSet](asts, kruiseApps.StatefulSets), true,
-			func(o *v1beta1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
-		deployment.GroupKind(): readerOf(typedkind.New[*appsv1.Deployment](deployment, kubeApps.Deployments), false,
-			func(o *appsv1.Deployment) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
-		replicaSet.GroupKind(): readerOf(typedkind.New[*appsv1.ReplicaSet](replicaSet, kubeApps.ReplicaSets), true,
-			func(o *appsv1.ReplicaSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
-		sts.GroupKind(): readerOf(typedkind.New[*appsv1.StatefulSet](sts, kubeApps.StatefulSets), true,
-			func(o *appsv1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector }),
-		job.GroupKind(): readerOf(typedkind.New[*batchv1.Job](job, t.Kube.BatchV1().Jobs), true,
-			func(o *batchv1.Job) (*int32, *metav1.LabelSelector) { return o.Spec.Parallelism, o.Spec.Selector }),
-	}
-}
+// The kinds a targetRef may name, by group and kind (any version).
+var (
+	cloneSetKind         = schema.GroupKind{Group: v1beta1.GroupName, Kind: "CloneSet"}
+	advancedStatefulKind = schema.GroupKind{Group: v1beta1.GroupName, Kind: "StatefulSet"}
+	deploymentKind       = schema.GroupKind{Group: appsv1.GroupName, Kind: "Deployment"}
+	replicaSetKind       = schema.GroupKind{Group: appsv1.GroupName, Kind: "ReplicaSet"}
+	statefulSetKind      = schema.GroupKind{Group: appsv1.GroupName, Kind: "StatefulSet"}
+	jobKind              = schema.GroupKind{Group: batchv1.GroupName, Kind: "Job"}
+)
 
 // Get reads the workload: CloneSet and Advanced StatefulSet of apps.kruise.io;
 // Deployment, ReplicaSet and StatefulSet of apps; Job of batch (its parallelism).
+// Every kind but Deployment controls its pods itself (a Deployment's belong to its
+// ReplicaSets).
 func (t Client) Get(ctx context.Context, ns, apiVersion, kind, name string) (*Target, error) {
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
 		return nil, fmt.Errorf("targetRef.apiVersion: %w", err)
 	}
-	gk := gv.WithKind(kind).GroupKind()
-	r, ok := t.readers()[gk]
-	if !ok {
+	switch gk := gv.WithKind(kind).GroupKind(); gk {
+	case cloneSetKind:
+		return read(ctx, t.Kruise.AppsV1beta1().CloneSets(ns).Get, name, true,
+			func(o *v1beta1.CloneSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector })
+	case advancedStatefulKind:
+		return read(ctx, t.Kruise.AppsV1beta1().StatefulSets(ns).Get, name, true,
+			func(o *v1beta1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector })
+	case deploymentKind:
+		return read(ctx, t.Kube.AppsV1().Deployments(ns).Get, name, false,
+			func(o *appsv1.Deployment) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector })
+	case replicaSetKind:
+		return read(ctx, t.Kube.AppsV1().ReplicaSets(ns).Get, name, true,
+			func(o *appsv1.ReplicaSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector })
+	case statefulSetKind:
+		return read(ctx, t.Kube.AppsV1().StatefulSets(ns).Get, name, true,
+			func(o *appsv1.StatefulSet) (*int32, *metav1.LabelSelector) { return o.Spec.Replicas, o.Spec.Selector })
+	case jobKind:
+		return read(ctx, t.Kube.BatchV1().Jobs(ns).Get, name, true,
+			func(o *batchv1.Job) (*int32, *metav1.LabelSelector) { return o.Spec.Parallelism, o.Spec.Selector })
+	default:
 		return nil, fmt.Errorf("targetRef names %s, which cannot be followed", gk)
 	}
-	return r.get(ctx, ns, name)
 }
