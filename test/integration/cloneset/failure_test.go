@@ -24,14 +24,8 @@ import (
 // being deleted, which pushed the count past the bound on a loaded machine.
 func quotaRefusedCreates(t *testing.T) float64 {
 	t.Helper()
-	total := 0.0
-	for labels, v := range framework.Get(t).KubeAPIServerMetrics(t, "apiserver_admission_controller_admission_duration_seconds_count") {
-		if framework.LabelValue(labels, "name") == "ResourceQuota" && framework.LabelValue(labels, "operation") == "CREATE" &&
-			framework.LabelValue(labels, "rejected") == "true" {
-			total += v
-		}
-	}
-	return total
+	return framework.Get(t).KubeAPIServerMetricSum(t, "apiserver_admission_controller_admission_duration_seconds_count",
+		`name="ResourceQuota"`, `operation="CREATE"`, `rejected="true"`)
 }
 
 func simpleCloneSet(name string, replicas int32) *v1alpha1.CloneSet {

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
@@ -50,6 +51,23 @@ func podsOf(t *testing.T, ns string, cs *v1alpha1.CloneSet) []corev1.Pod {
 		}
 	}
 	return out
+}
+
+// heldPod waits for a pod of cs whose lifecycle hook holds it in state (a pod
+// PreparingDelete or PreparingUpdate) and returns it as then seen.
+func heldPod(t *testing.T, ns string, cs *v1alpha1.CloneSet, state pub.LifecycleStateType) corev1.Pod {
+	t.Helper()
+	var held corev1.Pod
+	framework.WaitFor(t, time.Minute, func() (bool, error) {
+		for _, p := range podsOf(t, ns, cs) {
+			if p.Labels[pub.LifecycleStateKey] == string(state) {
+				held = p
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return held
 }
 
 // waitStatus waits until the CloneSet's status satisfies cond.

@@ -37,22 +37,6 @@ func hookedCloneSet(name string, exclude bool) *v1alpha1.CloneSet {
 	return cs
 }
 
-// heldPod waits for a pod of cs in PreparingDelete and returns its name.
-func heldPod(t *testing.T, ns string, cs *v1alpha1.CloneSet) string {
-	t.Helper()
-	var held string
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		for _, p := range podsOf(t, ns, cs) {
-			if p.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingDelete) {
-				held = p.Name
-				return true, nil
-			}
-		}
-		return false, nil
-	})
-	return held
-}
-
 // scaleStrategy.excludePreparingDelete (here as v1alpha1's label): a pod a preDelete
 // hook holds in PreparingDelete during a recreate update does not count, so its
 // replacement at the new revision is created while the hook still holds it.
@@ -71,7 +55,7 @@ func TestExcludePreparingDeleteReplacesHeldPod(t *testing.T) {
 		[]byte(`[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:new"}]`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	held := heldPod(t, ns, cs)
+	held := heldPod(t, ns, cs, pub.LifecycleStatePreparingDelete).Name
 	// While the hook holds it, its replacement runs at the new revision beside it.
 	framework.WaitFor(t, time.Minute, func() (bool, error) {
 		cur, err := client.Get(ctx, "drain", metav1.GetOptions{})
@@ -114,7 +98,7 @@ func TestPreparingDeleteCountsByDefault(t *testing.T) {
 		[]byte(`{"metadata":{"labels":{"apps.kruise.io/specified-delete":"true"}}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if held := heldPod(t, ns, cs); held != victim {
+	if held := heldPod(t, ns, cs, pub.LifecycleStatePreparingDelete).Name; held != victim {
 		t.Fatalf("pod %s held for deletion, want %s", held, victim)
 	}
 	framework.Consistently(t, 3*time.Second, func() (bool, string) {

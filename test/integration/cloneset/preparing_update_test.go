@@ -59,16 +59,7 @@ func TestPreparingUpdateCountsAsUpdatedWhenScaling(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The hook holds the one pod the rollout picked.
-	var held corev1.Pod
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		for _, p := range podsOf(t, ns, v1) {
-			if p.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingUpdate) {
-				held = p
-				return true, nil
-			}
-		}
-		return false, nil
-	})
+	held := heldPod(t, ns, v1, pub.LifecycleStatePreparingUpdate)
 
 	// One more pod, one more at the current revision: still one to update.
 	if _, err := client.Patch(ctx, "pu", types.MergePatchType,

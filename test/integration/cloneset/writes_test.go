@@ -19,16 +19,6 @@ func controllerWrites(t *testing.T) map[string]float64 {
 	return framework.Get(t).ControllerWrites(t)
 }
 
-func perPod(before, after map[string]float64, pods int) (float64, map[string]float64) {
-	delta := map[string]float64{}
-	total := 0.0
-	for m, v := range after {
-		delta[m] = v - before[m]
-		total += delta[m]
-	}
-	return total / float64(pods), delta
-}
-
 // The performance model (DESIGN): a rollout's time is the controller's writes ÷ QPS.
 // OpenKruise spends 3 writes per created pod and 4.3 per in-place update; the target
 // is at most 2. Ours: one create per pod (no readiness-gate status write unless a
@@ -82,7 +72,7 @@ func TestControllerWritesPerPod(t *testing.T) {
 		return s.ReadyReplicas == n && s.UpdatedReadyReplicas == n
 	})
 	scaled := controllerWrites(t)
-	scaleUp, detail := perPod(before, scaled, n)
+	scaleUp, detail := framework.WritesPerPod(before, scaled, n, true)
 	t.Logf("scale-up 0->%d: %.2f writes per pod %v", n, scaleUp, detail)
 	if scaleUp > 1.5 {
 		t.Errorf("scale-up costs %.2f controller writes per pod, want at most 1.5 (%v)", scaleUp, detail)
@@ -97,7 +87,7 @@ func TestControllerWritesPerPod(t *testing.T) {
 		return s.UpdatedReadyReplicas == n && s.CurrentRevision == s.UpdateRevision
 	})
 	rolled := controllerWrites(t)
-	inPlace, detail := perPod(scaled, rolled, n)
+	inPlace, detail := framework.WritesPerPod(scaled, rolled, n, true)
 	t.Logf("in-place rollout of %d pods: %.2f writes per pod %v", n, inPlace, detail)
 	if inPlace > 2.0 {
 		t.Errorf("in-place rollout costs %.2f controller writes per pod, want at most 2 (%v)", inPlace, detail)

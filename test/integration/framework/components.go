@@ -146,7 +146,7 @@ func (c *Cluster) ControllerWrites(t testing.TB) map[string]float64 {
 	t.Helper()
 	out := map[string]float64{}
 	for labels, v := range c.Metrics(t, "kruise-controller", "kruise_controller_api_writes_total") {
-		resource, verb := LabelValue(labels, "resource"), LabelValue(labels, "verb")
+		resource, verb := labelValue(labels, "resource"), labelValue(labels, "verb")
 		if resource != "leases" {
 			out[resource+" "+verb] += v
 		}
@@ -154,9 +154,9 @@ func (c *Cluster) ControllerWrites(t testing.TB) map[string]float64 {
 	return out
 }
 
-// LabelValue reads one label from a printed label set like {a="1",b="2"} (the keys of
+// labelValue reads one label from a printed label set like {a="1",b="2"} (the keys of
 // Metrics).
-func LabelValue(labels, name string) string {
+func labelValue(labels, name string) string {
 	_, rest, ok := strings.Cut(labels, name+`="`)
 	if !ok {
 		return ""

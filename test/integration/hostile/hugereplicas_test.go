@@ -3,7 +3,6 @@ package hostile
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -206,13 +205,7 @@ func TestHugeReplicaCountsStayBounded(t *testing.T) {
 // refusedCreates is how many of kruise-controller's creations were refused with 403.
 func refusedCreates(t *testing.T, c *framework.Cluster) float64 {
 	t.Helper()
-	var n float64
-	for labels, v := range c.Metrics(t, "kruise-controller", "rest_client_requests_total") {
-		if strings.Contains(labels, `code="403"`) && strings.Contains(labels, `method="POST"`) {
-			n += v
-		}
-	}
-	return n
+	return c.MetricSum(t, "kruise-controller", "rest_client_requests_total", `code="403"`, `method="POST"`)
 }
 
 // runningPods counts the pods of selector in ns that run and are not being deleted.

@@ -16,6 +16,7 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1alpha1"
 	kruiseclient "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned"
+	kruisev1alpha1 "github.com/kruise-native/kruise-native/pkg/generated/clientset/versioned/typed/apps/v1alpha1"
 	"github.com/kruise-native/kruise-native/test/integration/framework"
 )
 
@@ -29,8 +30,8 @@ func TestPartitionedCloneSetPreDownloads(t *testing.T) {
 	ns := c.CreateNamespace(t)
 	ctx := context.Background()
 	kc := kruiseclient.NewForConfigOrDie(c.Config)
-	created := partitionedCloneSet(t, kc, ns, "predl", nil)
 	client := kc.AppsV1alpha1().CloneSets(ns)
+	created := partitionedCloneSet(t, client, "predl", nil)
 	jobSelector := "apps.kruise.io/image-predownload-owner-uid=" + string(created.UID)
 	if jobs, err := kc.AppsV1alpha1().ImagePullJobs(ns).List(ctx, metav1.ListOptions{LabelSelector: jobSelector}); err != nil || len(jobs.Items) != 0 {
 		t.Fatalf("pre-download jobs before any rollout: %v %v", jobs, err)
@@ -53,9 +54,9 @@ func TestPartitionedCloneSetPreDownloads(t *testing.T) {
 	waitNoJobs(t, ns, jobSelector)
 }
 
-// partitionedCloneSet creates CloneSet name (pods labelled app=name, one per node, 5
+// partitionedCloneSet creates CloneSet name with client (pods labelled app=name, one per node, 5
 // replicas, partition 2, in place) and waits until its pods are ready.
-func partitionedCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name string, annotations map[string]string) *v1alpha1.CloneSet {
+func partitionedCloneSet(t *testing.T, client kruisev1alpha1.CloneSetInterface, name string, annotations map[string]string) *v1alpha1.CloneSet {
 	t.Helper()
 	labels := map[string]string{"app": name}
 	cs := &v1alpha1.CloneSet{
@@ -71,7 +72,6 @@ func partitionedCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name strin
 			},
 		},
 	}
-	client := kc.AppsV1alpha1().CloneSets(ns)
 	created, err := client.Create(context.Background(), cs, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,10 +82,7 @@ func partitionedCloneSet(t *testing.T, kc kruiseclient.Interface, ns, name strin
 
 // rollImage changes CloneSet name's image and waits until the 3 pods above its
 // partition are updated and ready (imagePreDownloadMinUpdatedReadyPods 3).
-func rollImage(t *testing.T, client interface {
-	Get(context.Context, string, metav1.GetOptions) (*v1alpha1.CloneSet, error)
-	Patch(context.Context, string, types.PatchType, []byte, metav1.PatchOptions, ...string) (*v1alpha1.CloneSet, error)
-}, name string) v1alpha1.CloneSetStatus {
+func rollImage(t *testing.T, client kruisev1alpha1.CloneSetInterface, name string) v1alpha1.CloneSetStatus {
 	t.Helper()
 	if _, err := client.Patch(context.Background(), name, types.JSONPatchType,
 		[]byte(`[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.26"}]`), metav1.PatchOptions{}); err != nil {
@@ -96,9 +93,9 @@ func rollImage(t *testing.T, client interface {
 	})
 }
 
-func waitStatus(t *testing.T, client interface {
-	Get(context.Context, string, metav1.GetOptions) (*v1alpha1.CloneSet, error)
-}, name string, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) v1alpha1.CloneSetStatus {
+// waitStatus waits until CloneSet name's controller has observed its spec and its
+// status satisfies cond, and returns that status.
+func waitStatus(t *testing.T, client kruisev1alpha1.CloneSetInterface, name string, timeout time.Duration, cond func(v1alpha1.CloneSetStatus) bool) v1alpha1.CloneSetStatus {
 	t.Helper()
 	var st v1alpha1.CloneSetStatus
 	framework.WaitFor(t, timeout, func() (bool, error) {

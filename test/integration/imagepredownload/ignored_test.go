@@ -21,9 +21,9 @@ func TestIgnoredCloneSetDoesNotPreDownload(t *testing.T) {
 	ns := c.CreateNamespace(t)
 	ctx := context.Background()
 	kc := kruiseclient.NewForConfigOrDie(c.Config)
-	ignored := partitionedCloneSet(t, kc, ns, "ignored", map[string]string{"apps.kruise.io/image-predownload-ignored": "true"})
-	control := partitionedCloneSet(t, kc, ns, "control", nil)
 	client := kc.AppsV1alpha1().CloneSets(ns)
+	ignored := partitionedCloneSet(t, client, "ignored", map[string]string{"apps.kruise.io/image-predownload-ignored": "true"})
+	control := partitionedCloneSet(t, client, "control", nil)
 	rollImage(t, client, "ignored")
 	rollImage(t, client, "control")
 

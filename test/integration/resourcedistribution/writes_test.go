@@ -2,7 +2,6 @@ package resourcedistribution
 
 import (
 	"fmt"
-	"maps"
 	"testing"
 	"time"
 
@@ -17,17 +16,7 @@ func controllerWrites(t *testing.T) map[string]float64 {
 // quietWrites waits until the write counters have not moved for two seconds.
 func quietWrites(t *testing.T) map[string]float64 {
 	t.Helper()
-	var last map[string]float64
-	var since time.Time
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		now := controllerWrites(t)
-		if !maps.Equal(now, last) {
-			last, since = now, time.Now()
-			return false, nil
-		}
-		return time.Since(since) >= 2*time.Second, nil
-	})
-	return last
+	return framework.Get(t).QuietControllerWrites(t, 2*time.Second)
 }
 
 func delta(after, before map[string]float64, key string) float64 { return after[key] - before[key] }

@@ -2,7 +2,6 @@ package sidecarset
 
 import (
 	"context"
-	"maps"
 	"testing"
 	"time"
 
@@ -23,17 +22,7 @@ func controllerWrites(t *testing.T) map[string]float64 {
 // last status write of a sync) are counted in the phase they belong to.
 func quietWrites(t *testing.T) map[string]float64 {
 	t.Helper()
-	var last map[string]float64
-	var since time.Time
-	framework.WaitFor(t, time.Minute, func() (bool, error) {
-		now := controllerWrites(t)
-		if !maps.Equal(now, last) {
-			last, since = now, time.Now()
-			return false, nil
-		}
-		return time.Since(since) >= time.Second, nil
-	})
-	return last
+	return framework.Get(t).QuietControllerWrites(t, time.Second)
 }
 
 // The performance model (DESIGN): an in-place sidecar upgrade costs ONE pod patch per

@@ -86,11 +86,13 @@ func TestPreparingUpdateCountsAsUpdatedUnordered(t *testing.T) {
 	if err := c.Client.CoreV1().Pods(ns).Delete(ctx, victim.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	var recreated corev1.Pod
 	framework.WaitFor(t, 2*time.Minute, func() (bool, error) {
 		p, ok := livePods(t, ns)[victim.Name]
+		recreated = p
 		return ok && p.UID != victim.UID, nil
 	})
-	if rev := livePods(t, ns)[victim.Name].Labels[pub.ControllerRevisionHashLabelKey]; rev != current {
+	if rev := recreated.Labels[pub.ControllerRevisionHashLabelKey]; rev != current {
 		t.Fatalf("%s came back at revision %s, want the current %s: the held pod %s counts as updated", victim.Name, rev, current, held.Name)
 	}
 

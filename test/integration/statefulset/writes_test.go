@@ -17,18 +17,6 @@ func controllerWrites(t *testing.T) map[string]float64 {
 	return framework.Get(t).ControllerWrites(t)
 }
 
-func perPod(before, after map[string]float64, pods int) (float64, map[string]float64) {
-	delta := map[string]float64{}
-	total := 0.0
-	for m, v := range after {
-		if d := v - before[m]; d != 0 {
-			delta[m] = d
-			total += d
-		}
-	}
-	return total / float64(pods), delta
-}
-
 // The performance model (DESIGN): a rollout's time is the controller's writes ÷ QPS.
 // For the documented in-place manifest (InPlaceUpdateReady gate in the template,
 // Parallel) a created pod costs its create plus one status write setting the gate's
@@ -59,7 +47,7 @@ func TestControllerWritesPerPod(t *testing.T) {
 	patchSet(t, ns, "web", `{"spec":{"replicas":40}}`)
 	waitStatus(t, ns, "web", 3*time.Minute, settled(n))
 	scaled := controllerWrites(t)
-	scaleUp, detail := perPod(before, scaled, n)
+	scaleUp, detail := framework.WritesPerPod(before, scaled, n, false)
 	t.Logf("scale-up 0->%d: %.2f writes per pod %v", n, scaleUp, detail)
 	if scaleUp > 2.5 {
 		t.Errorf("scale-up costs %.2f controller writes per pod, want at most 2.5 (%v)", scaleUp, detail)
@@ -71,7 +59,7 @@ func TestControllerWritesPerPod(t *testing.T) {
 		return s.UpdateRevision != set.Status.UpdateRevision && settled(n)(s)
 	})
 	rolled := controllerWrites(t)
-	inPlace, detail := perPod(scaled, rolled, n)
+	inPlace, detail := framework.WritesPerPod(scaled, rolled, n, false)
 	t.Logf("in-place rollout of %d pods: %.2f writes per pod %v", n, inPlace, detail)
 	if inPlace > 1.5 {
 		t.Errorf("in-place rollout costs %.2f controller writes per pod, want at most 1.5 (%v)", inPlace, detail)

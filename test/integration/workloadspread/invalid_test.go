@@ -2,6 +2,7 @@ package workloadspread
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -14,23 +15,31 @@ import (
 
 func metav1GetOptions() metav1.GetOptions { return metav1.GetOptions{} }
 
+// spreadManifest is a WorkloadSpread's YAML for kubectl: target and subsets are the
+// lines under spec.targetRef and spec.subsets, indented and ending in a newline.
+func spreadManifest(name, target, subsets string) string {
+	return "apiVersion: apps.kruise.io/v1alpha1\nkind: WorkloadSpread\nmetadata:\n  name: " + name +
+		"\nspec:\n  targetRef:\n" + target + "  subsets:\n" + subsets
+}
+
+// cloneSetTarget is the spec.targetRef lines of spreadManifest naming CloneSet name.
+func cloneSetTarget(name string) string {
+	return "    apiVersion: apps.kruise.io/v1alpha1\n    kind: CloneSet\n    name: " + name + "\n"
+}
+
 // Bad input is refused by kubectl apply (422) with the field that is wrong, and nothing
 // is stored.
 func TestBadInputRefusedWithTheField(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
-	spread := func(name, target, subsets string) string {
-		return "apiVersion: apps.kruise.io/v1alpha1\nkind: WorkloadSpread\nmetadata:\n  name: " + name +
-			"\nspec:\n  targetRef:\n" + target + "  subsets:\n" + subsets
-	}
-	cloneSet := "    apiVersion: apps.kruise.io/v1alpha1\n    kind: CloneSet\n    name: web\n"
+	cloneSet := cloneSetTarget("web")
 	for _, tc := range []struct{ name, manifest, field string }{
-		{"a DaemonSet target", spread("bad-kind", "    apiVersion: apps/v1\n    kind: DaemonSet\n    name: web\n", "  - name: a\n"), "spec.targetRef.kind"},
-		{"duplicate subset names", spread("bad-dup", cloneSet, "  - name: a\n  - name: a\n"), "spec.subsets[1].name"},
-		{"maxReplicas over 100%", spread("bad-max", cloneSet, "  - name: a\n    maxReplicas: 150%\n"), "spec.subsets[0].maxReplicas"},
-		{"negative maxReplicas", spread("bad-neg", cloneSet, "  - name: a\n    maxReplicas: -1\n"), "spec.subsets[0].maxReplicas"},
-		{"maxReplicas of two types", spread("bad-mix", cloneSet, "  - name: a\n    maxReplicas: 2\n  - name: b\n    maxReplicas: 50%\n"), "spec.subsets[1].maxReplicas"},
-		{"a patch that is no pod", spread("bad-patch", cloneSet, "  - name: a\n    patch:\n      metadata:\n        labels: zone\n"), "spec.subsets[0].patch"},
+		{"a DaemonSet target", spreadManifest("bad-kind", "    apiVersion: apps/v1\n    kind: DaemonSet\n    name: web\n", "  - name: a\n"), "spec.targetRef.kind"},
+		{"duplicate subset names", spreadManifest("bad-dup", cloneSet, "  - name: a\n  - name: a\n"), "spec.subsets[1].name"},
+		{"maxReplicas over 100%", spreadManifest("bad-max", cloneSet, "  - name: a\n    maxReplicas: 150%\n"), "spec.subsets[0].maxReplicas"},
+		{"negative maxReplicas", spreadManifest("bad-neg", cloneSet, "  - name: a\n    maxReplicas: -1\n"), "spec.subsets[0].maxReplicas"},
+		{"maxReplicas of two types", spreadManifest("bad-mix", cloneSet, "  - name: a\n    maxReplicas: 2\n  - name: b\n    maxReplicas: 50%\n"), "spec.subsets[1].maxReplicas"},
+		{"a patch that is no pod", spreadManifest("bad-patch", cloneSet, "  - name: a\n    patch:\n      metadata:\n        labels: zone\n"), "spec.subsets[0].patch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := c.KubectlStdin(t, tc.manifest, "apply", "-n", ns, "-f", "-")
@@ -53,34 +62,25 @@ func TestBadInputRefusedWithTheField(t *testing.T) {
 func TestOneSpreadPerWorkload(t *testing.T) {
 	c := framework.Get(t)
 	ns := c.CreateNamespace(t)
-	spread := func(name, target string) string {
-		return "apiVersion: apps.kruise.io/v1alpha1\nkind: WorkloadSpread\nmetadata:\n  name: " + name +
-			"\nspec:\n  targetRef:\n    apiVersion: apps.kruise.io/v1alpha1\n    kind: CloneSet\n    name: " + target +
-			"\n  subsets:\n  - name: a\n"
-	}
+	spread := func(name, target string) string { return spreadManifest(name, cloneSetTarget(target), "  - name: a\n") }
 	if out, err := c.KubectlStdin(t, spread("first", "web"), "apply", "-n", ns, "-f", "-"); err != nil {
 		t.Fatalf("first spread: %v\n%s", err, out)
 	}
 	// The informer behind the plugin may not have seen the first one yet: retry until
-	// the refusal comes (a second spread stored meanwhile fails the test below).
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	// the refusal comes, deleting a second spread stored meanwhile before the next try.
+	framework.WaitFor(t, 30*time.Second, func() (bool, error) {
 		out, err := c.KubectlStdin(t, spread("second", "web"), "apply", "-n", ns, "-f", "-")
 		if err != nil {
 			if msg := err.Error(); !strings.Contains(msg, "spec.targetRef") || !strings.Contains(msg, `"first"`) {
 				t.Fatalf("refusal does not name spec.targetRef and the first spread:\n%s", msg)
 			}
-			break
+			return true, nil
 		}
-		// Stored: remove it and try again, unless time is up.
 		if _, _, derr := c.Kubectl(t, "delete", "-n", ns, "workloadspreads.apps.kruise.io", "second", "--wait"); derr != nil {
 			t.Fatal(derr)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("a second spread of CloneSet web was accepted:\n%s", out)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return false, fmt.Errorf("a second spread of CloneSet web was accepted:\n%s", out)
+	})
 	if out, err := c.KubectlStdin(t, spread("third", "api"), "apply", "-n", ns, "-f", "-"); err != nil {
 		t.Fatalf("a spread of another workload: %v\n%s", err, out)
 	}
