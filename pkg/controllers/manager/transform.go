@@ -29,9 +29,9 @@ func stripManagedFields(obj any) (any, error) {
 const internLimit = 1 << 14
 
 // cacheTransform is what the shared informers keep of each object: no managed fields,
-// and for a pod, its spec trimmed (trimPod) and its repeated strings shared
-// (stringTable). The pod is the informer's own fresh decode, so editing it in place is
-// safe.
+// and for a pod, its spec trimmed (trimPod), its slices cut to their length
+// (compactPod) and its repeated strings shared (stringTable). The pod is the
+// informer's own fresh decode, so editing it in place is safe.
 func cacheTransform() cache.TransformFunc {
 	table := newStringTable(internLimit)
 	return func(obj any) (any, error) {
@@ -42,6 +42,7 @@ func cacheTransform() cache.TransformFunc {
 		}
 		if pod, ok := held.(*corev1.Pod); ok && err == nil {
 			trimPod(pod)
+			compactPod(pod)
 			table.internPod(pod)
 		}
 		return out, err
