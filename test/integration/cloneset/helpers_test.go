@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,7 +81,11 @@ func waitStatus(t *testing.T, ns, name string, timeout time.Duration, cond func(
 		if err != nil {
 			return false, err
 		}
-		return cs.Status.ObservedGeneration == cs.Generation && cond(cs.Status, cs), nil
+		if cs.Status.ObservedGeneration == cs.Generation && cond(cs.Status, cs) {
+			return true, nil
+		}
+		// Not an error: WaitFor keeps polling, and on timeout reports the last status seen.
+		return false, fmt.Errorf("last seen: generation %d, status %+v", cs.Generation, cs.Status)
 	})
 	return cs
 }
