@@ -140,7 +140,8 @@ func scaled(v *intstrutil.IntOrString, total int, roundUp bool) (int, error) {
 //  4. Not paused: bring old pods to the update revision while fewer than
 //     ExpectedUpdated are updated, keeping at least Replicas-MaxUnavailable pods
 //     available (surge pods count, so with maxSurge old pods go once new ones serve);
-//     pods in PreparingUpdate first, then unavailable ones.
+//     pods in PreparingUpdate first, then unavailable ones; a pod in PreparingUpdate
+//     the budget holds back still takes its place among the ExpectedUpdated.
 //  5. Not paused, with PartitionRollback: while more than ExpectedUpdated are updated
 //     (the partition was raised), bring updated pods back to the current revision,
 //     under the same availability budget, in the reverse of the update order.
@@ -239,13 +240,20 @@ func Compute(pods []PodInfo, l Limits) Plan {
 	if l.Paused || len(p.Delete) > 0 || needUpdate == 0 {
 		return p
 	}
+	held := 0 // pods in PreparingUpdate the budget does not let go yet
 	for _, c := range oldPodsByUpdateOrder(keep, l.Scatter) {
-		if len(p.Update) >= needUpdate {
+		if len(p.Update)+held >= needUpdate {
 			break
 		}
 		// Updating an already-unavailable pod costs no availability.
 		if c.Available {
 			if budget <= 0 {
+				// An earlier sync chose a pod in PreparingUpdate: it keeps its place
+				// until the budget lets it go, or a pod created meanwhile (unavailable,
+				// so free to update) would take it and be held by the hook in its turn.
+				if c.PreparingUpdate {
+					held++
+				}
 				continue
 			}
 			budget--
