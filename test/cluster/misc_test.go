@@ -87,7 +87,7 @@ func (s *suite) testDeletionProtection(t *testing.T) {
 			return err
 		}
 		for _, p := range pods {
-			if runningReady(&p) == nil {
+			if harness.RunningReady(&p) == nil {
 				return nil
 			}
 		}
@@ -133,7 +133,7 @@ func (s *suite) testContainerLaunchPriority(t *testing.T) {
 		}
 	}()
 	for _, name := range []string{"ordered-pod", "weighted-pod"} {
-		p := s.waitPod(t, name, 3*time.Minute, "every container running", runningReady)
+		p := s.waitPod(t, name, 3*time.Minute, "every container running", harness.RunningReady)
 		side, main := containerStatus(p, "sidecar"), containerStatus(p, "main")
 		sideAt, mainAt := side.State.Running.StartedAt.Time, main.State.Running.StartedAt.Time
 		if !sideAt.Before(mainAt) && !sideAt.Equal(mainAt) || side.RestartCount != 0 || main.RestartCount != 0 {

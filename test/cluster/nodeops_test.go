@@ -40,7 +40,7 @@ spec:
 		must(t, ignoreNotFound(s.kruise.AppsV1alpha1().ContainerRecreateRequests("default").Delete(ctx, "crr-demo", metav1.DeleteOptions{})))
 		must(t, ignoreNotFound(deletePodAndWait(ctx, s.c.Client, "default", "crr-target")))
 	}()
-	pod := s.waitPod(t, "crr-target", 2*time.Minute, "running and ready", runningReady)
+	pod := s.waitPod(t, "crr-target", 2*time.Minute, "running and ready", harness.RunningReady)
 	app0, err := appAt(ctx, pod.Status.PodIP)
 	must(t, err)
 	begin := time.Now()
@@ -57,7 +57,7 @@ spec:
 		return nil
 	}))
 	took := time.Since(begin)
-	after := s.waitPod(t, "crr-target", time.Minute, "running and ready again", runningReady)
+	after := s.waitPod(t, "crr-target", time.Minute, "running and ready again", harness.RunningReady)
 	for _, name := range []string{"app", "sidecar"} {
 		b, a := containerStatus(pod, name), containerStatus(after, name)
 		if a.RestartCount != b.RestartCount+1 || a.ContainerID == b.ContainerID {

@@ -29,18 +29,6 @@ func (s *suite) waitPod(t *testing.T, name string, timeout time.Duration, what s
 	return pod
 }
 
-func runningReady(p *corev1.Pod) error {
-	if p.Status.Phase != corev1.PodRunning {
-		return fmt.Errorf("phase %s%s", p.Status.Phase, harness.PodWhy(p))
-	}
-	for _, st := range p.Status.ContainerStatuses {
-		if st.State.Running == nil || !st.Ready {
-			return fmt.Errorf("container %s not running and ready%s", st.Name, harness.PodWhy(p))
-		}
-	}
-	return nil
-}
-
 func findContainer(p *corev1.Pod, name string) *corev1.Container {
 	for i := range p.Spec.Containers {
 		if p.Spec.Containers[i].Name == name {
@@ -63,7 +51,7 @@ func (s *suite) testSidecarSet(t *testing.T) {
 		must(t, ignoreNotFound(deletePodAndWait(ctx, s.c.Client, "default", "test-pod")))
 		must(t, ignoreNotFound(s.kruise.AppsV1alpha1().SidecarSets().Delete(ctx, "test-sidecarset", metav1.DeleteOptions{})))
 	}()
-	pod := s.waitPod(t, "test-pod", 2*time.Minute, "running and ready", runningReady)
+	pod := s.waitPod(t, "test-pod", 2*time.Minute, "running and ready", harness.RunningReady)
 	sc := findContainer(pod, "sidecar1")
 	if sc == nil {
 		t.Fatalf("test-pod has no sidecar1: containers %v", containerNames(pod))
@@ -104,7 +92,7 @@ func (s *suite) testSidecarSet(t *testing.T) {
 		if !strings.HasSuffix(st.Image, "busybox:1.36") || st.State.Running == nil || st.ContainerID == side0.ContainerID {
 			return fmt.Errorf("sidecar1 status image %s running %v", st.Image, st.State.Running != nil)
 		}
-		return runningReady(p)
+		return harness.RunningReady(p)
 	})
 	app1, side1 := containerStatus(after, "app"), containerStatus(after, "sidecar1")
 	if after.UID != pod.UID || app1.ContainerID != app0.ContainerID || app1.RestartCount != app0.RestartCount {
@@ -212,8 +200,8 @@ func (s *suite) testSidecarSetHotUpgrade(t *testing.T) {
 		return m
 	}
 	before := images(&pod)
-	if before["sidecar-1"] != "sidecarv1" || before["sidecar-2"] != "empty" || runningReady(&pod) != nil {
-		t.Fatalf("pod containers %v (%v); want sidecar-1 sidecarv1 and sidecar-2 empty, running", before, runningReady(&pod))
+	if before["sidecar-1"] != "sidecarv1" || before["sidecar-2"] != "empty" || harness.RunningReady(&pod) != nil {
+		t.Fatalf("pod containers %v (%v); want sidecar-1 sidecarv1 and sidecar-2 empty, running", before, harness.RunningReady(&pod))
 	}
 	t.Logf("pod %s: %v, all running", pod.Name, before)
 	begin := time.Now()
@@ -230,7 +218,7 @@ func (s *suite) testSidecarSetHotUpgrade(t *testing.T) {
 				return fmt.Errorf("%s: status image %s running %v", n, st.Image, st.State.Running != nil)
 			}
 		}
-		return runningReady(p)
+		return harness.RunningReady(p)
 	})
 	if after.UID != pod.UID {
 		t.Errorf("the pod was recreated")

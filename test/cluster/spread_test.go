@@ -37,7 +37,7 @@ func podsBy(ctx context.Context, s *suite, selector, label string) (running, pen
 			key = p.Annotations["apps.kruise.io/matched-workloadspread"]
 		}
 		switch {
-		case runningReady(&p) == nil:
+		case harness.RunningReady(&p) == nil:
 			running[key]++
 		case p.Status.Phase == corev1.PodPending && p.Spec.NodeName == "":
 			pending[key]++

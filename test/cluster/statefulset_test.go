@@ -89,7 +89,7 @@ func (s *suite) testAdvancedStatefulSet(t *testing.T) {
 			}
 			ready := 0
 			for _, p := range pods {
-				if p.DeletionTimestamp == nil && runningReady(&p) == nil {
+				if p.DeletionTimestamp == nil && harness.RunningReady(&p) == nil {
 					ready++
 				}
 			}

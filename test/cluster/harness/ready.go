@@ -62,12 +62,24 @@ func (c *Cluster) WaitKruiseSystemReady(ctx context.Context, timeout time.Durati
 	return names, err
 }
 
-// servingPod: the pod is not terminating, runs, every container of it runs and is
-// ready, and so is the pod (its Ready condition).
+// servingPod: the pod is not terminating, runs with every container running and
+// ready (RunningReady), and so is the pod (its Ready condition).
 func servingPod(p *corev1.Pod) error {
 	if p.DeletionTimestamp != nil {
 		return fmt.Errorf("terminating")
 	}
+	if err := RunningReady(p); err != nil {
+		return err
+	}
+	if !podutil.IsPodReady(p) {
+		return fmt.Errorf("not Ready%s", PodWhy(p))
+	}
+	return nil
+}
+
+// RunningReady: the pod runs and every container of it runs and is ready; the error
+// says what is not, with PodWhy.
+func RunningReady(p *corev1.Pod) error {
 	if p.Status.Phase != corev1.PodRunning {
 		return fmt.Errorf("phase %s%s", p.Status.Phase, PodWhy(p))
 	}
@@ -75,9 +87,6 @@ func servingPod(p *corev1.Pod) error {
 		if st.State.Running == nil || !st.Ready {
 			return fmt.Errorf("container %s not running and ready%s", st.Name, PodWhy(p))
 		}
-	}
-	if !podutil.IsPodReady(p) {
-		return fmt.Errorf("not Ready%s", PodWhy(p))
 	}
 	return nil
 }
