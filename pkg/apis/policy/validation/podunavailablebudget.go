@@ -91,7 +91,7 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 	allErrs = append(allErrs, appsvalidation.ValidateOptionalIntOrPercent(spec.MinAvailable, true, fld.Child("minAvailable"))...)
 
 	for i, op := range spec.ProtectOperations {
-		if !operations.Has(string(op)) {
+		if !operations.Has(op) {
 			allErrs = append(allErrs, field.NotSupported(fld.Child("protectOperations").Index(i), op, sets.List(operations)))
 		}
 	}
@@ -105,13 +105,7 @@ func validateSpec(spec *policy.PodUnavailableBudgetSpec, fld *field.Path) field.
 	return allErrs
 }
 
-var operations = func() sets.Set[string] {
-	out := sets.New[string]()
-	for _, op := range policy.PubOperations {
-		out.Insert(string(op))
-	}
-	return out
-}()
+var operations = sets.New(policy.PubOperations...)
 
 // validateAnnotations checks the annotations that steer the budget: the protected
 // operations and the replicas override.
@@ -120,7 +114,7 @@ func validateAnnotations(annotations map[string]string, fld *field.Path) field.E
 	if v, ok := annotations[policy.PubProtectOperationAnnotation]; ok {
 		p := fld.Key(policy.PubProtectOperationAnnotation)
 		for _, op := range strings.Split(v, ",") {
-			if !operations.Has(strings.TrimSpace(op)) {
+			if !operations.Has(policy.PubOperation(strings.TrimSpace(op))) {
 				allErrs = append(allErrs, field.NotSupported(p, op, sets.List(operations)))
 			}
 		}
