@@ -5,7 +5,7 @@ import (
 )
 
 // compactPod gives the cached pod's slices backing arrays of their own length and
-// lets its IP lists share the strings of the single-IP fields they repeat. The
+// lets podIPs share the string of the podIP it repeats. The
 // protobuf decoder appends repeated fields one element at a time, so five pod
 // conditions (a pod with a readiness gate has five or six) sit in an array of
 // eight: three unused 120-byte elements on every cached pod, held as long as the

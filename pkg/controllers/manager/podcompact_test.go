@@ -39,8 +39,6 @@ func TestCompactPod(t *testing.T) {
 			t.Errorf("%d conditions: values changed (-want +got):\n%s", conditions, diff)
 		}
 		if c := cap(pod.Status.Conditions); c > conditions {
-			// 120-byte elements: an exact-size array has no size class rounding
-			// up to a whole spare element below 8 of them.
 			t.Errorf("%d conditions: backing array holds %d", conditions, c)
 		}
 		if unsafe.StringData(pod.Status.PodIPs[0].IP) != unsafe.StringData(pod.Status.PodIP) {

@@ -1,7 +1,7 @@
 // Package ephemeraljob describes ephemeraljobs.apps.kruise.io (namespaced, v1beta1
 // preferred and v1alpha1, as in OpenKruise master): names, accessors, validation and
-// printed columns. It has neither scale nor rollback, and no deletion protection (OpenKruise protects
-// long-running workloads, not jobs).
+// printed columns. It has neither scale nor rollback, and no deletion protection
+// (OpenKruise protects long-running workloads, not jobs).
 package ephemeraljob
 
 import (
