@@ -5,33 +5,28 @@ import (
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/batch"
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
 // PodInfo is what the rollout math needs to know about one pod.
 type PodInfo struct {
-	Name string
+	// Candidate is what the update and deletion orders know of the pod (podorder):
+	// its name, labels, availability (ready for at least minReadySeconds; unavailable
+	// pods count against maxUnavailable), priority, pod-deletion-cost, readiness,
+	// node and age. Its PreparingUpdate is set only on pods not yet updated: an
+	// inPlaceUpdate hook holds the pod in PreparingUpdate on its way to the update
+	// revision, and the update takes it first.
+	podorder.Candidate
 	// Updated: the pod is at the update revision.
 	Updated bool
-	// Available: ready for at least minReadySeconds. Unavailable pods count against maxUnavailable.
-	Available bool
 	// SpecifiedDelete: named in podsToDelete or labelled apps.kruise.io/specified-delete.
 	SpecifiedDelete bool
-	// Priority orders pods for update (higher first) and deletion (lower first).
-	Priority int64
-	// DeletionCost is the controller.kubernetes.io/pod-deletion-cost annotation: on
-	// scale-down, lower cost goes first (after unavailable pods).
-	DeletionCost int32
 	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
 	// must be removed, so a held scale-down never picks a second victim.
 	PreparingDelete bool
 	// HeldOnDelete: the preDelete hook holds the pod, so deleting it moves it to
 	// PreparingDelete and it stays (until the hook's owner lets go).
 	HeldOnDelete bool
-	// PreparingUpdate: an inPlaceUpdate hook holds the pod (not updated) in
-	// PreparingUpdate on its way to the update revision; the update takes it first.
-	PreparingUpdate bool
-	// Labels are matched by the scatter strategy.
-	Labels map[string]string
 }
 
 // Limits are a CloneSet's resolved rollout parameters.

@@ -7,11 +7,12 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
-// oldPodsByUpdateOrder returns pods not at the update revision: those an
-// inPlaceUpdate hook holds in PreparingUpdate first (the update already chose them, as
-// OpenKruise keeps them first, so a pod created meanwhile is not taken instead), then
-// unavailable ones (updating them costs nothing), then by priority (higher first),
-// then by name; pods of equal standing are then spread by the scatter strategy.
+// oldPodsByUpdateOrder returns the pods not at the update revision in the order to
+// update them, podorder's update order: those an inPlaceUpdate hook holds in
+// PreparingUpdate first (the update already chose them, as OpenKruise keeps them
+// first, so a pod created meanwhile is not taken instead), then unavailable ones
+// (updating them costs nothing), then by priority (higher first), then by name; pods
+// of equal standing are then spread by the scatter strategy.
 func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []PodInfo {
 	var old []PodInfo
 	for _, p := range pods {
@@ -19,69 +20,19 @@ func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []Pod
 			old = append(old, p)
 		}
 	}
-	sort.SliceStable(old, func(i, j int) bool {
-		a, b := old[i], old[j]
-		if a.PreparingUpdate != b.PreparingUpdate {
-			return a.PreparingUpdate
-		}
-		if a.Available != b.Available {
-			return !a.Available
-		}
-		if a.Priority != b.Priority {
-			return a.Priority > b.Priority
-		}
-		return a.Name < b.Name
-	})
-	if len(scatter) == 0 {
-		return old
-	}
-	for start := 0; start < len(old); {
-		end := start + 1
-		for end < len(old) && old[end].PreparingUpdate == old[start].PreparingUpdate &&
-			old[end].Available == old[start].Available && old[end].Priority == old[start].Priority {
-			end++
-		}
-		scatterRun(old[start:end], scatter)
-		start = end
-	}
-	return old
-}
-
-// scatterRun reorders a run of equally ranked pods in place by the scatter terms.
-func scatterRun(run []PodInfo, scatter []pub.UpdateScatterTerm) {
-	refs := make([]podorder.PodRef, len(run))
-	byName := make(map[string]PodInfo, len(run))
-	for i, p := range run {
-		refs[i] = podorder.PodRef{Name: p.Name, Labels: p.Labels}
-		byName[p.Name] = p
-	}
-	for i, r := range podorder.Scatter(scatter, refs) {
-		run[i] = byName[r.Name]
-	}
+	return podorder.SortForUpdate(old, scatter)
 }
 
 // pickDeletions picks n pods to delete: up to excessOld pods at old revisions first,
-// then the rest; within each group unavailable, then lower pod-deletion-cost (the
-// annotation a WorkloadSpread sets so its last subsets empty first, as kube's
-// ReplicaSet controller honours it), then low-priority pods first.
+// then the rest. Pods a preDelete hook already holds go first; the others in podorder's
+// deletion order, the ReplicaSet controller's (unscheduled, pending, unavailable and
+// not ready first, then lower pod-deletion-cost, which a WorkloadSpread sets so its
+// last subsets empty first, then lower priority, then the pods on the most crowded
+// nodes, ready for the shortest time, restarted most and created last), as
+// OpenKruise's CloneSet chooses pods to scale in.
 func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
-	sorted := append([]PodInfo(nil), pods...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if a.PreparingDelete != b.PreparingDelete {
-			return a.PreparingDelete
-		}
-		if a.Available != b.Available {
-			return !a.Available
-		}
-		if a.DeletionCost != b.DeletionCost {
-			return a.DeletionCost < b.DeletionCost
-		}
-		if a.Priority != b.Priority {
-			return a.Priority < b.Priority
-		}
-		return a.Name > b.Name
-	})
+	sorted := podorder.SortForDelete(pods)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].PreparingDelete && !sorted[j].PreparingDelete })
 	var out []PodInfo
 	taken := map[string]bool{}
 	for _, p := range sorted {

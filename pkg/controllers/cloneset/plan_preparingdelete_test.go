@@ -3,15 +3,19 @@ package cloneset
 import (
 	"slices"
 	"testing"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 )
 
 // Pods a preDelete hook holds in PreparingDelete: counted by default (no replacement
 // while held, OpenKruise's default), not counted with ExcludePreparingDelete.
 func TestComputePreparingDelete(t *testing.T) {
 	held := func(name string, updated, specified bool) PodInfo {
-		return PodInfo{Name: name, Updated: updated, PreparingDelete: true, SpecifiedDelete: specified}
+		return PodInfo{Candidate: podorder.Candidate{Name: name}, Updated: updated, PreparingDelete: true, SpecifiedDelete: specified}
 	}
-	ok := func(name string, updated bool) PodInfo { return PodInfo{Name: name, Updated: updated, Available: true} }
+	ok := func(name string, updated bool) PodInfo {
+		return PodInfo{Candidate: podorder.Candidate{Name: name, Available: true}, Updated: updated}
+	}
 	cases := []struct {
 		name       string
 		pods       []PodInfo
@@ -22,9 +26,9 @@ func TestComputePreparingDelete(t *testing.T) {
 		wantHeld   []string
 	}{
 		{name: "specified, the hook will hold it: counted from the start",
-			pods: []PodInfo{ok("a", true), {Name: "b", Updated: true, Available: true, SpecifiedDelete: true, HeldOnDelete: true}}, replicas: 2, wantDelete: []string{"b"}},
+			pods: []PodInfo{ok("a", true), {Candidate: podorder.Candidate{Name: "b", Available: true}, Updated: true, SpecifiedDelete: true, HeldOnDelete: true}}, replicas: 2, wantDelete: []string{"b"}},
 		{name: "specified, no hook: replaced at once",
-			pods: []PodInfo{ok("a", true), {Name: "b", Updated: true, Available: true, SpecifiedDelete: true}}, replicas: 2, wantCreate: 1, wantDelete: []string{"b"}},
+			pods: []PodInfo{ok("a", true), {Candidate: podorder.Candidate{Name: "b", Available: true}, Updated: true, SpecifiedDelete: true}}, replicas: 2, wantCreate: 1, wantDelete: []string{"b"}},
 		{name: "specified and held: counted, no replacement yet",
 			pods: []PodInfo{ok("a", true), held("b", true, true)}, replicas: 2, wantDelete: []string{"b"}},
 		{name: "specified and held, excluded: replaced at once",

@@ -5,9 +5,12 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kruise-native/kruise-native/pkg/controllers/internal/podorder"
 
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
@@ -16,10 +19,12 @@ import (
 func pods(spec string) []PodInfo {
 	// spec: one letter per pod: U updated+available, u updated+unavailable,
 	// O old+available, o old+unavailable, D/d old specified for deletion,
-	// P/p old in PreparingUpdate (available/unavailable).
+	// P/p old in PreparingUpdate (available/unavailable). Each pod is created a
+	// second after the one before it, so of equals the last is deleted first.
 	var out []PodInfo
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, c := range spec {
-		p := PodInfo{Name: fmt.Sprintf("p%d", i)}
+		p := PodInfo{Candidate: podorder.Candidate{Name: fmt.Sprintf("p%d", i), CreationTime: created.Add(time.Duration(i) * time.Second)}}
 		switch c {
 		case 'U':
 			p.Updated, p.Available = true, true
@@ -268,5 +273,41 @@ func TestComputeScattersUpdates(t *testing.T) {
 	}
 	if !slices.Equal(at, []int{0, 5, 9}) {
 		t.Fatalf("foo=bar pods at update positions %v (%v), want [0 5 9]", at, got.Update)
+	}
+}
+
+// Scale-in takes pods in the ReplicaSet controller's order, as OpenKruise's CloneSet
+// does: of equally available pods at one revision, those sharing a node with more of
+// the CloneSet's pods first, then the one ready for the shortest time, then the newest.
+func TestComputeScaleInOrder(t *testing.T) {
+	ready := time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name  string
+		setup func(in []PodInfo)
+		want  []string
+	}{
+		{"the newest when all else is equal", func([]PodInfo) {}, []string{"p2"}},
+		{"a pod on the most crowded node before a newer one", func(in []PodInfo) {
+			in[0].Node, in[1].Node, in[2].Node = "n1", "n1", "n2"
+		}, []string{"p1"}},
+		{"the pod ready for the shortest time before a newer one", func(in []PodInfo) {
+			in[0].ReadyTime = ready.Add(time.Minute)
+		}, []string{"p0"}},
+		{"a pod with more restarts before a newer one", func(in []PodInfo) {
+			in[1].Restarts = 2
+		}, []string{"p1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := pods("UUU")
+			for i := range in {
+				in[i].Ready, in[i].ReadyTime, in[i].Node = true, ready, "n"+fmt.Sprint(i)
+			}
+			tc.setup(in)
+			got := Compute(in, Limits{Replicas: 2, MaxUnavailable: 1, ScaleMaxUnavailable: -1})
+			if !slices.Equal(got.Delete, tc.want) {
+				t.Fatalf("deleted %v, want %v", got.Delete, tc.want)
+			}
+		})
 	}
 }

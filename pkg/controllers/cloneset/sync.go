@@ -96,17 +96,14 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 		ok, wait := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, st.now)
 		st.requeue.After(wait)
 		updated := st.revs.IsUpdated(pod)
+		cand := podorder.CandidateFromPod(pod, ok && !inplaceupdate.IsInPlaceUpdating(pod), rollingUpdate(cs).PriorityStrategy)
+		cand.PreparingUpdate = cand.PreparingUpdate && !updated
 		infos = append(infos, PodInfo{
-			Name:            pod.Name,
+			Candidate:       cand,
 			Updated:         updated,
-			PreparingUpdate: !updated && lifecycle.State(pod) == pub.LifecycleStatePreparingUpdate,
-			Available:       ok && !inplaceupdate.IsInPlaceUpdating(pod),
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
-			Priority:        podorder.Priority(rollingUpdate(cs).PriorityStrategy, pod.Labels),
-			DeletionCost:    podorder.DeletionCost(pod.Annotations),
 			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
 			HeldOnDelete:    lifecycle.HookHolds(preDeleteHook(cs), pod),
-			Labels:          pod.Labels,
 		})
 	}
 	replicas := 1

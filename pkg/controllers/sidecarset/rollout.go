@@ -83,12 +83,12 @@ func planRollout(ss *apps.SidecarSet, pods []podStatus) plan {
 	var cands []podorder.Candidate
 	for _, ps := range candidates {
 		byName[ps.pod.Name+"/"+ps.pod.Namespace] = ps
-		c := podorder.CandidateFromPod(ps.pod, ps.ready)
+		c := podorder.CandidateFromPod(ps.pod, ps.ready, s.PriorityStrategy)
 		c.Name = ps.pod.Name + "/" + ps.pod.Namespace
 		cands = append(cands, c)
 	}
 	heldByPartition, heldByUnavailable := 0, 0
-	for _, c := range podorder.SortForUpdate(cands, s.PriorityStrategy, s.ScatterStrategy) {
+	for _, c := range podorder.SortForUpdate(cands, s.ScatterStrategy) {
 		ps := byName[c.Name]
 		switch {
 		case len(p.upgrade) >= budget:

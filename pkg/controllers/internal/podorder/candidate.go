@@ -30,13 +30,17 @@ type Candidate struct {
 	// DeletionCost is the controller.kubernetes.io/pod-deletion-cost annotation
 	// (0 when absent or invalid); lower is deleted first.
 	DeletionCost int32
+	// Priority is the pod's update priority under the workload's strategy (see
+	// Priority): higher is updated first and deleted last.
+	Priority int64
 	// PreparingUpdate: the pod's lifecycle state is PreparingUpdate, so its update
 	// hook already runs; it is updated before any other so that no hook is left half done.
 	PreparingUpdate bool
 }
 
-// CandidateFromPod fills a Candidate from pod; available is the workload's verdict.
-func CandidateFromPod(pod *corev1.Pod, available bool) Candidate {
+// CandidateFromPod fills a Candidate from pod; available is the workload's verdict and
+// strategy its update priority strategy (nil: every pod has priority 0).
+func CandidateFromPod(pod *corev1.Pod, available bool, strategy *pub.UpdatePriorityStrategy) Candidate {
 	c := Candidate{
 		Name:            pod.Name,
 		Labels:          pod.Labels,
@@ -45,6 +49,7 @@ func CandidateFromPod(pod *corev1.Pod, available bool) Candidate {
 		Node:            pod.Spec.NodeName,
 		CreationTime:    pod.CreationTimestamp.Time,
 		DeletionCost:    DeletionCost(pod.Annotations),
+		Priority:        Priority(strategy, pod.Labels),
 		PreparingUpdate: pod.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingUpdate),
 	}
 	for i := range pod.Status.Conditions {

@@ -38,16 +38,19 @@ func TestCandidateFromPod(t *testing.T) {
 	want := Candidate{
 		Name: "p", Labels: pod.Labels, Available: true, Ready: true, ReadyTime: t0,
 		Phase: corev1.PodRunning, Node: "n1", Restarts: 5, SidecarRestarts: 4,
-		CreationTime: created.Time, DeletionCost: -3, PreparingUpdate: true,
+		CreationTime: created.Time, DeletionCost: -3, Priority: 7, PreparingUpdate: true,
 	}
-	if got := CandidateFromPod(pod, true); !reflect.DeepEqual(got, want) {
+	weightApp := &pub.UpdatePriorityStrategy{WeightPriority: []pub.UpdatePriorityWeightTerm{
+		{Weight: 7, MatchSelector: metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}},
+	}}
+	if got := CandidateFromPod(pod, true, weightApp); !reflect.DeepEqual(got, want) {
 		t.Errorf("CandidateFromPod =\n%+v\nwant\n%+v", got, want)
 	}
 
 	pod.Status.Conditions[1].Status = corev1.ConditionFalse
 	pod.Labels[pub.LifecycleStateKey] = string(pub.LifecycleStateNormal)
-	got := CandidateFromPod(pod, false)
-	if got.Ready || !got.ReadyTime.IsZero() || got.Available || got.PreparingUpdate {
+	got := CandidateFromPod(pod, false, nil)
+	if got.Ready || !got.ReadyTime.IsZero() || got.Available || got.PreparingUpdate || got.Priority != 0 {
 		t.Errorf("unready pod: %+v", got)
 	}
 }

@@ -4,7 +4,8 @@
 // Kruise workload and knows pods and pod labels, never a workload kind.
 //
 // Everything here is a pure function: the workload builds one Candidate per pod
-// (CandidateFromPod), sorts, and takes pods from the front of the result.
+// (CandidateFromPod), or a record of its own that embeds one, sorts, and takes its
+// records from the front of the result.
 //
 //	SortForUpdate: PreparingUpdate pods, then unavailable, then higher priority; pods of
 //	               equal standing are ordered by name, then scattered.

@@ -6,33 +6,17 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
-// PodRef is a pod as Scatter sees it.
-type PodRef struct {
-	Name   string
-	Labels map[string]string
-}
-
-// Scatter reorders an ordered list of pods so that the pods matching a term (label
-// key=value) are spread evenly over the list instead of following each other: the first
-// matching pod goes first, the last one last, the others at even intervals between.
-// With 10 pods of which 3 carry foo=bar, those 3 become the 1st, 6th and 10th.
-// The pods that do not match keep their relative order, and so do those that do.
-//
-// A term is skipped while fewer than two pods match it or fewer than two do not
-// (there is nothing to spread). With several terms, the term matching the most pods is
-// spread first and the one matching the fewest last, so the rarest term is spread
-// exactly and the others as well as that allows. The input is not modified.
-func Scatter(terms []pub.UpdateScatterTerm, pods []PodRef) []PodRef {
-	order := scatterOrder(terms, len(pods), func(i int) map[string]string { return pods[i].Labels })
-	out := make([]PodRef, len(pods))
-	for i, idx := range order {
-		out[i] = pods[idx]
-	}
-	return out
-}
-
 // scatterOrder returns the permutation of 0..n-1 that scatters the items whose labels
-// are labelsOf(i), starting from their current order.
+// are labelsOf(i), starting from their current order: the items matching a term (label
+// key=value) are spread evenly instead of following each other. The first matching item
+// goes first, the last one last, the others at even intervals between: with 10 items of
+// which 3 carry foo=bar, those 3 become the 1st, 6th and 10th. The items that do not
+// match keep their relative order, and so do those that do.
+//
+// A term is skipped while fewer than two items match it or fewer than two do not
+// (there is nothing to spread). With several terms, the term matching the most items is
+// spread first and the one matching the fewest last, so the rarest term is spread
+// exactly and the others as well as that allows.
 func scatterOrder(terms []pub.UpdateScatterTerm, n int, labelsOf func(int) map[string]string) []int {
 	order := make([]int, n)
 	for i := range order {

@@ -12,6 +12,22 @@ import (
 
 var fooBar = []pub.UpdateScatterTerm{{Key: "foo", Value: "bar"}}
 
+// PodRef is a pod as the scatter tests see it.
+type PodRef struct {
+	Name   string
+	Labels map[string]string
+}
+
+// Scatter applies scatterOrder to pods, returning them reordered.
+func Scatter(terms []pub.UpdateScatterTerm, pods []PodRef) []PodRef {
+	order := scatterOrder(terms, len(pods), func(i int) map[string]string { return pods[i].Labels })
+	out := make([]PodRef, len(pods))
+	for i, idx := range order {
+		out[i] = pods[idx]
+	}
+	return out
+}
+
 // refs builds pods p0, p1, ... from a layout: "M" carries foo=bar, "A" a=1, "B" b=1,
 // "AB" both, anything else no label.
 func refs(layout ...string) []PodRef {

@@ -9,16 +9,24 @@ import (
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 )
 
-type ranked struct {
-	Candidate
-	priority int64
+// Orderable is what the sorts order: a Candidate itself, or a workload's own record of a
+// pod that embeds one, so that a sort hands the workload back its records.
+type Orderable interface {
+	OrderCandidate() Candidate
 }
 
-func rank(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []ranked {
-	prio := compile(strategy)
-	out := make([]ranked, len(pods))
+// OrderCandidate makes a Candidate (and every record embedding one) Orderable.
+func (c Candidate) OrderCandidate() Candidate { return c }
+
+type indexed struct {
+	Candidate
+	at int // index in the caller's slice
+}
+
+func index[P Orderable](pods []P) []indexed {
+	out := make([]indexed, len(pods))
 	for i := range pods {
-		out[i] = ranked{Candidate: pods[i], priority: prio(pods[i].Labels)}
+		out[i] = indexed{Candidate: pods[i].OrderCandidate(), at: i}
 	}
 	return out
 }
@@ -28,10 +36,10 @@ func rank(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []ranked {
 //  2. unavailable before available (not ready first among them): updating a pod that
 //     is already unavailable costs no availability;
 //  3. higher Priority first;
-//  4. pods of equal standing by name, then scattered by the scatter terms (Scatter), so
-//     scattering never overrides availability or priority.
-func SortForUpdate(pods []Candidate, strategy *pub.UpdatePriorityStrategy, scatter []pub.UpdateScatterTerm) []Candidate {
-	items := rank(pods, strategy)
+//  4. pods of equal standing by name, then scattered by the scatter terms (see
+//     scatterOrder), so scattering never overrides availability or priority.
+func SortForUpdate[P Orderable](pods []P, scatter []pub.UpdateScatterTerm) []P {
+	items := index(pods)
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := &items[i], &items[j]
 		if !sameStanding(a, b) {
@@ -39,7 +47,7 @@ func SortForUpdate(pods []Candidate, strategy *pub.UpdatePriorityStrategy, scatt
 		}
 		return a.Name < b.Name
 	})
-	out := make([]Candidate, 0, len(items))
+	out := make([]P, 0, len(items))
 	for start := 0; start < len(items); {
 		end := start + 1
 		for end < len(items) && sameStanding(&items[start], &items[end]) {
@@ -47,18 +55,18 @@ func SortForUpdate(pods []Candidate, strategy *pub.UpdatePriorityStrategy, scatt
 		}
 		run := items[start:end]
 		for _, idx := range scatterOrder(scatter, len(run), func(i int) map[string]string { return run[i].Labels }) {
-			out = append(out, run[idx].Candidate)
+			out = append(out, pods[run[idx].at])
 		}
 		start = end
 	}
 	return out
 }
 
-func sameStanding(a, b *ranked) bool {
-	return a.PreparingUpdate == b.PreparingUpdate && a.Available == b.Available && a.Ready == b.Ready && a.priority == b.priority
+func sameStanding(a, b *indexed) bool {
+	return a.PreparingUpdate == b.PreparingUpdate && a.Available == b.Available && a.Ready == b.Ready && a.Priority == b.Priority
 }
 
-func standsBefore(a, b *ranked) bool {
+func standsBefore(a, b *indexed) bool {
 	switch {
 	case a.PreparingUpdate != b.PreparingUpdate:
 		return a.PreparingUpdate
@@ -67,7 +75,7 @@ func standsBefore(a, b *ranked) bool {
 	case a.Ready != b.Ready:
 		return !a.Ready
 	default:
-		return a.priority > b.priority
+		return a.Priority > b.Priority
 	}
 }
 
@@ -85,8 +93,8 @@ var phaseOrdinal = map[corev1.PodPhase]int{corev1.PodPending: 0, corev1.PodUnkno
 //  7. among ready pods, the one ready for the shortest time first (unknown time first);
 //  8. more container restarts first (regular containers, then sidecars);
 //  9. newer first (unknown creation time first), then by name.
-func SortForDelete(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []Candidate {
-	items := rank(pods, strategy)
+func SortForDelete[P Orderable](pods []P) []P {
+	items := index(pods)
 	onNode := map[string]int{}
 	for i := range items {
 		if items[i].Node != "" {
@@ -110,8 +118,8 @@ func SortForDelete(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []Can
 		if a.DeletionCost != b.DeletionCost {
 			return a.DeletionCost < b.DeletionCost
 		}
-		if a.priority != b.priority {
-			return a.priority < b.priority
+		if a.Priority != b.Priority {
+			return a.Priority < b.Priority
 		}
 		if ca, cb := onNode[a.Node], onNode[b.Node]; ca != cb {
 			return ca > cb
@@ -130,9 +138,9 @@ func SortForDelete(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []Can
 		}
 		return a.Name < b.Name
 	})
-	out := make([]Candidate, len(items))
+	out := make([]P, len(items))
 	for i := range items {
-		out[i] = items[i].Candidate
+		out[i] = pods[items[i].at]
 	}
 	return out
 }

@@ -29,6 +29,17 @@ func candNames(cs []Candidate) string {
 	return strings.Join(s, " ")
 }
 
+// prioritized returns copies of pods with their Priority under strategy, as
+// CandidateFromPod sets it.
+func prioritized(pods []Candidate, strategy *pub.UpdatePriorityStrategy) []Candidate {
+	out := make([]Candidate, len(pods))
+	for i, c := range pods {
+		c.Priority = Priority(strategy, c.Labels)
+		out[i] = c
+	}
+	return out
+}
+
 func TestSortForUpdate(t *testing.T) {
 	unavailable := func(c Candidate) Candidate { c.Available = false; return c }
 	notReady := func(c Candidate) Candidate { c.Available, c.Ready, c.ReadyTime = false, false, time.Time{}; return c }
@@ -105,7 +116,7 @@ func TestSortForUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := candNames(tt.pods)
-			got := SortForUpdate(tt.pods, tt.strategy, tt.scatter)
+			got := SortForUpdate(prioritized(tt.pods, tt.strategy), tt.scatter)
 			if candNames(got) != tt.want {
 				t.Errorf("SortForUpdate = %q, want %q", candNames(got), tt.want)
 			}
@@ -175,7 +186,7 @@ func TestSortForDelete(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, in := range [][]Candidate{{tt.first, tt.second}, {tt.second, tt.first}} {
-				got := SortForDelete(in, tt.strategy)
+				got := SortForDelete(prioritized(in, tt.strategy))
 				if got[0].Name != tt.first.Name {
 					t.Errorf("SortForDelete(%s) = %s, want %s first", candNames(in), candNames(got), tt.first.Name)
 				}
@@ -187,7 +198,7 @@ func TestSortForDelete(t *testing.T) {
 func TestSortForDeleteColocated(t *testing.T) {
 	on := func(name, node string) Candidate { c := healthy(name, nil); c.Node = node; return c }
 	pods := []Candidate{on("a", "n1"), on("b", "n2"), on("c", "n1"), on("d", "n3"), on("e", "n1"), on("f", "n2")}
-	if got := candNames(SortForDelete(pods, nil)); got != "a c e b f d" {
+	if got := candNames(SortForDelete(pods)); got != "a c e b f d" {
 		t.Errorf("SortForDelete = %q, want pods on the fullest node first", got)
 	}
 	if got := candNames(pods); got != "a b c d e f" {
