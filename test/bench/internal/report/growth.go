@@ -46,10 +46,12 @@ type GrowthComparison struct {
 }
 
 // SlopeRatio is the CloneSet side's slope over the Deployment side's; ok is false
-// without both lines, or with a Deployment slope that is not positive (no meaningful
-// ratio). A CloneSet slope of 0 is a figure: 0×.
+// without both lines, with a Deployment slope that is not positive, or with a falling
+// CloneSet line: a cost does not shrink with more pods, so such a line is the reading's
+// noise (its row says so), and a negative ratio would be no figure. A CloneSet slope
+// of 0 is a figure: 0×.
 func (c GrowthComparison) SlopeRatio() (r float64, ok bool) {
-	if c.CloneSet.Line == nil || c.Deployment.Line == nil || c.Deployment.Line.Slope <= 0 {
+	if c.CloneSet.Line == nil || c.Deployment.Line == nil || c.Deployment.Line.Slope <= 0 || c.CloneSet.Line.Slope < 0 {
 		return 0, false
 	}
 	return c.CloneSet.Line.Slope / c.Deployment.Line.Slope, true

@@ -159,6 +159,17 @@ func TestGrowthComparisonsAndTarget(t *testing.T) {
 	if !strings.Contains(flat, "| controller peak RSS | kruise-controller | -1.02 KiB | 40.0 MiB | 1.00 | – (no growth measured: within the noise) |") {
 		t.Errorf("a falling line was extrapolated:\n%s", flat)
 	}
+	// Nor does it give a ratio (a negative one read "-0.39×" in a real run), or a verdict.
+	falling := &GrowthResults{PodsEach: 10, Sizes: []*ScaleResults{growthSize(100, 150, 0.02, 40, -0.001), growthSize(200, 150, 0.02, 40, -0.001)}}
+	if r, ok := GrowthComparisons(falling)[0].SlopeRatio(); ok {
+		t.Errorf("falling kruise-controller line: ratio %v, want none", r)
+	}
+	if tg := verdict(falling); !tg.Missing {
+		t.Errorf("falling kruise-controller line: %+v, want no figure", tg)
+	}
+	if md := growthMarkdown(&Results{Date: "test", Config: Config{Phases: "growth"}, Growth: falling}, ".", true); !strings.Contains(md, "within the noise) | – | ≤ 0.5×: **no figure** |") {
+		t.Errorf("falling kruise-controller line: the table gives a ratio:\n%s", md)
+	}
 	dir := t.TempDir()
 	files, err := Charts(r, dir)
 	if err != nil {
