@@ -92,11 +92,12 @@ func (c *Controller) sync(ctx context.Context, key string) (time.Duration, error
 func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 	cs := st.cs
 	infos := make([]PodInfo, 0, len(st.pods))
+	priority := podorder.PriorityFor(rollingUpdate(cs).PriorityStrategy)
 	for _, pod := range st.pods {
 		ok, wait := podcondition.AvailableIn(pod, cs.Spec.MinReadySeconds, st.now)
 		st.requeue.After(wait)
 		updated := st.revs.IsUpdated(pod)
-		cand := podorder.CandidateFromPod(pod, ok && !inplaceupdate.IsInPlaceUpdating(pod), rollingUpdate(cs).PriorityStrategy)
+		cand := podorder.CandidateFromPod(pod, ok && !inplaceupdate.IsInPlaceUpdating(pod), priority)
 		cand.PreparingUpdate = cand.PreparingUpdate && !updated
 		infos = append(infos, PodInfo{
 			Candidate:       cand,

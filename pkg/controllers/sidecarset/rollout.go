@@ -81,9 +81,10 @@ func planRollout(ss *apps.SidecarSet, pods []podStatus) plan {
 
 	byName := map[string]podStatus{}
 	var cands []podorder.Candidate
+	priority := podorder.PriorityFor(s.PriorityStrategy)
 	for _, ps := range candidates {
 		byName[ps.pod.Name+"/"+ps.pod.Namespace] = ps
-		c := podorder.CandidateFromPod(ps.pod, ps.ready, s.PriorityStrategy)
+		c := podorder.CandidateFromPod(ps.pod, ps.ready, priority)
 		c.Name = ps.pod.Name + "/" + ps.pod.Namespace
 		cands = append(cands, c)
 	}

@@ -55,6 +55,7 @@ func podStates(st *syncState, p Params) []PodState {
 	if ru := st.set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.UnorderedUpdate != nil {
 		strategy = ru.UnorderedUpdate.PriorityStrategy
 	}
+	priority := podorder.PriorityFor(strategy)
 	minReady := minReadySeconds(st.set)
 	out := make([]PodState, 0, len(st.pods))
 	for ord, pod := range st.byOrdinal {
@@ -74,7 +75,7 @@ func podStates(st *syncState, p Params) []PodState {
 			ClaimsResizing:  st.claimStates[ord].resizing,
 		}
 		if p.Unordered {
-			s.Priority = podorder.Priority(strategy, pod.Labels)
+			s.Priority = priority(pod.Labels)
 		}
 		out = append(out, s)
 	}

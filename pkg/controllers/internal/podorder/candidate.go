@@ -39,8 +39,8 @@ type Candidate struct {
 }
 
 // CandidateFromPod fills a Candidate from pod; available is the workload's verdict and
-// strategy its update priority strategy (nil: every pod has priority 0).
-func CandidateFromPod(pod *corev1.Pod, available bool, strategy *pub.UpdatePriorityStrategy) Candidate {
+// priority its compiled update priority strategy (PriorityFor).
+func CandidateFromPod(pod *corev1.Pod, available bool, priority PriorityFunc) Candidate {
 	c := Candidate{
 		Name:            pod.Name,
 		Labels:          pod.Labels,
@@ -49,7 +49,7 @@ func CandidateFromPod(pod *corev1.Pod, available bool, strategy *pub.UpdatePrior
 		Node:            pod.Spec.NodeName,
 		CreationTime:    pod.CreationTimestamp.Time,
 		DeletionCost:    DeletionCost(pod.Annotations),
-		Priority:        Priority(strategy, pod.Labels),
+		Priority:        priority(pod.Labels),
 		PreparingUpdate: pod.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingUpdate),
 	}
 	for i := range pod.Status.Conditions {

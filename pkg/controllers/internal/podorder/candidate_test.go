@@ -43,13 +43,13 @@ func TestCandidateFromPod(t *testing.T) {
 	weightApp := &pub.UpdatePriorityStrategy{WeightPriority: []pub.UpdatePriorityWeightTerm{
 		{Weight: 7, MatchSelector: metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}},
 	}}
-	if got := CandidateFromPod(pod, true, weightApp); !reflect.DeepEqual(got, want) {
+	if got := CandidateFromPod(pod, true, PriorityFor(weightApp)); !reflect.DeepEqual(got, want) {
 		t.Errorf("CandidateFromPod =\n%+v\nwant\n%+v", got, want)
 	}
 
 	pod.Status.Conditions[1].Status = corev1.ConditionFalse
 	pod.Labels[pub.LifecycleStateKey] = string(pub.LifecycleStateNormal)
-	got := CandidateFromPod(pod, false, nil)
+	got := CandidateFromPod(pod, false, PriorityFor(nil))
 	if got.Ready || !got.ReadyTime.IsZero() || got.Available || got.PreparingUpdate || got.Priority != 0 {
 		t.Errorf("unready pod: %+v", got)
 	}

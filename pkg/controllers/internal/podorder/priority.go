@@ -32,13 +32,15 @@ const (
 //     with none of the keys comes after every pod with one.
 //   - both set (validation forbids it): weights, as OpenKruise; neither or nil: 0.
 func Priority(strategy *pub.UpdatePriorityStrategy, podLabels map[string]string) int64 {
-	return compile(strategy)(podLabels)
+	return PriorityFor(strategy)(podLabels)
 }
 
-type priorityFunc func(map[string]string) int64
+// PriorityFunc is a compiled strategy: a pod's Priority from its labels.
+type PriorityFunc func(map[string]string) int64
 
-// compile turns strategy into a function, parsing each selector once.
-func compile(strategy *pub.UpdatePriorityStrategy) priorityFunc {
+// PriorityFor compiles strategy, parsing each selector once: a workload compiles its
+// strategy once per sync, not once per pod.
+func PriorityFor(strategy *pub.UpdatePriorityStrategy) PriorityFunc {
 	switch {
 	case strategy == nil:
 		return func(map[string]string) int64 { return 0 }
@@ -51,7 +53,7 @@ func compile(strategy *pub.UpdatePriorityStrategy) priorityFunc {
 	}
 }
 
-func weightPriority(terms []pub.UpdatePriorityWeightTerm) priorityFunc {
+func weightPriority(terms []pub.UpdatePriorityWeightTerm) PriorityFunc {
 	type term struct {
 		weight   int64
 		selector labels.Selector
@@ -75,7 +77,7 @@ func weightPriority(terms []pub.UpdatePriorityWeightTerm) priorityFunc {
 	}
 }
 
-func orderPriority(terms []pub.UpdatePriorityOrderTerm) priorityFunc {
+func orderPriority(terms []pub.UpdatePriorityOrderTerm) PriorityFunc {
 	return func(podLabels map[string]string) int64 {
 		for i, t := range terms {
 			v, ok := podLabels[t.OrderedKey]
