@@ -13,17 +13,14 @@ type PodInfo struct {
 	// Candidate is what the update and deletion orders know of the pod (podorder):
 	// its name, labels, availability (ready for at least minReadySeconds; unavailable
 	// pods count against maxUnavailable), priority, pod-deletion-cost, readiness,
-	// node and age. Its PreparingUpdate is set only on pods not yet updated: an
-	// inPlaceUpdate hook holds the pod in PreparingUpdate on its way to the update
-	// revision, and the update takes it first.
+	// node and age, and whether a lifecycle hook holds it. Its PreparingUpdate is set
+	// only on pods not yet updated: an inPlaceUpdate hook holds the pod in
+	// PreparingUpdate on its way to the update revision, and the update takes it first.
 	podorder.Candidate
 	// Updated: the pod is at the update revision.
 	Updated bool
 	// SpecifiedDelete: named in podsToDelete or labelled apps.kruise.io/specified-delete.
 	SpecifiedDelete bool
-	// PreparingDelete: a preDelete hook already holds the pod; it goes first when pods
-	// must be removed, so a held scale-down never picks a second victim.
-	PreparingDelete bool
 	// HeldOnDelete: the preDelete hook holds the pod, so deleting it moves it to
 	// PreparingDelete and it stays (until the hook's owner lets go).
 	HeldOnDelete bool

@@ -24,15 +24,14 @@ func oldPodsByUpdateOrder(pods []PodInfo, scatter []pub.UpdateScatterTerm) []Pod
 }
 
 // pickDeletions picks n pods to delete: up to excessOld pods at old revisions first,
-// then the rest. Pods a preDelete hook already holds go first; the others in podorder's
-// deletion order, the ReplicaSet controller's (unscheduled, pending, unavailable and
+// then the rest, in podorder's deletion order: pods a preDelete hook already holds
+// first, then the ReplicaSet controller's order (unscheduled, pending, unavailable and
 // not ready first, then lower pod-deletion-cost, which a WorkloadSpread sets so its
 // last subsets empty first, then lower priority, then the pods on the most crowded
 // nodes, ready for the shortest time, restarted most and created last), as
 // OpenKruise's CloneSet chooses pods to scale in.
 func pickDeletions(pods []PodInfo, n, excessOld int) []PodInfo {
 	sorted := podorder.SortForDelete(pods)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].PreparingDelete && !sorted[j].PreparingDelete })
 	var out []PodInfo
 	taken := map[string]bool{}
 	for _, p := range sorted {

@@ -11,7 +11,7 @@ import (
 // while held, OpenKruise's default), not counted with ExcludePreparingDelete.
 func TestComputePreparingDelete(t *testing.T) {
 	held := func(name string, updated, specified bool) PodInfo {
-		return PodInfo{Candidate: podorder.Candidate{Name: name}, Updated: updated, PreparingDelete: true, SpecifiedDelete: specified}
+		return PodInfo{Candidate: podorder.Candidate{Name: name, PreparingDelete: true}, Updated: updated, SpecifiedDelete: specified}
 	}
 	ok := func(name string, updated bool) PodInfo {
 		return PodInfo{Candidate: podorder.Candidate{Name: name, Available: true}, Updated: updated}

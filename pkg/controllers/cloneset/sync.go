@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
 
-	"github.com/kruise-native/kruise-native/pkg/apis/apps/pub"
 	"github.com/kruise-native/kruise-native/pkg/apis/apps/v1beta1"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/claimtemplate"
 	"github.com/kruise-native/kruise-native/pkg/controllers/internal/inplaceupdate"
@@ -103,7 +102,6 @@ func (c *Controller) reconcilePods(ctx context.Context, st *syncState) error {
 			Candidate:       cand,
 			Updated:         updated,
 			SpecifiedDelete: isSpecifiedDelete(cs, pod),
-			PreparingDelete: lifecycle.State(pod) == pub.LifecycleStatePreparingDelete,
 			HeldOnDelete:    lifecycle.HookHolds(preDeleteHook(cs), pod),
 		})
 	}

@@ -36,6 +36,10 @@ type Candidate struct {
 	// PreparingUpdate: the pod's lifecycle state is PreparingUpdate, so its update
 	// hook already runs; it is updated before any other so that no hook is left half done.
 	PreparingUpdate bool
+	// PreparingDelete: the pod's lifecycle state is PreparingDelete, so a preDelete hook
+	// already holds it; it is deleted before any other, so that a held scale-down never
+	// picks a second victim.
+	PreparingDelete bool
 }
 
 // CandidateFromPod fills a Candidate from pod; available is the workload's verdict and
@@ -51,6 +55,7 @@ func CandidateFromPod(pod *corev1.Pod, available bool, priority PriorityFunc) Ca
 		DeletionCost:    DeletionCost(pod.Annotations),
 		Priority:        priority(pod.Labels),
 		PreparingUpdate: pod.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingUpdate),
+		PreparingDelete: pod.Labels[pub.LifecycleStateKey] == string(pub.LifecycleStatePreparingDelete),
 	}
 	for i := range pod.Status.Conditions {
 		cond := &pod.Status.Conditions[i]

@@ -9,6 +9,6 @@
 //
 //	SortForUpdate: PreparingUpdate pods, then unavailable, then higher priority; pods of
 //	               equal standing are ordered by name, then scattered.
-//	SortForDelete: kube's ActivePods order (unscheduled, pending, unready, ... first),
+//	SortForDelete: PreparingDelete pods, then kube's ActivePods order (unscheduled, pending, unready, ... first),
 //	               with pod-deletion-cost and Kruise priority (lower first) folded in.
 package podorder

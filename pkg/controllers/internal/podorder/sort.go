@@ -83,7 +83,8 @@ var phaseOrdinal = map[corev1.PodPhase]int{corev1.PodPending: 0, corev1.PodUnkno
 
 // SortForDelete returns pods in the order to delete them, the one to delete first
 // first (the input is not modified). It is the ReplicaSet controller's order with
-// availability and Kruise priority added:
+// availability and Kruise priority added, after the pods a preDelete hook holds:
+//  0. PreparingDelete first;
 //  1. unscheduled before scheduled;
 //  2. Pending (and any phase other than Unknown and Running) before Unknown before Running;
 //  3. unavailable before available, then not ready before ready;
@@ -103,6 +104,9 @@ func SortForDelete[P Orderable](pods []P) []P {
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := &items[i], &items[j]
+		if a.PreparingDelete != b.PreparingDelete {
+			return a.PreparingDelete
+		}
 		if (a.Node == "") != (b.Node == "") {
 			return a.Node == ""
 		}

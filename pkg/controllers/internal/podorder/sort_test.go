@@ -139,6 +139,8 @@ func TestSortForDelete(t *testing.T) {
 		first, second Candidate
 		strategy      *pub.UpdatePriorityStrategy
 	}{
+		{"PreparingDelete before everything",
+			with("a", func(c *Candidate) { c.PreparingDelete = true }), with("b", func(c *Candidate) { c.Node, c.Available, c.Ready = "", false, false }), nil},
 		{"unscheduled before scheduled",
 			with("a", func(c *Candidate) { c.Node = ""; c.Phase = corev1.PodRunning }), base("b"), nil},
 		{"pending before unknown",
